@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# Run a command against a throwaway PostgreSQL cluster.
+#
+#   scripts/with-postgres.sh <command> [args...]
+#   e.g. scripts/with-postgres.sh npm test
+#        scripts/with-postgres.sh npm run bench
+#
+# Creates a temporary cluster listening on 127.0.0.1:<free port>, creates the
+# non-superuser, non-BYPASSRLS application role `vpp_app` and database `vpp`,
+# exports DATABASE_URL=postgres://vpp_app:vpp_app@127.0.0.1:<port>/vpp, runs
+# the command and exits with its exit status. The cluster is stopped and its
+# directory removed on every exit path (success, failure, INT/TERM/HUP).
+#
+# Environment:
+#   PG_BINDIR   directory containing initdb/pg_ctl/psql (skips auto-detection)
+#
+# If PostgreSQL is not installed it is installed with apt-get (needs root or
+# sudo). When run as root, PostgreSQL runs as the `postgres` system user.
+set -euo pipefail
+
+log() { printf '[with-postgres] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[[ $# -gt 0 ]] || { echo "usage: $0 <command> [args...]" >&2; exit 2; }
+
+APP_ROLE=vpp_app
+APP_PASSWORD=vpp_app
+APP_DB=vpp
+
+# --------------------------------------------------------------------------
+# Locate (or install) the PostgreSQL server binaries.
+# --------------------------------------------------------------------------
+find_bindir_in_lib() {
+  local dir best="" best_ver=-1 ver
+  for dir in /usr/lib/postgresql/*/bin; do
+    [[ -x "$dir/initdb" && -x "$dir/pg_ctl" ]] || continue
+    ver=$(basename "$(dirname "$dir")")
+    ver=${ver%%.*}
+    [[ $ver =~ ^[0-9]+$ ]] || continue
+    if (( ver > best_ver )); then best_ver=$ver; best=$dir; fi
+  done
+  [[ -n $best ]] && printf '%s\n' "$best"
+}
+
+find_bindir() {
+  local initdb pg_ctl
+  if initdb=$(command -v initdb) && pg_ctl=$(command -v pg_ctl); then
+    # Resolve symlinks (e.g. /usr/local/bin/initdb -> /usr/lib/postgresql/15/bin/initdb)
+    # so that psql/postgres from the same installation are used.
+    dirname "$(readlink -f "$initdb")"
+    return 0
+  fi
+  find_bindir_in_lib
+}
+
+install_postgres() {
+  local sudo=()
+  if [[ $EUID -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 \
+      || die "PostgreSQL is not installed and not running as root (no sudo); install the 'postgresql' package"
+    sudo=(sudo)
+  fi
+  command -v apt-get >/dev/null 2>&1 \
+    || die "PostgreSQL is not installed and apt-get is unavailable; install PostgreSQL or set PG_BINDIR"
+  log "PostgreSQL not found; installing it with apt-get"
+  # Don't let the Debian package create and start its default 'main' cluster;
+  # we only need the binaries.
+  if [[ ! -e /etc/postgresql-common/createcluster.conf ]]; then
+    "${sudo[@]}" mkdir -p /etc/postgresql-common
+    echo 'create_main_cluster = false' | "${sudo[@]}" tee /etc/postgresql-common/createcluster.conf >/dev/null
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends \
+    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+    postgresql </dev/null >&2
+}
+
+if [[ -n ${PG_BINDIR:-} ]]; then
+  [[ -x "$PG_BINDIR/initdb" && -x "$PG_BINDIR/pg_ctl" ]] \
+    || die "PG_BINDIR=$PG_BINDIR does not contain initdb and pg_ctl"
+  BINDIR=$PG_BINDIR
+else
+  BINDIR=$(find_bindir || true)
+fi
+if [[ -z $BINDIR ]]; then
+  install_postgres
+  BINDIR=$(find_bindir_in_lib || true)
+  [[ -n $BINDIR ]] || die "PostgreSQL still not found under /usr/lib/postgresql/*/bin after installation"
+fi
+INITDB=$BINDIR/initdb
+PG_CTL=$BINDIR/pg_ctl
+if [[ -x $BINDIR/psql ]]; then
+  PSQL=$BINDIR/psql
+else
+  PSQL=$(command -v psql) || die "psql not found"
+fi
+log "using PostgreSQL binaries in $BINDIR ($("$PG_CTL" --version))"
+
+# --------------------------------------------------------------------------
+# Which OS user runs the server. PostgreSQL refuses to run as root.
+# --------------------------------------------------------------------------
+PGTMP=""
+if [[ $EUID -eq 0 ]]; then
+  command -v runuser >/dev/null 2>&1 || die "runuser not found (util-linux)"
+  if ! id -u postgres >/dev/null 2>&1; then
+    log "creating system user 'postgres'"
+    useradd --system --user-group --no-create-home \
+      --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
+  fi
+  # Run from inside the temp dir: postgres may not be able to access the caller's cwd.
+  as_pg() { (cd "$PGTMP" && runuser -u postgres -- "$@"); }
+else
+  as_pg() { (cd "$PGTMP" && "$@"); }
+fi
+
+# --------------------------------------------------------------------------
+# Cleanup on every exit path.
+# --------------------------------------------------------------------------
+PGDATA_DIR=""
+CHILD_PID=""
+CLEANED=0
+
+cleanup() {
+  [[ $CLEANED -eq 0 ]] || return 0
+  CLEANED=1
+  if [[ -n $PGDATA_DIR && -f $PGDATA_DIR/postmaster.pid ]]; then
+    log "stopping PostgreSQL"
+    if ! as_pg "$PG_CTL" stop -D "$PGDATA_DIR" -m fast -w -t 30 >/dev/null 2>&1; then
+      as_pg "$PG_CTL" stop -D "$PGDATA_DIR" -m immediate -w -t 10 >/dev/null 2>&1 || true
+    fi
+    # Last resort: the postmaster is still there.
+    if [[ -f $PGDATA_DIR/postmaster.pid ]]; then
+      local pid
+      pid=$(head -n1 "$PGDATA_DIR/postmaster.pid" 2>/dev/null || true)
+      if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+        log "killing postmaster $pid"
+        kill -KILL "$pid" 2>/dev/null || true
+        sleep 1
+      fi
+    fi
+  fi
+  if [[ -n $PGTMP && -d $PGTMP ]]; then
+    rm -rf -- "$PGTMP"
+    log "removed $PGTMP"
+  fi
+}
+
+on_exit() {
+  local rc=$?
+  trap - EXIT INT TERM HUP
+  cleanup
+  exit "$rc"
+}
+
+on_signal() {
+  local sig=$1 num=$2
+  trap - INT TERM HUP
+  log "received SIG$sig"
+  if [[ -n $CHILD_PID ]] && kill -0 "$CHILD_PID" 2>/dev/null; then
+    kill -TERM "$CHILD_PID" 2>/dev/null || true
+    wait "$CHILD_PID" 2>/dev/null || true
+  fi
+  exit $((128 + num))   # runs on_exit -> cleanup
+}
+
+trap on_exit EXIT
+trap 'on_signal INT 2' INT
+trap 'on_signal TERM 15' TERM
+trap 'on_signal HUP 1' HUP
+
+# --------------------------------------------------------------------------
+# Create and start the cluster.
+# --------------------------------------------------------------------------
+PGTMP=$(mktemp -d /tmp/with-postgres.XXXXXX)
+PGDATA_DIR=$PGTMP/data
+SOCKDIR=$PGTMP
+if [[ $EUID -eq 0 ]]; then
+  chown postgres: "$PGTMP"
+fi
+chmod 700 "$PGTMP"
+
+log "initdb in $PGDATA_DIR"
+# Local (unix socket) connections: trust. TCP: password (scram-sha-256), so the
+# app really authenticates with the credentials in DATABASE_URL.
+if ! as_pg "$INITDB" -D "$PGDATA_DIR" -U postgres \
+    --auth-local=trust --auth-host=scram-sha-256 \
+    --no-sync -E UTF8 --locale=C >"$PGTMP/initdb.log" 2>&1; then
+  cat "$PGTMP/initdb.log" >&2
+  die "initdb failed"
+fi
+
+free_port() {
+  if command -v python3 >/dev/null 2>&1 && python3 -c '
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()' 2>/dev/null; then
+    return 0
+  fi
+  # Fallback: random port nobody is listening on.
+  local p i
+  for i in $(seq 1 100); do
+    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+
+PORT=""
+for attempt in 1 2 3; do
+  PORT=$(free_port) || die "could not find a free TCP port"
+  log "starting PostgreSQL on 127.0.0.1:$PORT (attempt $attempt)"
+  if as_pg "$PG_CTL" start -D "$PGDATA_DIR" -w -t 60 -l "$PGTMP/postgres.log" \
+      -o "-F -h 127.0.0.1 -p $PORT -k $SOCKDIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      >/dev/null 2>&1; then
+    break
+  fi
+  log "pg_ctl start failed; server log:"
+  tail -n 20 "$PGTMP/postgres.log" >&2 || true
+  PORT=""
+  # Make sure nothing half-started is left before retrying.
+  as_pg "$PG_CTL" stop -D "$PGDATA_DIR" -m immediate -w >/dev/null 2>&1 || true
+done
+[[ -n $PORT ]] || die "could not start PostgreSQL"
+
+# --------------------------------------------------------------------------
+# Application role and database (as superuser through the unix socket).
+# --------------------------------------------------------------------------
+psql_super() {
+  as_pg "$PSQL" -X -q -v ON_ERROR_STOP=1 -h "$SOCKDIR" -p "$PORT" -U postgres "$@"
+}
+
+log "creating role $APP_ROLE (NOSUPERUSER NOBYPASSRLS) and database $APP_DB"
+psql_super -d postgres >/dev/null <<SQL
+CREATE ROLE $APP_ROLE LOGIN PASSWORD '$APP_PASSWORD' NOSUPERUSER NOBYPASSRLS NOCREATEROLE NOCREATEDB;
+CREATE DATABASE $APP_DB OWNER $APP_ROLE;
+SQL
+psql_super -d "$APP_DB" -c "ALTER SCHEMA public OWNER TO $APP_ROLE;" >/dev/null
+
+export DATABASE_URL="postgres://$APP_ROLE:$APP_PASSWORD@127.0.0.1:$PORT/$APP_DB"
+log "DATABASE_URL=$DATABASE_URL"
+
+# --------------------------------------------------------------------------
+# Run the command. It runs in the background (stdin passed through) so that
+# INT/TERM/HUP sent to this script are handled immediately: they are
+# forwarded to the command as SIGTERM and the cluster is then torn down.
+# --------------------------------------------------------------------------
+log "running: $*"
+"$@" <&0 &
+CHILD_PID=$!
+rc=0
+wait "$CHILD_PID" || rc=$?
+CHILD_PID=""
+log "command exited with status $rc"
+exit "$rc"

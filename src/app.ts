@@ -1,0 +1,84 @@
+// buildApp(deps): an unstarted Fastify instance with the platform plugins, then each module, in one
+// explicit list. main.ts listens; tests inject.
+import { randomUUID } from 'node:crypto'
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Config } from './config.ts'
+import { installAuthentication } from './platform/auth/authenticate.ts'
+import type { InvalidationBus } from './platform/cache.ts'
+import type { Clock } from './platform/clock.ts'
+import type { Database } from './platform/db/database.ts'
+import { installErrorHandling } from './platform/http/error-handler.ts'
+import { platformErrors } from './platform/http/errors.ts'
+import { healthRoutes } from './platform/http/health.ts'
+import { installIdempotency } from './platform/http/idempotency.ts'
+import { installOpenApi } from './platform/http/openapi.ts'
+import { buildValidator } from './platform/http/validation.ts'
+import { createIdentityModule } from './modules/identity/index.ts'
+import { createSettingsModule } from './modules/settings/index.ts'
+
+export type AppDeps = {
+  config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'>
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  logger?: FastifyServerOptions['logger']
+}
+
+const JSON_MEDIA_TYPES = ['application/scim+json', 'application/merge-patch+json', 'application/json-patch+json']
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, clock, bus } = deps
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.client_secret'], censor: '[redacted]' },
+    },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID()
+    },
+    // Strict bodies, coerced query strings, every error reported (platform/http/validation.ts).
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+  })
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', String(req.id))
+  })
+
+  const jsonParser = app.getDefaultJsonParser('error', 'error')
+  app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, jsonParser)
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)))
+  })
+  installErrorHandling(app)
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => {
+      const key = req.headers['x-api-key']
+      return typeof key === 'string' && key !== '' ? `key:${key}` : `ip:${req.ip}`
+    },
+    allowList: (req) => !req.url.toLowerCase().startsWith('/api/'),
+    errorResponseBuilder: (_req, context) => platformErrors.create('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+      extensions: { retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)) },
+    }),
+  })
+
+  const identity = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+  installAuthentication(app, { store: identity.credentialStore, tokens: identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
+  installIdempotency(app, { db, clock })
+  await installOpenApi(app)
+
+  // The module list: every bounded context the service exposes, in one place.
+  const settings = createSettingsModule({ db, clock, bus })
+  await app.register(healthRoutes, { db })
+  await app.register(identity.routes)
+  await app.register(settings.routes)
+
+  return app
+}

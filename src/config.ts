@@ -1,0 +1,72 @@
+// The only reader of process.env. Parsed once, frozen, and fails fast listing every problem.
+import path from 'node:path'
+
+export type Config = Readonly<{
+  host: string
+  port: number
+  /** Directory of the embedded (PGlite) database; ignored when databaseUrl is set. */
+  dataDir: string
+  /** PostgreSQL connection string; when absent the embedded database is used. */
+  databaseUrl: string | undefined
+  databasePoolSize: number
+  logLevel: string
+  /** Requests per minute per API key before 429. */
+  rateLimitPerMinute: number
+  /** Failed authentications per minute per client address before 429. */
+  authFailureLimitPerMinute: number
+  /** Lifetime of access tokens issued by POST /api/auth/token. */
+  accessTokenTtlSeconds: number
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number
+  /** Seed the demo tenant when the database is new. */
+  seedDemo: boolean
+}>
+
+type Env = Record<string, string | undefined>
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const n = Number(raw)
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`)
+      return fallback
+    }
+    return n
+  }
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false
+    problems.push(`${name} must be true or false (got "${raw}")`)
+    return fallback
+  }
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+  }
+  const logLevel = env.LOG_LEVEL || 'info'
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`)
+  }
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: int('PORT', 8080, 0, 65535),
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    logLevel,
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 6000, 1, 100_000_000),
+    authFailureLimitPerMinute: int('AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 100_000_000),
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 1_073_741_824),
+    seedDemo: bool('SEED_DEMO', true),
+  }
+  if (problems.length > 0) {
+    throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+  }
+  return Object.freeze(config)
+}

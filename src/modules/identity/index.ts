@@ -1,0 +1,39 @@
+// Identity: tenants and their credentials, users (v1 and SCIM), membership roles and groups, and
+// the token endpoint. Other code reaches this module only through what is exported here.
+import type { FastifyInstance } from 'fastify'
+import type { InvalidationBus } from '../../platform/cache.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { authRoutes } from './auth.routes.ts'
+import { createAuthService } from './auth.service.ts'
+import { membershipRoutes } from './membership.routes.ts'
+import { createMembershipService } from './membership.service.ts'
+import { createTenantService } from './tenant.service.ts'
+import { userRoutes } from './user.routes.ts'
+import { createUserService } from './user.service.ts'
+
+export { OperatorError, type TenantCreated, type TenantService } from './tenant.service.ts'
+export { PERMISSIONS, DEFAULT_ROLES } from './permissions.rules.ts'
+export { selectUsers } from './user.repository.ts'
+
+export type IdentityDeps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number }
+
+export function createIdentityModule(deps: IdentityDeps) {
+  const users = createUserService(deps)
+  const auth = createAuthService(deps)
+  const membership = createMembershipService(deps)
+  const tenants = createTenantService(deps)
+  return {
+    credentialStore: auth.store,
+    tokenVerifier: auth.tokens,
+    tenants,
+    users,
+    async routes(app: FastifyInstance) {
+      await app.register(authRoutes, { auth })
+      await app.register(userRoutes, { users, clock: deps.clock })
+      await app.register(membershipRoutes, { membership })
+    },
+  }
+}
+
+export type IdentityModule = ReturnType<typeof createIdentityModule>

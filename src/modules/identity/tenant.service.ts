@@ -1,0 +1,164 @@
+// Operator use cases (CLI and demo seeding): tenants, API keys, signing keys, identity-provider
+// trust. Each runs in one transaction, is audited, and publishes the invalidations its change needs.
+import { sql } from 'kysely'
+import { writeAudit } from '../../platform/audit.ts'
+import { generateApiKey } from '../../platform/auth/api-keys.ts'
+import { hashPassword } from '../../platform/auth/passwords.ts'
+import { generateSigningKey, IDP_ALGORITHM_ALLOW_LIST } from '../../platform/auth/tokens.ts'
+import type { InvalidationBus } from '../../platform/cache.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { systemContext } from '../../platform/http/context.ts'
+import { API_KEY_TOPIC, IDENTITY_PROVIDER_TOPIC, SIGNING_KEY_TOPIC } from './auth.service.ts'
+import * as credentials from './credentials.repository.ts'
+import * as membership from './membership.repository.ts'
+import { DEFAULT_GROUPS, DEFAULT_ROLES } from './permissions.rules.ts'
+import { insertUser, replaceUserMemberships } from './user.repository.ts'
+
+export type TenantCreated = { tenantId: number; apiKey: string; adminUserId: number }
+
+export class OperatorError extends Error {}
+
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus }
+
+export function createTenantService({ db, clock, bus }: Deps) {
+  return {
+    async createTenant(input: { name: string; adminEmail: string; adminPassword: string; operator?: string }): Promise<TenantCreated> {
+      if (!input.name.trim()) throw new OperatorError('--name must not be empty')
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.adminEmail)) throw new OperatorError('--admin-email must be an email address')
+      if (input.adminPassword.length < 12) throw new OperatorError('--admin-password must be at least 12 characters')
+      const now = clock.now()
+      const passwordHash = await hashPassword(input.adminPassword)
+      const signingKey = await generateSigningKey()
+      return db.transaction(null, async (tx) => {
+        const tenant = await tx.insertInto('tenant').values({ name: input.name.trim(), created_at: now }).returning('id').executeTakeFirstOrThrow()
+        const tenantId = tenant.id
+        // Bind the new tenant for the rest of this transaction, so row-level security admits its rows.
+        await sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`.execute(tx)
+        const ctx = systemContext(tenantId, input.operator ?? 'operator')
+        const roles = await membership.insertRoles(tx, tenantId, DEFAULT_ROLES)
+        const groups = await membership.insertGroups(tx, tenantId, DEFAULT_GROUPS)
+        await credentials.insertSigningKey(tx, tenantId, signingKey, now)
+        const key = generateApiKey(tenantId)
+        const apiKey = await credentials.insertApiKey(tx, tenantId, { name: 'default', prefix: key.prefix, hash: key.hash }, now)
+        const adminUserId = await insertUser(tx, tenantId, {
+          email_address: input.adminEmail, external_identity: null, first_name: 'Tenant', last_name: 'Administrator',
+          phone_number: null, expired_date: null, account_holder_id: null, password_hash: passwordHash,
+        }, now)
+        const adminRole = roles.find((r) => r.code === 'ADMINISTRATOR')
+        const staff = groups.find((g) => g.code === 'STAFF')
+        await replaceUserMemberships(tx, tenantId, adminUserId, adminRole ? [adminRole.id] : [], staff ? [staff.id] : [])
+        await writeAudit(tx, ctx, now, { action: 'tenant.created', entityType: 'tenant', entityId: tenantId, changes: { after: { name: input.name, adminUserId, apiKeyId: apiKey.id } } })
+        return { tenantId, apiKey: key.key, adminUserId }
+      })
+    },
+
+    async listTenants() {
+      return db.read(null, (x) => x.selectFrom('tenant').select(['id', 'name', 'created_at']).orderBy('id').execute())
+    },
+
+    async assertTenant(tenantId: number) {
+      const row = await db.read(null, (x) => x.selectFrom('tenant').select('id').where('id', '=', tenantId).executeTakeFirst())
+      if (!row) throw new OperatorError(`tenant ${tenantId} does not exist`)
+    },
+
+    async createApiKey(tenantId: number, name: string, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const now = clock.now()
+      const key = generateApiKey(tenantId)
+      const row = await db.transaction(tenantId, async (tx) => {
+        const inserted = await credentials.insertApiKey(tx, tenantId, { name, prefix: key.prefix, hash: key.hash }, now)
+        await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'api_key.created', entityType: 'api_key', entityId: inserted.id, changes: { after: { name, prefix: key.prefix } } })
+        return inserted
+      })
+      return { id: row.id, name, apiKey: key.key }
+    },
+
+    async listApiKeys(tenantId: number) {
+      await this.assertTenant(tenantId)
+      const rows = await db.read(tenantId, (x) => credentials.listApiKeys(x, tenantId))
+      return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.key_prefix, createdAt: r.created_at.toISOString(), revokedAt: r.revoked_at?.toISOString() ?? null }))
+    },
+
+    async revokeApiKey(tenantId: number, id: number, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const now = clock.now()
+      const revoked = await db.transaction(tenantId, async (tx) => {
+        const row = await credentials.revokeApiKey(tx, tenantId, id, now)
+        if (!row) throw new OperatorError(`API key ${id} of tenant ${tenantId} does not exist or is already revoked`)
+        await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'api_key.revoked', entityType: 'api_key', entityId: id })
+        return row
+      })
+      await bus.publish(API_KEY_TOPIC, `${tenantId}:${revoked.key_hash}`)
+      return { id, revokedAt: now.toISOString() }
+    },
+
+    /** Replaces an API key: a new key with the same name; the old one is revoked at once. */
+    async rotateApiKey(tenantId: number, id: number, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const old = await db.read(tenantId, (x) => credentials.findApiKeyById(x, tenantId, id))
+      if (!old || old.revoked_at) throw new OperatorError(`API key ${id} of tenant ${tenantId} does not exist or is revoked`)
+      const created = await this.createApiKey(tenantId, old.name, operator)
+      await this.revokeApiKey(tenantId, id, operator)
+      return { ...created, replaced: id }
+    },
+
+    /** New signing key; tokens signed by the old one keep working until they expire. */
+    async rotateSigningKey(tenantId: number, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const now = clock.now()
+      const key = await generateSigningKey()
+      await db.transaction(tenantId, async (tx) => {
+        await credentials.retireSigningKeys(tx, tenantId, now)
+        await credentials.insertSigningKey(tx, tenantId, key, now)
+        await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'signing_key.rotated', entityType: 'signing_key', entityId: key.kid })
+      })
+      await bus.publish(SIGNING_KEY_TOPIC, `${tenantId}:`)
+      return { kid: key.kid }
+    },
+
+    async setIdentityProvider(tenantId: number, v: { issuer: string; audience: string; jwksUrl: string; identityClaim: string; algorithms: string[] }, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const problems: string[] = []
+      try {
+        const u = new URL(v.jwksUrl)
+        if (u.protocol !== 'https:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') problems.push('--jwks-url must use https')
+      } catch {
+        problems.push('--jwks-url must be a URL')
+      }
+      if (!v.issuer) problems.push('--issuer is required')
+      if (!v.audience) problems.push('--audience is required')
+      const bad = v.algorithms.filter((a) => !(IDP_ALGORITHM_ALLOW_LIST as readonly string[]).includes(a))
+      if (v.algorithms.length === 0 || bad.length > 0) problems.push(`--algorithms must be among ${IDP_ALGORITHM_ALLOW_LIST.join(', ')}`)
+      if (problems.length > 0) throw new OperatorError(problems.join('; '))
+      const now = clock.now()
+      const row = await db.transaction(tenantId, async (tx) => {
+        const saved = await credentials.upsertIdentityProvider(tx, tenantId, v, now)
+        await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'identity_provider.configured', entityType: 'identity_provider', entityId: saved.id, changes: { after: v } })
+        return saved
+      })
+      await bus.publish(IDENTITY_PROVIDER_TOPIC, `${tenantId}:`)
+      return { id: row.id, ...v }
+    },
+
+    async listIdentityProviders(tenantId: number) {
+      await this.assertTenant(tenantId)
+      const rows = await db.read(tenantId, (x) => credentials.listIdentityProviders(x, tenantId))
+      return rows.map((r) => ({ id: r.id, issuer: r.issuer, audience: r.audience, jwksUrl: r.jwks_url, identityClaim: r.identity_claim, algorithms: r.algorithms }))
+    },
+
+    async removeIdentityProvider(tenantId: number, issuer: string, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      const now = clock.now()
+      await db.transaction(tenantId, async (tx) => {
+        const row = await credentials.deleteIdentityProvider(tx, tenantId, issuer)
+        if (!row) throw new OperatorError(`tenant ${tenantId} trusts no identity provider with issuer ${issuer}`)
+        await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'identity_provider.removed', entityType: 'identity_provider', entityId: row.id, changes: { before: { issuer } } })
+      })
+      await bus.publish(IDENTITY_PROVIDER_TOPIC, `${tenantId}:`)
+      return { issuer, removed: true }
+    },
+  }
+}
+
+export type TenantService = ReturnType<typeof createTenantService>

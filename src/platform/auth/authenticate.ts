@@ -1,0 +1,139 @@
+// Authentication and authorization for every /api route. Each route declares in its config the
+// credentials it needs (`auth`: 'user' by default, 'apiKey' for the token endpoint, 'none' for
+// health and docs) and the permission it requires. The X-Api-Key names the tenant; the bearer
+// token names the user of that same tenant. Nothing here touches the database on a warm path: the
+// stores behind it cache keys, signing keys, identity providers and principals.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Clock } from '../clock.ts'
+import { AppError, platformErrors } from '../http/errors.ts'
+import { hasPermission, type Principal, type RequestContext } from '../http/context.ts'
+import { parseApiKey } from './api-keys.ts'
+import { TokenRejected, type TokenSubject } from './tokens.ts'
+
+export type AuthMode = 'none' | 'apiKey' | 'user'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode
+    permission?: string
+  }
+  interface FastifyRequest {
+    ctx: RequestContext
+  }
+}
+
+/** Routes under /api need a user unless they say otherwise; everything else (health, docs) is open. */
+export function authModeOf(config: { auth?: AuthMode } | undefined, url: string | undefined): AuthMode {
+  return config?.auth ?? (url?.toLowerCase().startsWith('/api/') ? 'user' : 'none')
+}
+
+export type PrincipalRecord = Principal & { expiredDate: Date | null }
+
+export type CredentialStore = {
+  /** The active (unrevoked) API key with this hash in the tenant, if any. */
+  findApiKey(tenantId: number, hash: string): Promise<{ id: number } | undefined>
+  principal(tenantId: number, subject: TokenSubject): Promise<PrincipalRecord | undefined>
+}
+
+export type TokenVerifier = { verify(tenantId: number, token: string, now: Date): Promise<TokenSubject> }
+
+/** Fixed-window counter of failed authentications per client address (stricter than the key limit). */
+function createFailureLimiter(limitPerMinute: number, clock: Clock) {
+  let windowStart = 0
+  let counts = new Map<string, number>()
+  const roll = () => {
+    const now = clock.now().getTime()
+    if (now - windowStart >= 60_000) {
+      windowStart = now
+      counts = new Map()
+    }
+    return now
+  }
+  return {
+    check(ip: string) {
+      const now = roll()
+      if ((counts.get(ip) ?? 0) >= limitPerMinute) {
+        const retryAfter = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000))
+        throw platformErrors.create('rate_limited', 'Too many failed authentications from this address', {
+          headers: { 'retry-after': String(retryAfter) },
+          extensions: { retryAfterSeconds: retryAfter },
+        })
+      }
+    },
+    fail(ip: string) {
+      roll()
+      counts.set(ip, (counts.get(ip) ?? 0) + 1)
+    },
+  }
+}
+
+export function installAuthentication(app: FastifyInstance, deps: {
+  store: CredentialStore
+  tokens: TokenVerifier
+  clock: Clock
+  authFailureLimitPerMinute: number
+}): void {
+  const { store, tokens, clock } = deps
+  const failures = createFailureLimiter(deps.authFailureLimitPerMinute, clock)
+
+  async function authenticateApiKey(request: FastifyRequest): Promise<{ tenantId: number; apiKeyId: number }> {
+    const header = request.headers['x-api-key']
+    if (typeof header !== 'string' || header === '') {
+      throw platformErrors.create('unauthenticated', 'The X-Api-Key header is required')
+    }
+    const parsed = parseApiKey(header)
+    const key = parsed ? await store.findApiKey(parsed.tenantId, parsed.hash) : undefined
+    if (!parsed || !key) throw platformErrors.create('invalid_api_key', 'The API key is not valid')
+    return { tenantId: parsed.tenantId, apiKeyId: key.id }
+  }
+
+  async function authenticateUser(tenantId: number, request: FastifyRequest): Promise<Principal> {
+    const header = request.headers.authorization
+    const match = typeof header === 'string' ? /^Bearer[ ]+(\S+)$/i.exec(header) : null
+    if (!match) {
+      throw platformErrors.create('unauthenticated', 'An Authorization: Bearer <token> header is required', {
+        headers: { 'www-authenticate': 'Bearer' },
+      })
+    }
+    const now = clock.now()
+    let subject: TokenSubject
+    try {
+      subject = await tokens.verify(tenantId, match[1] as string, now)
+    } catch (err) {
+      if (err instanceof TokenRejected) {
+        throw platformErrors.create('invalid_token', `The bearer token is not accepted: ${err.message}`, {
+          headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+        })
+      }
+      throw err
+    }
+    const principal = await store.principal(tenantId, subject)
+    if (!principal) throw platformErrors.create('invalid_token', 'The bearer token names no user of this tenant')
+    // expiredDate is checked on every request, so a user expires at that instant, whatever the token.
+    if (principal.expiredDate !== null && principal.expiredDate.getTime() <= now.getTime()) {
+      throw platformErrors.create('user_inactive', 'The user is no longer active')
+    }
+    return principal
+  }
+
+  app.decorateRequest('ctx', null as unknown as RequestContext)
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config
+    const mode = authModeOf(config, request.routeOptions.url)
+    if (mode === 'none' || request.is404) return
+    const ip = request.ip
+    failures.check(ip)
+    try {
+      const { tenantId, apiKeyId } = await authenticateApiKey(request)
+      const principal = mode === 'user' ? await authenticateUser(tenantId, request) : undefined
+      request.ctx = { requestId: String(request.id), tenantId, apiKeyId, principal }
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) failures.fail(ip)
+      throw err
+    }
+    const permission = config.permission
+    if (permission && !hasPermission(request.ctx.principal?.permissions ?? new Set(), permission)) {
+      throw platformErrors.create('permission_denied', `This operation requires the ${permission} permission`)
+    }
+  })
+}

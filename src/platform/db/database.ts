@@ -1,0 +1,138 @@
+// Database access for both engines: PGlite (embedded, default) through its node-postgres adapter,
+// and PostgreSQL through pg. Kysely's PostgresDialect serves both, so SQL is identical.
+//
+// Tenancy: every tenant-owned table has row-level security FORCEd on `tenant_id =
+// app_current_tenant()`, so the database itself refuses cross-tenant reads and writes. The
+// tenant is bound to a connection when it is checked out: the pool wrapper reads the tenant of the
+// current unit of work (AsyncLocalStorage) and sets `app.tenant_id` only when the connection was
+// last used for another tenant, so steady-state requests pay no extra round trip
+// (docs/decisions/0002-tenant-binding.md).
+import { AsyncLocalStorage } from 'node:async_hooks'
+import fs from 'node:fs'
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import pg from 'pg'
+import type { DB } from './schema.ts'
+
+// int8 ids and counts are well within 2^53; numeric stays a string (money is decimal, never float).
+pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v))
+// timestamptz as Date is pg's default; date columns stay 'YYYY-MM-DD' strings (no time-zone shifts).
+pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v)
+
+export type Executor = Kysely<DB> | Transaction<DB>
+
+type UnitOfWork = { tenantId: number | null; tx?: Transaction<DB> }
+
+/** The role the embedded database runs the application as: not a superuser, no BYPASSRLS. */
+export const EMBEDDED_APP_ROLE = 'vpp_app'
+
+export type Database = {
+  readonly engine: 'pglite' | 'postgres'
+  readonly kysely: Kysely<DB>
+  /**
+   * Runs `fn` with an executor bound to `tenantId` (null: no tenant, so every tenant-owned row is
+   * invisible). Joins the ambient transaction of the same tenant when there is one.
+   */
+  read<T>(tenantId: number | null, fn: (db: Executor) => Promise<T>): Promise<T>
+  /** Runs `fn` in a transaction bound to `tenantId`; joins an ambient transaction of that tenant. */
+  transaction<T>(tenantId: number | null, fn: (tx: Transaction<DB>) => Promise<T>): Promise<T>
+  /** Runs `fn` with `tx` as the ambient transaction, so nested read/transaction calls join it. */
+  withAmbient<T>(tenantId: number | null, tx: Transaction<DB>, fn: () => Promise<T>): Promise<T>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+type TenantBoundClient = pg.PoolClient & { __boundTenant?: string }
+
+function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>) {
+  // Kysely only calls connect() and end(); each checkout re-asserts the tenant of the unit of work.
+  return {
+    async connect(): Promise<pg.PoolClient> {
+      const want = String(als.getStore()?.tenantId ?? '')
+      const client = (await pool.connect()) as TenantBoundClient
+      if (client.__boundTenant !== want) {
+        try {
+          await client.query("select set_config('app.tenant_id', $1, false)", [want])
+        } catch (err) {
+          client.release(err as Error)
+          throw err
+        }
+        client.__boundTenant = want
+      }
+      return client
+    },
+    end: () => pool.end(),
+  }
+}
+
+function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>): Database {
+  const als = new AsyncLocalStorage<UnitOfWork>()
+  const kysely = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: createBindingPool(pool, als) as unknown as pg.Pool }),
+  })
+  const ambient = (tenantId: number | null): Transaction<DB> | undefined => {
+    const store = als.getStore()
+    if (!store?.tx) return undefined
+    // Inside a unit of work all access goes through its transaction (the embedded database has a
+    // single connection, so anything else would wait forever); another tenant there is a bug.
+    if (store.tenantId !== tenantId) throw new Error('database access for another tenant inside a unit of work')
+    return store.tx
+  }
+  return {
+    engine,
+    kysely,
+    read(tenantId, fn) {
+      const tx = ambient(tenantId)
+      if (tx) return fn(tx)
+      return als.run({ tenantId }, () => fn(kysely))
+    },
+    transaction(tenantId, fn) {
+      const tx = ambient(tenantId)
+      if (tx) return fn(tx)
+      return als.run({ tenantId }, () =>
+        kysely.transaction().execute((trx) => als.run({ tenantId, tx: trx }, () => fn(trx))),
+      )
+    },
+    withAmbient(tenantId, tx, fn) {
+      return als.run({ tenantId, tx }, fn)
+    },
+    async ping() {
+      await als.run({ tenantId: null }, () => sql`select 1`.execute(kysely))
+    },
+    async close() {
+      await kysely.destroy()
+      await onClose()
+    },
+  }
+}
+
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, allowExitOnIdle: true })
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on the next checkout.
+  })
+  return wrap('postgres', pool, async () => {})
+}
+
+/**
+ * Opens (creating if needed) the embedded database in `dataDir` ('memory://' for a throwaway one).
+ * The application runs as EMBEDDED_APP_ROLE so row-level security binds it as on PostgreSQL.
+ */
+export async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres')
+  if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true })
+  const pglite = await PGlite.create(dataDir)
+  await pglite.exec(`
+    do $$ begin
+      if not exists (select 1 from pg_roles where rolname = '${EMBEDDED_APP_ROLE}') then
+        create role ${EMBEDDED_APP_ROLE} nosuperuser nobypassrls nologin;
+      end if;
+    end $$;
+    grant create, usage on schema public to ${EMBEDDED_APP_ROLE};
+    set role ${EMBEDDED_APP_ROLE};
+  `)
+  const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), allowExitOnIdle: true })
+  return wrap('pglite', pool, async () => {
+    await pglite.close()
+  })
+}

@@ -1,0 +1,131 @@
+// Kysely table types: the single description of the database shape, kept in step with migrations/.
+// Snake_case here; modules map rows to camelCase at their boundary.
+import type { ColumnType, Generated } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type Json = ColumnType<unknown, string, string>
+
+export type TenantTable = { id: Generated<number>; name: string; created_at: Timestamp }
+
+export type TenantSigningKeyTable = {
+  id: Generated<number>
+  tenant_id: number
+  kid: string
+  alg: string
+  private_jwk: Json
+  public_jwk: Json
+  created_at: Timestamp
+  retired_at: Date | null
+}
+
+export type ApiKeyTable = {
+  id: Generated<number>
+  tenant_id: number
+  name: string
+  key_prefix: string
+  key_hash: string
+  created_at: Timestamp
+  revoked_at: Date | null
+}
+
+export type IdentityProviderTable = {
+  id: Generated<number>
+  tenant_id: number
+  issuer: string
+  audience: string
+  jwks_url: string
+  identity_claim: string
+  algorithms: string[]
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type AppUserTable = {
+  id: Generated<number>
+  tenant_id: number
+  email_address: string
+  external_identity: string | null
+  first_name: string | null
+  last_name: string | null
+  phone_number: string | null
+  password_hash: string | null
+  expired_date: Date | null
+  account_holder_id: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type MembershipRoleTable = {
+  id: Generated<number>
+  tenant_id: number
+  code: string
+  name: string
+  description: string
+  permissions: string[]
+  created_at: Timestamp
+}
+
+export type MembershipGroupTable = {
+  id: Generated<number>
+  tenant_id: number
+  code: string
+  name: string
+  description: string
+  kind: 'STAFF' | 'DEALER'
+  created_at: Timestamp
+}
+
+export type MembershipGroupAccountHolderTable = { tenant_id: number; group_id: number; account_holder_id: number }
+export type UserRoleTable = { tenant_id: number; user_id: number; role_id: number }
+export type UserGroupTable = { tenant_id: number; user_id: number; group_id: number }
+
+export type AuditLogTable = {
+  id: Generated<number>
+  tenant_id: number
+  occurred_at: Timestamp
+  actor_user_id: number | null
+  actor_api_key_id: number | null
+  actor_label: string
+  request_id: string | null
+  action: string
+  entity_type: string
+  entity_id: string
+  changes: Json
+}
+
+export type IdempotencyKeyTable = {
+  tenant_id: number
+  scope_key: string
+  request_hash: string
+  status_code: number
+  response_headers: Json
+  response_body: Json | null
+  created_at: Timestamp
+  expires_at: Timestamp
+}
+
+export type GeneralSettingTable = {
+  tenant_id: number
+  setting_key: string
+  value: Json
+  updated_at: Timestamp
+  updated_by: string
+  version: Generated<number>
+}
+
+export type DB = {
+  tenant: TenantTable
+  tenant_signing_key: TenantSigningKeyTable
+  api_key: ApiKeyTable
+  identity_provider: IdentityProviderTable
+  app_user: AppUserTable
+  membership_role: MembershipRoleTable
+  membership_group: MembershipGroupTable
+  membership_group_account_holder: MembershipGroupAccountHolderTable
+  user_role: UserRoleTable
+  user_group: UserGroupTable
+  audit_log: AuditLogTable
+  idempotency_key: IdempotencyKeyTable
+  general_setting: GeneralSettingTable
+}

@@ -1,0 +1,38 @@
+// The request context: who is calling, for which tenant, with which permissions. Built once by
+// authentication and passed to services as `ctx` (never individual actor fields).
+export type Principal = {
+  userId: number
+  emailAddress: string
+  permissions: ReadonlySet<string>
+  /** Account holders a dealer-side user may see; null for staff, who see every account holder. */
+  visibleAccountHolderIds: ReadonlySet<number> | null
+}
+
+export type RequestContext = {
+  requestId: string
+  tenantId: number
+  apiKeyId: number
+  /** Absent only on routes that need an API key but no user (the token endpoint). */
+  principal: Principal | undefined
+}
+
+export type AuthenticatedContext = RequestContext & { principal: Principal }
+
+/** Label of the actor for audit records: the user's email, or the API key. */
+export function actorLabel(ctx: RequestContext): string {
+  return ctx.principal ? ctx.principal.emailAddress : `api-key:${ctx.apiKeyId}`
+}
+
+/** Context for work done by an operator (CLI) or the system itself, outside any request. */
+export function systemContext(tenantId: number, label = 'system'): AuthenticatedContext {
+  return {
+    requestId: label,
+    tenantId,
+    apiKeyId: 0,
+    principal: { userId: 0, emailAddress: label, permissions: new Set(['*']), visibleAccountHolderIds: null },
+  }
+}
+
+export function hasPermission(permissions: ReadonlySet<string>, permission: string): boolean {
+  return permissions.has('*') || permissions.has(permission)
+}

@@ -1,0 +1,39 @@
+// The one pagination helper. Plain collections: limit/offset with X-Total-Count. Paged
+// collections: { items, pageNumber, pageSize, totalCount, totalPages }.
+import type { FastifyReply } from 'fastify'
+
+export const DEFAULT_PAGE_SIZE = 100
+export const MAX_PAGE_SIZE = 1000
+
+export type Window = { limit: number; offset: number }
+
+export function listWindow(query: { limit?: number; offset?: number }): Window {
+  return {
+    limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    offset: query.offset ?? 0,
+  }
+}
+
+export function pageWindow(query: { pageNumber?: number; pageSize?: number }): Window & { pageNumber: number; pageSize: number } {
+  const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+  const pageNumber = query.pageNumber ?? 1
+  return { pageNumber, pageSize, limit: pageSize, offset: (pageNumber - 1) * pageSize }
+}
+
+export type Page<T> = { items: T[]; pageNumber: number; pageSize: number; totalCount: number; totalPages: number }
+
+export function toPage<T>(items: T[], totalCount: number, window: { pageNumber: number; pageSize: number }): Page<T> {
+  return {
+    items,
+    pageNumber: window.pageNumber,
+    pageSize: window.pageSize,
+    totalCount,
+    totalPages: Math.ceil(totalCount / window.pageSize),
+  }
+}
+
+/** Sends a plain list with its total in X-Total-Count. */
+export function sendList<T>(reply: FastifyReply, result: { items: T[]; totalCount: number }): T[] {
+  reply.header('x-total-count', String(result.totalCount))
+  return result.items
+}

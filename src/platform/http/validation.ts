@@ -1,0 +1,22 @@
+// Request validation. Bodies are validated strictly (no type coercion: "12" is not an integer);
+// path and query values arrive as text and are coerced. Every error is reported, not just the first.
+// Installed as Fastify's validator builder so that every plugin context (including those that add
+// shared schemas) uses it.
+import { Ajv, type Options } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+function createAjv(options: Options, externalSchemas: Record<string, unknown>): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options })
+  addFormats(ajv)
+  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema as object)
+  return ajv
+}
+
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
+  const bodyAjv = createAjv({ coerceTypes: false }, externalSchemas)
+  const textAjv = createAjv({ coerceTypes: 'array' }, externalSchemas)
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)
+}

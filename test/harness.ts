@@ -1,0 +1,121 @@
+// Shared test harness: one database per test process (PGlite in memory, or PostgreSQL when
+// DATABASE_URL is set, as in CI), migrated once; a fresh app per test file with its own moved-by-
+// hand clock; a new tenant per test, so tests never see each other's data.
+import { randomBytes } from 'node:crypto'
+import { after } from 'node:test'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { buildApp } from '../src/app.ts'
+import { createIdentityModule } from '../src/modules/identity/index.ts'
+import { createInvalidationBus, type InvalidationBus } from '../src/platform/cache.ts'
+import { createManualClock } from '../src/platform/clock.ts'
+import { openPglite, openPostgres, type Database } from '../src/platform/db/database.ts'
+import { migrateToLatest } from '../src/platform/db/migrate.ts'
+
+let shared: Promise<Database> | undefined
+
+// One database for the whole test process (the runner uses --test-isolation=none), closed at the end.
+after(async () => {
+  if (shared) await (await shared).close()
+})
+
+export function testDatabase(): Promise<Database> {
+  shared ??= (async () => {
+    const url = process.env.DATABASE_URL
+    const db = url ? await openPostgres(url, 10) : await openPglite('memory://')
+    await migrateToLatest(db)
+    return db
+  })()
+  return shared
+}
+
+export type TestApp = {
+  app: FastifyInstance
+  db: Database
+  bus: InvalidationBus
+  clock: ReturnType<typeof createManualClock>
+  tenants: ReturnType<typeof createIdentityModule>['tenants']
+  close(): Promise<void>
+}
+
+export const TEST_CONFIG = {
+  rateLimitPerMinute: 1_000_000,
+  authFailureLimitPerMinute: 1_000_000,
+  accessTokenTtlSeconds: 3600,
+  bodyLimitBytes: 1_048_576,
+  logLevel: 'silent',
+}
+
+export async function createTestApp(options: { config?: Partial<typeof TEST_CONFIG>; now?: Date } = {}): Promise<TestApp> {
+  const db = await testDatabase()
+  const clock = createManualClock(options.now ?? new Date())
+  const bus = await createInvalidationBus(undefined)
+  const config = { ...TEST_CONFIG, ...options.config }
+  const app = await buildApp({ config, db, clock, bus, logger: false })
+  await app.ready()
+  const tenants = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds }).tenants
+  return { app, db, bus, clock, tenants, close: () => app.close() }
+}
+
+export type TestTenant = {
+  tenantId: number
+  apiKey: string
+  adminUserId: number
+  adminEmail: string
+  adminPassword: string
+  /** Headers of the tenant administrator (API key + bearer token). */
+  headers: Record<string, string>
+  /** Gets a token for any user of this tenant with a password. */
+  tokenFor(email: string, password: string): Promise<string>
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}.${randomBytes(6).toString('hex')}@test.example`
+}
+
+export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<TestTenant> {
+  const adminEmail = uniqueEmail('admin')
+  const adminPassword = `pw-${randomBytes(12).toString('hex')}`
+  const created = await t.tenants.createTenant({ name, adminEmail, adminPassword })
+  const tokenFor = async (email: string, password: string) => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': created.apiKey },
+      payload: { grant_type: 'password', username: email, password },
+    })
+    if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`)
+    return (res.json() as { access_token: string }).access_token
+  }
+  const token = await tokenFor(adminEmail, adminPassword)
+  return {
+    ...created,
+    adminEmail,
+    adminPassword,
+    headers: { 'x-api-key': created.apiKey, authorization: `Bearer ${token}` },
+    tokenFor,
+  }
+}
+
+/** Creates a user through the API with the given role codes and returns its id and headers. */
+export async function createUserWithRoles(t: TestApp, tenant: TestTenant, roleCodes: string[], extra: Record<string, unknown> = {}) {
+  const roles = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenant.tenantId).execute())
+  const email = uniqueEmail('member')
+  const password = `pw-${randomBytes(12).toString('hex')}`
+  const res = await t.app.inject({
+    method: 'POST', url: '/api/v1/adminusers', headers: tenant.headers,
+    payload: { emailAddress: email, password, roles: roles.filter((r) => roleCodes.includes(r.code)).map((r) => ({ id: r.id })), ...extra },
+  })
+  if (res.statusCode !== 201) throw new Error(`user creation failed: ${res.statusCode} ${res.body}`)
+  const id = (res.json() as { id: number }).id
+  const token = await tenant.tokenFor(email, password)
+  return { id, email, password, headers: { 'x-api-key': tenant.apiKey, authorization: `Bearer ${token}` } }
+}
+
+export async function roleIdByCode(t: TestApp, tenant: TestTenant, code: string): Promise<number> {
+  const row = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select('id').where('tenant_id', '=', tenant.tenantId).where('code', '=', code).executeTakeFirstOrThrow())
+  return row.id
+}
+
+export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
+  return res.json() as T
+}
+
+export type { InjectOptions }
