@@ -114,7 +114,7 @@ function createMethodIndex() {
       const found = router.find('GET', path)
       if (!found) return undefined
       const url = (found.store as { url: string }).url
-      return [...(allowed.get(url) ?? [])].sort()
+      return [...(allowed.get(url) ?? [])].toSorted()
     },
   }
 }
