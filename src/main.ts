@@ -1,9 +1,10 @@
 // Process entry: config → database → app → listen; graceful shutdown on SIGTERM/SIGINT.
 import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
-import { demoInstructions, isEmptyDatabase, seedDemoTenant, writeDemoFile } from './demo.ts'
+import { demoInstructions, isEmptyDatabase, seedDemoTenant, writeDemoFile, type DemoTenant } from './demo.ts'
 import { createIdentityModule } from './modules/identity/index.ts'
 import { createInvalidationBus } from './platform/cache.ts'
 import { systemClock } from './platform/clock.ts'
@@ -16,13 +17,11 @@ async function main(): Promise<void> {
   const bus = await createInvalidationBus(config.databaseUrl)
   const clock = systemClock
 
-  const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
-  let seeded: string | undefined
+  let seeded: { demo: DemoTenant; file: string | undefined } | undefined
   if (config.seedDemo && (await isEmptyDatabase(db))) {
     const identity = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
     const demo = await seedDemoTenant(identity.tenants)
-    const file = config.databaseUrl ? undefined : writeDemoFile(config.dataDir, demo)
-    seeded = demoInstructions(demo, `http://${displayHost}:${config.port}`, file)
+    seeded = { demo, file: config.databaseUrl ? undefined : writeDemoFile(config.dataDir, demo) }
   }
 
   const app = await buildApp({ config, db, clock, bus })
@@ -45,10 +44,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ host: config.host, port: config.port })
+  const { port } = app.server.address() as AddressInfo
+  const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  const baseUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`
   if (seeded) {
-    process.stdout.write(seeded)
+    process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file))
   } else if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'demo-tenant.json'))) {
-    process.stdout.write(`\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: http://${displayHost}:${config.port}/docs\n\n`)
+    process.stdout.write(`\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`)
   }
 }
 

@@ -1,0 +1,66 @@
+// The process as `npm start` runs it: first start seeds the demo tenant and writes its credentials;
+// the printed credentials work; SIGTERM finishes cleanly (exit 0) and releases the data directory.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+
+function start(env: Record<string, string>) {
+  // expectDemo=yes: wait for the demo instructions too, printed right after listening.
+  const child = spawn(process.execPath, ['src/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000)
+    child.stdout.on('data', () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (m && (env.expectDemo !== 'yes' || out.includes('API reference:'))) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}:\n${out}`))
+    })
+  })
+  listening.catch(() => {}) // awaited by callers that expect the server to come up
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, listening, exited, output: () => out }
+}
+
+test('npm start: demo tenant, working credentials, graceful SIGTERM', { timeout: 120_000 }, async () => {
+  const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-main-')), 'data')
+  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' }
+  // The embedded database is what `npm start` uses; a DATABASE_URL from the environment must not leak in.
+  const server = start({ ...env, DATABASE_URL: '', expectDemo: 'yes' })
+  const base = await server.listening
+  try {
+    const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
+    assert.equal(typeof demo.tenantId, 'number')
+    assert.match(server.output(), new RegExp(demo.apiKey))
+    assert.match(server.output(), new RegExp(`curl -s ${base}/api/v1/adminusers`))
+    const tokenRes = await fetch(`${base}/api/auth/token`, {
+      method: 'POST', headers: { 'x-api-key': demo.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: demo.adminEmail, password: demo.adminPassword }),
+    })
+    assert.equal(tokenRes.status, 200)
+    const { access_token: token } = await tokenRes.json() as { access_token: string }
+    const users = await fetch(`${base}/api/v1/adminusers`, { headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${token}` } })
+    assert.equal(users.status, 200)
+    assert.equal(((await users.json()) as Array<{ emailAddress: string }>)[0]?.emailAddress, demo.adminEmail)
+    assert.equal((await fetch(`${base}/health/ready`)).status, 200)
+
+    // A second process may not open the same embedded database.
+    const second = start({ ...env, DATABASE_URL: '' })
+    assert.equal(await second.exited, 1)
+    assert.match(second.output(), /in use by process/)
+  } finally {
+    server.child.kill('SIGTERM')
+  }
+  assert.equal(await server.exited, 0)
+  assert.equal(fs.existsSync(path.join(dataDir, 'owner.lock')), false)
+})
