@@ -114,6 +114,11 @@ export async function roleIdByCode(t: TestApp, tenant: TestTenant, code: string)
   return row.id
 }
 
+export async function groupIdByCode(t: TestApp, tenant: TestTenant, code: string): Promise<number> {
+  const row = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_group').select('id').where('tenant_id', '=', tenant.tenantId).where('code', '=', code).executeTakeFirstOrThrow())
+  return row.id
+}
+
 export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
   return res.json() as T
 }

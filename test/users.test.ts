@@ -1,7 +1,7 @@
 // Users v1 (spec §2.1, §3, §4.1) through HTTP.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createTenant, createTestApp, createUserWithRoles, json, roleIdByCode, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, groupIdByCode, json, roleIdByCode, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
 
 type User = {
   id: number; emailAddress: string; externalIdentity: string | null; expiredDate: string | null; isActive: boolean
@@ -37,7 +37,7 @@ describe('POST /api/v1/adminusers', () => {
     const email = uniqueEmail('Create')
     const res = await createUser({
       emailAddress: email, firstName: 'Jane', lastName: 'Doe', phoneNumber: '+15555550100', externalIdentity: `ext-${email}`,
-      roles: [{ id: roleId, name: 'ignored' }], groups: [{ id: 1 }], password: 'a long enough password',
+      roles: [{ id: roleId, name: 'ignored' }], groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }], password: 'a long enough password',
     })
     assert.equal(res.statusCode, 201, res.body)
     const u = json<User>(res)
@@ -216,7 +216,7 @@ describe('GET /api/v1/adminusers/{userId}', () => {
 
 describe('PUT /api/v1/adminusers/{userId}', () => {
   test('full replacement: roles and groups replaced, GET reply with changes accepted', async () => {
-    const created = json<User>(await createUser({ emailAddress: uniqueEmail('put'), roles: [{ id: await roleIdByCode(t, tenant, 'READ_ONLY') }], groups: [{ id: 1 }] }))
+    const created = json<User>(await createUser({ emailAddress: uniqueEmail('put'), roles: [{ id: await roleIdByCode(t, tenant, 'READ_ONLY') }], groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }] }))
     const got = json<User>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${created.id}`, headers: tenant.headers }))
     const accounting = await roleIdByCode(t, tenant, 'ACCOUNTING')
     const res = await t.app.inject({
@@ -308,7 +308,7 @@ describe('expiredDate (spec §3) with a moved clock', () => {
 
 describe('membership', () => {
   test('roles show permissions; groups show users; Search/{userId} lists a user\'s roles and groups', async () => {
-    const member = await createUserWithRoles(t, tenant, ['ACCOUNTING'], { groups: [{ id: 1 }] })
+    const member = await createUserWithRoles(t, tenant, ['ACCOUNTING'], { groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }] })
     const roles = await t.app.inject({ method: 'GET', url: `/api/MembershipRoles/Search/${member.id}`, headers: tenant.headers })
     assert.equal(roles.statusCode, 200)
     const [role] = json<Array<{ id: number; code: string; permissions: string[] }>>(roles)
