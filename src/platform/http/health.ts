@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import type { Database } from '../db/database.ts'
 import { platformErrors } from './errors.ts'
 
-const Status = Type.Object({ status: Type.String() })
+const Status = Type.Object({ status: Type.String() }, { examples: [{ status: 'ok' }] })
 
 export async function healthRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   app.get('/health/live', {
