@@ -8,6 +8,7 @@ import { authRoutes } from './auth.routes.ts'
 import { createAuthService } from './auth.service.ts'
 import { membershipRoutes } from './membership.routes.ts'
 import { createMembershipService } from './membership.service.ts'
+import { scimRoutes } from './scim.routes.ts'
 import { createTenantService } from './tenant.service.ts'
 import { userRoutes } from './user.routes.ts'
 import { createUserService } from './user.service.ts'
@@ -31,6 +32,7 @@ export function createIdentityModule(deps: IdentityDeps) {
     async routes(app: FastifyInstance) {
       await app.register(authRoutes, { auth })
       await app.register(userRoutes, { users, clock: deps.clock })
+      await app.register(scimRoutes, { users, clock: deps.clock })
       await app.register(membershipRoutes, { membership })
     },
   }

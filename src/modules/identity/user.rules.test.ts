@@ -16,6 +16,9 @@ test('storedExpiredDate', () => {
   for (const [name, input, expected] of cases) {
     assert.deepEqual(storedExpiredDate(input, now), expected, name)
   }
+  const yesterday = new Date('2026-05-31T12:00:00Z')
+  assert.deepEqual(storedExpiredDate(yesterday, now, yesterday), yesterday, 'an unchanged past value stays')
+  assert.deepEqual(storedExpiredDate(new Date('2026-05-30T00:00:00Z'), now, yesterday), now, 'a changed past value becomes now')
 })
 
 test('isActive', () => {

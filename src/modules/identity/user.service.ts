@@ -76,13 +76,13 @@ export function createUserService({ db, clock, bus }: Deps) {
     throw err
   }
 
-  const toWrite = (input: UserInput, now: Date): repo.UserWrite => ({
+  const toWrite = (input: UserInput, now: Date, currentExpiredDate: Date | null = null): repo.UserWrite => ({
     email_address: input.emailAddress.trim(),
     external_identity: input.externalIdentity,
     first_name: input.firstName,
     last_name: input.lastName,
     phone_number: input.phoneNumber,
-    expired_date: storedExpiredDate(input.expiredDate, now),
+    expired_date: storedExpiredDate(input.expiredDate, now, currentExpiredDate),
     account_holder_id: input.accountHolderId,
   })
 
@@ -139,7 +139,7 @@ export function createUserService({ db, clock, bus }: Deps) {
           checkVersion(locked.version)
           const before = await repo.findUserById(tx, ctx.tenantId, id)
           await assertReferences(tx, ctx, input)
-          const write = toWrite(input, now)
+          const write = toWrite(input, now, before?.expired_date ?? null)
           await repo.updateUser(tx, ctx.tenantId, id, passwordHash === undefined ? write : { ...write, password_hash: passwordHash }, now)
           const roleIds = input.roleIds ?? before!.roles.map((r) => Number(r.id))
           const groupIds = input.groupIds ?? before!.groups.map((g) => Number(g.id))

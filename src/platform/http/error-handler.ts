@@ -46,7 +46,8 @@ export function validationFieldErrors(validation: AjvError[], location: string |
   return [...seen.values()]
 }
 
-function toAppError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): AppError | undefined {
+/** The AppError a failure stands for, or undefined for a real fault (a 500). */
+export function toAppError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): AppError | undefined {
   if (error instanceof AppError) return error
   if (error.validation) {
     const errors = validationFieldErrors(error.validation, error.validationContext)
