@@ -170,6 +170,30 @@ describe('authentication', () => {
   })
 })
 
+describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
+  test('a provisioning token works on SCIM routes without X-Api-Key, nowhere else, and dies with its user', async () => {
+    const own = await createTenant(t, 'Provisioning')
+    const roles = await t.db.read(own.tenantId, (x) => x.selectFrom('membership_role').select('id').where('code', '=', 'USER_ADMINISTRATOR').execute())
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: own.headers, payload: { emailAddress: uniqueEmail('scim-client'), roles: [{ id: roles[0]!.id }] } })
+    const userId = json<{ id: number }>(created).id
+    const { token, expiresAt } = await t.tenants.issueProvisioningToken(own.tenantId, userId, 365)
+    assert.ok(new Date(expiresAt).getTime() > t.clock.now().getTime() + 364 * 86_400_000)
+    const bearer = { authorization: `Bearer ${token}` }
+    const scim = await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: bearer })
+    assert.equal(scim.statusCode, 200, scim.body)
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bearer })).statusCode, 401)
+    // A token naming another tenant is checked against that tenant's keys, and fails.
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, tid: tenant.tenantId })).toString('base64url')}.${signature}`
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users', headers: { authorization: `Bearer ${forged}` } })).statusCode, 401)
+    // Expiring the user revokes the token at once.
+    const current = json<Record<string, unknown>>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }))
+    await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${userId}`, headers: own.headers, payload: { ...current, expiredDate: '2000-01-01T00:00:00Z' } })
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users', headers: bearer })).statusCode, 401)
+  })
+})
+
 describe('idempotency', () => {
   test('same key and body → replayed; different body → 422', async () => {
     const email = uniqueEmail('idem')

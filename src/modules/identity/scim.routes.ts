@@ -70,7 +70,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: ScimListQuery,
       response: { 200: ScimUserListSchema, ...scimErrorResponses() },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     const page = await scim.list(ctxOf(req), req.query)
     const now = clock.now()
@@ -93,7 +93,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       body: ScimUserBody,
       response: { 201: scimUserRef, ...scimErrorResponses(409, 413, 415) },
     },
-    config: { permission: 'users:write' },
+    config: { permission: 'users:write', bearerOnly: true },
   }, async (req, reply) => {
     const row = await scim.create(ctxOf(req), req.body)
     const user = toScimUser(row, clock.now(), baseUrl(req))
@@ -109,7 +109,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       params: ScimIdParams,
       response: { 200: scimUserRef, 304: Type.Null({ description: 'Not modified: If-None-Match names the current version.' }), ...scimErrorResponses(404) },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req, reply) => {
     const row = await scim.get(ctxOf(req), req.params.id)
     reply.header('etag', weakEtag(row.version))
@@ -132,7 +132,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       body: ScimUserBody,
       response: { 200: scimUserRef, ...scimErrorResponses(404, 409, 412, 413, 415) },
     },
-    config: { permission: 'users:write' },
+    config: { permission: 'users:write', bearerOnly: true },
   }, async (req, reply) => {
     const row = await scim.replace(ctxOf(req), req.params.id, req.body, req.headers['if-match'])
     reply.header('etag', weakEtag(row.version))
@@ -155,7 +155,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       body: ScimPatchBody,
       response: { 200: scimUserRef, ...scimErrorResponses(404, 409, 412, 413, 415) },
     },
-    config: { permission: 'users:write' },
+    config: { permission: 'users:write', bearerOnly: true },
   }, async (req, reply) => {
     const row = await scim.patch(ctxOf(req), req.params.id, req.body.Operations, req.headers['if-match'])
     reply.header('etag', weakEtag(row.version))
@@ -169,7 +169,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: DiscoveryQuery,
       response: { 200: ServiceProviderConfigSchema, ...scimErrorResponses() },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     refuseFilter(req.query)
     return serviceProviderConfig(baseUrl(req))
@@ -183,7 +183,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: DiscoveryQuery,
       response: { 200: ListOf(ResourceSchemaSchema, 'ListResponse of schemas'), ...scimErrorResponses() },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     refuseFilter(req.query)
     return listOf([userSchema(baseUrl(req))])
@@ -197,7 +197,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: DiscoveryQuery,
       response: { 200: ResourceSchemaSchema, ...scimErrorResponses(404) },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     refuseFilter(req.query)
     if (req.params.id.toLowerCase() !== SCIM_USER_URN.toLowerCase()) throw new ScimError(404, undefined, `No schema ${req.params.id}`)
@@ -211,7 +211,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: DiscoveryQuery,
       response: { 200: ListOf(ResourceTypeSchema, 'ListResponse of resource types'), ...scimErrorResponses() },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     refuseFilter(req.query)
     return listOf([userResourceType(baseUrl(req))])
@@ -225,7 +225,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       querystring: DiscoveryQuery,
       response: { 200: ResourceTypeSchema, ...scimErrorResponses(404) },
     },
-    config: { permission: 'users:read' },
+    config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
     refuseFilter(req.query)
     if (req.params.id.toLowerCase() !== 'user') throw new ScimError(404, undefined, `No resource type ${req.params.id}`)

@@ -1,10 +1,11 @@
 // Operator use cases (CLI and demo seeding): tenants, API keys, signing keys, identity-provider
 // trust. Each runs in one transaction, is audited, and publishes the invalidations its change needs.
+import type { JWK } from 'jose'
 import { sql } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
 import { generateApiKey } from '../../platform/auth/api-keys.ts'
 import { hashPassword } from '../../platform/auth/passwords.ts'
-import { generateSigningKey, IDP_ALGORITHM_ALLOW_LIST } from '../../platform/auth/tokens.ts'
+import { generateSigningKey, IDP_ALGORITHM_ALLOW_LIST, signAccessToken } from '../../platform/auth/tokens.ts'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
@@ -115,6 +116,28 @@ export function createTenantService({ db, clock, bus }: Deps) {
       })
       await bus.publish(SIGNING_KEY_TOPIC, `${tenantId}:`)
       return { kid: key.kid }
+    },
+
+    /**
+     * A long-lived token for a provisioning client (SCIM from Entra ID or Okta), which can send only
+     * a bearer token. It acts as the given user, so that user's roles bound it; expiring the user
+     * revokes it at once, and rotating the signing key revokes it 24 hours later.
+     */
+    async issueProvisioningToken(tenantId: number, userId: number, days: number, operator = 'operator') {
+      await this.assertTenant(tenantId)
+      if (!Number.isInteger(days) || days < 1 || days > 730) throw new OperatorError('--days must be an integer from 1 to 730')
+      const now = clock.now()
+      const user = await db.read(tenantId, (x) => x.selectFrom('app_user').select(['id', 'expired_date']).where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst())
+      if (!user) throw new OperatorError(`user ${userId} of tenant ${tenantId} does not exist`)
+      if (user.expired_date && user.expired_date.getTime() <= now.getTime()) throw new OperatorError(`user ${userId} is no longer active`)
+      const row = await db.read(tenantId, (x) => credentials.findCurrentSigningKey(x, tenantId))
+      if (!row) throw new OperatorError(`tenant ${tenantId} has no signing key; run signingkey rotate`)
+      const ttlSeconds = days * 86_400
+      const token = await signAccessToken({ kid: row.kid, privateJwk: row.private_jwk as JWK, publicJwk: row.public_jwk as JWK }, { tenantId, userId }, now, ttlSeconds)
+      await db.transaction(tenantId, (tx) => writeAudit(tx, systemContext(tenantId, operator), now, {
+        action: 'provisioning_token.issued', entityType: 'user', entityId: userId, changes: { after: { days, kid: row.kid } },
+      }))
+      return { token, userId, expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString() }
     },
 
     async setIdentityProvider(tenantId: number, v: { issuer: string; audience: string; jwksUrl: string; identityClaim: string; algorithms: string[] }, operator = 'operator') {

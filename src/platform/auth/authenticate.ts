@@ -16,6 +16,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode
     permission?: string
+    /**
+     * The route also accepts a service-issued bearer token without X-Api-Key; the token's own
+     * tenant claim, proven by that tenant's signature, names the tenant. For provisioning clients
+     * (SCIM from Entra ID or Okta) that can send only an Authorization header.
+     */
+    bearerOnly?: boolean
   }
   interface FastifyRequest {
     ctx: RequestContext
@@ -35,7 +41,11 @@ export type CredentialStore = {
   principal(tenantId: number, subject: TokenSubject): Promise<PrincipalRecord | undefined>
 }
 
-export type TokenVerifier = { verify(tenantId: number, token: string, now: Date): Promise<TokenSubject> }
+export type TokenVerifier = {
+  verify(tenantId: number, token: string, now: Date): Promise<TokenSubject>
+  /** The tenant a service-issued token claims, unverified; verify() then proves or refuses it. */
+  claimedTenant(token: string): number | undefined
+}
 
 /** Fixed-window counter of failed authentications per client address (stricter than the key limit). */
 function createFailureLimiter(limitPerMinute: number, clock: Clock) {
@@ -87,7 +97,7 @@ export function installAuthentication(app: FastifyInstance, deps: {
     return { tenantId: parsed.tenantId, apiKeyId: key.id }
   }
 
-  async function authenticateUser(tenantId: number, request: FastifyRequest): Promise<Principal> {
+  function bearerToken(request: FastifyRequest): string {
     const header = request.headers.authorization
     const match = typeof header === 'string' ? /^Bearer[ ]+(\S+)$/i.exec(header) : null
     if (!match) {
@@ -95,10 +105,15 @@ export function installAuthentication(app: FastifyInstance, deps: {
         headers: { 'www-authenticate': 'Bearer' },
       })
     }
+    return match[1] as string
+  }
+
+  async function authenticateUser(tenantId: number, request: FastifyRequest): Promise<Principal> {
+    const token = bearerToken(request)
     const now = clock.now()
     let subject: TokenSubject
     try {
-      subject = await tokens.verify(tenantId, match[1] as string, now)
+      subject = await tokens.verify(tenantId, token, now)
     } catch (err) {
       if (err instanceof TokenRejected) {
         throw platformErrors.create('invalid_token', `The bearer token is not accepted: ${err.message}`, {
@@ -124,9 +139,16 @@ export function installAuthentication(app: FastifyInstance, deps: {
     const ip = request.ip
     failures.check(ip)
     try {
-      const { tenantId, apiKeyId } = await authenticateApiKey(request)
-      const principal = mode === 'user' ? await authenticateUser(tenantId, request) : undefined
-      request.ctx = { requestId: String(request.id), tenantId, apiKeyId, principal }
+      const claimedTenant = mode === 'user' && config.bearerOnly && request.headers['x-api-key'] === undefined
+        ? tokens.claimedTenant(bearerToken(request))
+        : undefined
+      if (claimedTenant !== undefined) {
+        request.ctx = { requestId: String(request.id), tenantId: claimedTenant, apiKeyId: 0, principal: await authenticateUser(claimedTenant, request) }
+      } else {
+        const { tenantId, apiKeyId } = await authenticateApiKey(request)
+        const principal = mode === 'user' ? await authenticateUser(tenantId, request) : undefined
+        request.ctx = { requestId: String(request.id), tenantId, apiKeyId, principal }
+      }
     } catch (err) {
       if (err instanceof AppError && err.status === 401) failures.fail(ip)
       throw err

@@ -93,6 +93,14 @@ export function createTokenVerifier(store: TokenKeyStore, fetchJwks: (url: strin
   }
 
   return {
+    claimedTenant(token: string): number | undefined {
+      try {
+        const payload = decodeJwt(token)
+        return payload.iss === SERVICE_ISSUER && typeof payload.tid === 'number' && Number.isSafeInteger(payload.tid) && payload.tid > 0 ? payload.tid : undefined
+      } catch {
+        return undefined
+      }
+    },
     async verify(tenantId: number, token: string, now: Date): Promise<TokenSubject> {
       const cached = verified.get(token)
       if (cached && cached.tenantId === tenantId && cached.expiresAtMs + CLOCK_SKEW_SECONDS * 1000 > now.getTime()) {

@@ -34,10 +34,10 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     transform: ({ schema, url, route }) => {
-      const config = (route.config ?? {}) as { auth?: AuthMode; permission?: string }
+      const config = (route.config ?? {}) as { auth?: AuthMode; permission?: string; bearerOnly?: boolean }
       const mode = authModeOf(config, url)
       const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) }
-      if (mode === 'user') out.security = [{ apiKey: [], bearer: [] }]
+      if (mode === 'user') out.security = config.bearerOnly ? [{ apiKey: [], bearer: [] }, { bearer: [] }] : [{ apiKey: [], bearer: [] }]
       else if (mode === 'apiKey') out.security = [{ apiKey: [] }]
       else out.security = []
       if (config.permission) {
