@@ -24,6 +24,9 @@ export type Config = Readonly<{
 
 type Env = Record<string, string | undefined>
 
+/** The environment is unusable; the message lists every problem, one per line. */
+export class ConfigError extends Error {}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -66,7 +69,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: bool('SEED_DEMO', true),
   }
   if (problems.length > 0) {
-    throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
   }
   return Object.freeze(config)
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { buildApp } from './app.ts'
-import { loadConfig } from './config.ts'
+import { ConfigError, loadConfig } from './config.ts'
 import { demoInstructions, isEmptyDatabase, seedDemoTenant, writeDemoFile, type DemoTenant } from './demo.ts'
 import { createIdentityModule } from './modules/identity/index.ts'
 import { createInvalidationBus } from './platform/cache.ts'
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof DataDirBusy || (err instanceof Error && err.message.startsWith('Invalid configuration'))) {
+  if (err instanceof DataDirBusy || err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`)
   } else {
     process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

@@ -1,0 +1,262 @@
+// The operator CLI as operators run it: a child process on the configured database (the embedded
+// one in a fresh DATA_DIR, or PostgreSQL when DATABASE_URL is set, as in CI). Each run that opens
+// the embedded database costs about a second (the first, which creates it, several), so one data
+// directory serves the whole file and the steps build on each other.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from '../src/app.ts'
+import { createInvalidationBus } from '../src/platform/cache.ts'
+import { systemClock } from '../src/platform/clock.ts'
+import { migrations } from '../src/platform/db/migrations/index.ts'
+import { openConfiguredDatabase } from '../src/platform/db/open.ts'
+import { TEST_CONFIG } from './harness.ts'
+
+const ADMIN = fileURLToPath(new URL('../src/cli/admin.ts', import.meta.url))
+const databaseUrl = process.env.DATABASE_URL || undefined
+const embedded = databaseUrl === undefined
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-cli-'))
+after(() => fs.rmSync(root, { recursive: true, force: true }))
+/** The data directory of this file's CLI runs; it does not exist before the first one. */
+const dataDir = path.join(root, 'data')
+
+type Run = { status: number | null; stdout: string; stderr: string }
+
+function admin(args: string[], options: { dir?: string; input?: string } = {}): Promise<Run> {
+  const child = spawn(process.execPath, [ADMIN, ...args], {
+    env: { ...process.env, DATA_DIR: options.dir ?? dataDir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  child.stdin.end(options.input ?? '')
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
+/** Runs a command expected to succeed with --json and returns its parsed stdout. */
+async function adminJson<T>(args: string[], input?: string): Promise<T> {
+  const run = await admin([...args, '--json'], { input })
+  assert.equal(run.status, 0, `${args.join(' ')} failed: ${run.stderr}`)
+  return JSON.parse(run.stdout) as T
+}
+
+/** An expected failure: exit 1, nothing on stdout, one line on stderr, no stack trace. */
+function assertOneLineFailure(run: Run, message: RegExp) {
+  assert.equal(run.status, 1, run.stderr)
+  assert.equal(run.stdout, '')
+  assert.match(run.stderr, /^error: [^\n]+\n$/)
+  assert.match(run.stderr, message)
+}
+
+test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither touches a database', async () => {
+  const mistakes = [
+    [],
+    ['frobnicate'],
+    ['--json'],
+    ['tenant'],
+    ['tenant', 'frobnicate'],
+    ['tenant', 'create', '--bogus'],
+    ['tenant', 'create', '--name', 'Acme', '--admin-email', 'a@acme.example'],
+    ['tenant', 'create', '--name', 'Acme', '--admin-email', 'a@acme.example', '--admin-password', 'correct horse battery', '--admin-password-stdin'],
+    ['apikey', 'list'],
+    ['apikey', 'list', '--tenant'],
+    ['apikey', 'list', '--tenant', '1', 'extra'],
+    ['apikey', 'revoke', '--tenant', '1', '--id', '2', '--json=yes'],
+  ]
+  const [runs, topHelp, createHelp, badId] = await Promise.all([
+    Promise.all(mistakes.map((args) => admin(args))),
+    admin(['--help']),
+    admin(['tenant', 'create', '--help']),
+    admin(['apikey', 'list', '--tenant', 'abc']),
+  ])
+  runs.forEach((run, i) => {
+    const args = mistakes[i]!.join(' ')
+    assert.equal(run.status, 2, `${args}: ${run.stderr}`)
+    assert.equal(run.stdout, '', args)
+    assert.match(run.stderr, /^error: .+/, args)
+    assert.match(run.stderr, /usage: npm run admin --/, args)
+    assert.doesNotMatch(run.stderr, /\n\s+at /, args)
+  })
+
+  assert.equal(topHelp.status, 0)
+  for (const command of ['tenant create', 'tenant list', 'apikey create', 'apikey list', 'apikey rotate', 'apikey revoke', 'signingkey rotate', 'token issue', 'idp set', 'idp list', 'idp remove', 'settings list', 'settings set', 'settings reset', 'db migrate']) {
+    assert.match(topHelp.stdout, new RegExp(`^  ${command} `, 'm'))
+  }
+  assert.equal(createHelp.status, 0)
+  assert.match(createHelp.stdout, /--admin-password-stdin/)
+
+  // A well-formed command line with an unacceptable value is a failure (1), found before opening anything.
+  assertOneLineFailure(badId, /--tenant must be a positive integer/)
+  assert.equal(fs.existsSync(dataDir), false)
+})
+
+type Created = { tenantId: number; apiKey: string; adminUserId: number }
+let acme: Created
+const ACME_ADMIN = { email: 'admin@acme.example', password: 'correct horse battery' }
+
+test('tenant create --json prints exactly one JSON object, on a data directory that did not exist', async () => {
+  const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'])
+  assert.equal(run.status, 0, run.stderr)
+  assert.match(run.stdout, /^\{[^\n]*\}\n$/)
+  acme = JSON.parse(run.stdout) as Created
+  assert.deepEqual(Object.keys(acme).toSorted(), ['adminUserId', 'apiKey', 'tenantId'])
+  assert.ok(Number.isInteger(acme.tenantId) && acme.tenantId > 0)
+  assert.ok(Number.isInteger(acme.adminUserId) && acme.adminUserId > 0)
+  assert.match(acme.apiKey, new RegExp(`^vpk_${acme.tenantId}_`))
+  // The password was given, never echoed.
+  assert.doesNotMatch(run.stderr, /correct horse/)
+  if (embedded) {
+    assert.ok(fs.existsSync(path.join(dataDir, 'PG_VERSION')), 'the embedded database was created')
+    assert.equal(fs.existsSync(path.join(dataDir, 'owner.lock')), false, 'the data directory was released')
+  } else {
+    assert.equal(fs.existsSync(dataDir), false, 'with DATABASE_URL the data directory is not used')
+  }
+})
+
+test('tenant list shows the tenant', async () => {
+  const tenants = await adminJson<Array<{ id: number; name: string; createdAt: string }>>(['tenant', 'list'])
+  assert.equal(tenants.find((t) => t.id === acme.tenantId)?.name, 'Acme')
+})
+
+let revokedKey: string
+let replacedKey: string
+
+test('apikey create, rotate, revoke and list (never showing a secret); a second revoke fails with one line', async () => {
+  const tenant = String(acme.tenantId)
+  const created = await adminJson<{ id: number; name: string; apiKey: string }>(['apikey', 'create', '--tenant', tenant, '--name', 'billing'])
+  assert.equal(created.name, 'billing')
+  assert.match(created.apiKey, /^vpk_/)
+  const rotated = await adminJson<{ id: number; name: string; apiKey: string; replaced: number }>(['apikey', 'rotate', '--tenant', tenant, '--id', String(created.id)])
+  assert.equal(rotated.replaced, created.id)
+  assert.equal(rotated.name, 'billing')
+  assert.notEqual(rotated.apiKey, created.apiKey)
+  const revoked = await adminJson<{ id: number; revokedAt: string }>(['apikey', 'revoke', '--tenant', tenant, '--id', String(rotated.id)])
+  assert.equal(revoked.id, rotated.id)
+  replacedKey = created.apiKey
+  revokedKey = rotated.apiKey
+
+  const list = await admin(['apikey', 'list', '--tenant', tenant])
+  assert.equal(list.status, 0, list.stderr)
+  const [header, ...rows] = list.stdout.trimEnd().split('\n')
+  assert.match(header ?? '', /^ID\s+NAME\s+PREFIX\s+CREATED\s+REVOKED$/)
+  // id, name, prefix, created, revoked ('-' while the key works)
+  assert.deepEqual(rows.map((r) => r.split(/\s+/)).map(([, name, prefix, , revokedAt]) => [name, prefix?.slice(0, 4), revokedAt === '-']),
+    [['default', 'vpk_', true], ['billing', 'vpk_', false], ['billing', 'vpk_', false]])
+  for (const secret of [acme.apiKey, created.apiKey, rotated.apiKey]) assert.ok(!list.stdout.includes(secret))
+
+  assertOneLineFailure(await admin(['apikey', 'revoke', '--tenant', tenant, '--id', String(rotated.id)]), /already revoked/)
+})
+
+test('settings set checks the value against the setting type; settings list shows it', async () => {
+  const tenant = String(acme.tenantId)
+  const saved = await adminJson<{ key: string; value: unknown; isDefault: boolean }>(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', '45'])
+  assert.deepEqual([saved.key, saved.value, saved.isDefault], ['freeLookDays', 45, false])
+  const all = await adminJson<Array<{ key: string; value: unknown; updatedBy: string | null }>>(['settings', 'list', '--tenant', tenant])
+  const freeLook = all.find((s) => s.key === 'freeLookDays')
+  assert.equal(freeLook?.value, 45)
+  assert.match(freeLook?.updatedBy ?? '', /^cli/)
+  assertOneLineFailure(await admin(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', 'soon']), /freeLookDays/)
+})
+
+test('idp set, list and remove; signingkey rotate', async () => {
+  const tenant = String(acme.tenantId)
+  const issuer = 'https://login.acme.example/'
+  const set = await adminJson<{ issuer: string; identityClaim: string; algorithms: string[] }>([
+    'idp', 'set', '--tenant', tenant, '--issuer', issuer, '--audience', 'api://vpp', '--jwks-url', 'https://login.acme.example/keys',
+    '--claim', 'oid', '--algorithms', 'RS256,ES256',
+  ])
+  assert.deepEqual({ issuer: set.issuer, claim: set.identityClaim, algorithms: set.algorithms }, { issuer, claim: 'oid', algorithms: ['RS256', 'ES256'] })
+  const list = await admin(['idp', 'list', '--tenant', tenant])
+  assert.equal(list.status, 0, list.stderr)
+  assert.match(list.stdout, new RegExp(`^\\d+\\s+${issuer}\\s+api://vpp\\s+oid\\s+RS256,ES256\\s+https://login.acme.example/keys$`, 'm'))
+  assert.deepEqual(await adminJson(['idp', 'remove', '--tenant', tenant, '--issuer', issuer]), { issuer, removed: true })
+
+  const rotated = await adminJson<{ kid: string }>(['signingkey', 'rotate', '--tenant', tenant])
+  assert.equal(typeof rotated.kid, 'string')
+
+  const issued = await adminJson<{ token: string; userId: number; expiresAt: string }>(['token', 'issue', '--tenant', tenant, '--user', String(acme.adminUserId), '--days', '30'])
+  provisioningToken = issued.token
+  assert.equal(issued.userId, acme.adminUserId)
+  const header = JSON.parse(Buffer.from(issued.token.split('.')[0]!, 'base64url').toString()) as { kid: string }
+  assert.equal(header.kid, rotated.kid, 'signed with the current key')
+  const days = (new Date(issued.expiresAt).getTime() - Date.now()) / 86_400_000
+  assert.ok(days > 29.9 && days <= 30, String(days))
+  const tooLong = await admin(['token', 'issue', '--tenant', tenant, '--user', String(acme.adminUserId), '--days', '9999'])
+  assert.equal(tooLong.status, 1)
+  assert.match(tooLong.stderr, /--days/)
+})
+
+let provisioningToken: string
+
+test('db migrate reports every migration as applied', async () => {
+  const report = await adminJson<{ engine: string; applied: string[]; migrations: Array<{ name: string; executedAt: string | null }> }>(['db', 'migrate'])
+  assert.equal(report.engine, embedded ? 'pglite' : 'postgres')
+  // The data directory was migrated by tenant create, so nothing is left to apply now.
+  assert.deepEqual(report.applied, [])
+  assert.deepEqual(report.migrations.map((m) => m.name), Object.keys(migrations))
+  assert.ok(report.migrations.every((m) => m.executedAt !== null))
+})
+
+let beta: Created
+const BETA_ADMIN = { email: 'admin@beta.example', password: 'another correct horse' }
+
+test('tenant create --admin-password-stdin reads the password from stdin', async () => {
+  beta = await adminJson<Created>(['tenant', 'create', '--name', 'Beta', '--admin-email', BETA_ADMIN.email, '--admin-password-stdin'], `${BETA_ADMIN.password}\n`)
+  assert.notEqual(beta.tenantId, acme.tenantId)
+})
+
+test('the credentials the CLI printed work against the service; revoked and replaced keys do not', async () => {
+  const db = await openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 2 }, 'test')
+  const bus = await createInvalidationBus(undefined)
+  const app = await buildApp({ config: TEST_CONFIG, db, clock: systemClock, bus, logger: false })
+  try {
+    const token = (apiKey: string, user: { email: string; password: string }) => app.inject({
+      method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': apiKey },
+      payload: { grant_type: 'password', username: user.email, password: user.password },
+    })
+    const res = await token(acme.apiKey, ACME_ADMIN)
+    assert.equal(res.statusCode, 200, res.body)
+    const accessToken = (res.json() as { access_token: string }).access_token
+    const me = await app.inject({ url: `/api/v1/adminusers/${acme.adminUserId}`, headers: { 'x-api-key': acme.apiKey, authorization: `Bearer ${accessToken}` } })
+    assert.equal(me.statusCode, 200, me.body)
+    assert.equal((me.json() as { emailAddress: string }).emailAddress, ACME_ADMIN.email)
+
+    assert.equal((await token(beta.apiKey, BETA_ADMIN)).statusCode, 200)
+    const scim = await app.inject({ url: '/api/v2/Users?count=1', headers: { authorization: `Bearer ${provisioningToken}` } })
+    assert.equal(scim.statusCode, 200, scim.body)
+    assert.equal((await token(revokedKey, ACME_ADMIN)).statusCode, 401)
+    assert.equal((await token(replacedKey, ACME_ADMIN)).statusCode, 401)
+  } finally {
+    await app.close()
+    await bus.close()
+    await db.close()
+  }
+})
+
+if (embedded) {
+  test('the CLI refuses a data directory that another live process owns, and leaves it untouched', async () => {
+    const busyDir = path.join(root, 'busy')
+    fs.mkdirSync(busyDir)
+    const owner = spawn('sleep', ['30'], { stdio: 'ignore' })
+    try {
+      const lock = JSON.stringify({ pid: owner.pid, role: 'server' })
+      fs.writeFileSync(path.join(busyDir, 'owner.lock'), lock)
+      const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'], { dir: busyDir })
+      assertOneLineFailure(run, new RegExp(`in use by process ${owner.pid} \\(server\\)`))
+      assert.deepEqual(fs.readdirSync(busyDir), ['owner.lock'])
+      assert.equal(fs.readFileSync(path.join(busyDir, 'owner.lock'), 'utf8'), lock)
+    } finally {
+      owner.kill()
+    }
+  })
+}
