@@ -280,9 +280,16 @@ describe('health and OpenAPI', () => {
     for (const p of ['/api/v1/adminusers', '/api/v1/adminusers/{userId}', '/api/auth/token', '/api/MembershipRoles/{membershipRoleId}', '/api/MembershipGroups/Search/{id}']) {
       assert.ok(paths.includes(p), p)
     }
+    const components = (doc.components as { schemas?: Record<string, unknown> }).schemas ?? {}
+    const hasExample = (node: unknown): boolean => {
+      const text = JSON.stringify(node)
+      if (/"examples?"/.test(text)) return true
+      return [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].some((m) => /"examples?"/.test(JSON.stringify(components[m[1]!])))
+    }
     for (const [path, ops] of Object.entries(doc.paths)) {
       if (!path.startsWith('/api/')) continue
       for (const [method, op] of Object.entries(ops)) {
+        assert.ok(hasExample(op), `${method} ${path} has an example`)
         assert.ok(op.responses && Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path} has a success response schema`)
         assert.ok(Array.isArray(op.security), `${method} ${path} declares security`)
         if (method === 'post' || method === 'put' || method === 'patch') assert.ok(op.requestBody, `${method} ${path} has a request body schema`)

@@ -34,6 +34,9 @@ function refuseFilter(query: { filter?: string }): void {
   if (query.filter !== undefined) throw new ScimError(403, undefined, 'Filtering is not supported on this endpoint')
 }
 
+/** Base URL used in the OpenAPI examples only. */
+const EXAMPLE_BASE_URL = 'https://admin.example.com'
+
 export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: Clock }> = async (app, { users, clock }) => {
   app.addSchema(ScimErrorSchema)
   app.addSchema(ScimUserSchema)
@@ -167,7 +170,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       ...common,
       summary: 'What this SCIM service supports (RFC 7643 §5)',
       querystring: DiscoveryQuery,
-      response: { 200: ServiceProviderConfigSchema, ...scimErrorResponses() },
+      response: { 200: { ...ServiceProviderConfigSchema, examples: [serviceProviderConfig(EXAMPLE_BASE_URL)] }, ...scimErrorResponses() },
     },
     config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {
@@ -209,7 +212,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       ...common,
       summary: 'The resource types (RFC 7643 §6)',
       querystring: DiscoveryQuery,
-      response: { 200: ListOf(ResourceTypeSchema, 'ListResponse of resource types'), ...scimErrorResponses() },
+      response: { 200: { ...ListOf(ResourceTypeSchema, 'ListResponse of resource types'), examples: [listOf([userResourceType(EXAMPLE_BASE_URL)])] }, ...scimErrorResponses() },
     },
     config: { permission: 'users:read', bearerOnly: true },
   }, async (req) => {

@@ -8,7 +8,7 @@ import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { toUserDto } from './user.mapper.ts'
-import { CreateUserBody, ReplaceUserBody, UserIdParams, UserSchema, UserSearchQuery, type CreateUserInput, type ReplaceUserInput } from './user.schemas.ts'
+import { CreateUserBody, ReplaceUserBody, USER_EXAMPLE, UserIdParams, UserSchema, UserSearchQuery, type CreateUserInput, type ReplaceUserInput } from './user.schemas.ts'
 import type { UserInput, UserService } from './user.service.ts'
 
 const userRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'User#' })
@@ -53,7 +53,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       summary: 'Search users',
       description: 'Exact-match search. Criteria combine with AND; with none, every user is listed (bounded by limit/offset, ordered by id). The total is in X-Total-Count.',
       querystring: UserSearchQuery,
-      response: { 200: Type.Array(userRef), ...problemResponses() },
+      response: { 200: Type.Array(userRef, { examples: [[USER_EXAMPLE]] }), ...problemResponses() },
     },
     config: { permission: 'users:read' },
   }, async (req, reply) => {

@@ -16,6 +16,13 @@ const ExpiredDate = Type.Union([DateTime('Moment from which the user is no longe
 const Password = Type.String({ minLength: 12, maxLength: 200, writeOnly: true, description: 'Write-only. For users who sign in through POST /api/auth/token; never returned.' })
 const AccountHolderId = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'The account holder (for example a dealer) the user works for, if any.' })
 
+export const USER_EXAMPLE = {
+  id: 1042, userName: 'jane.doe@admin.example', emailAddress: 'jane.doe@admin.example', firstName: 'Jane', lastName: 'Doe',
+  phoneNumber: '+15555550100', externalIdentity: 'auth0|6512f0c9a1b2', expiredDate: null, isActive: true, accountHolderId: null,
+  roles: [{ id: 3, name: 'Contract administrator' }], groups: [{ id: 1, name: 'Administrator staff' }],
+  createdAt: '2026-01-02T15:04:05.000Z', updatedAt: '2026-01-02T15:04:05.000Z', version: 1,
+}
+
 export const UserSchema = Type.Object({
   id: Type.Integer(),
   userName: Type.String({ description: 'Same as emailAddress.' }),
@@ -34,12 +41,7 @@ export const UserSchema = Type.Object({
   version: Type.Integer(),
 }, {
   $id: 'User',
-  examples: [{
-    id: 1042, userName: 'jane.doe@admin.example', emailAddress: 'jane.doe@admin.example', firstName: 'Jane', lastName: 'Doe',
-    phoneNumber: '+15555550100', externalIdentity: 'auth0|6512f0c9a1b2', expiredDate: null, isActive: true, accountHolderId: null,
-    roles: [{ id: 3, name: 'Contract administrator' }], groups: [{ id: 1, name: 'Administrator staff' }],
-    createdAt: '2026-01-02T15:04:05.000Z', updatedAt: '2026-01-02T15:04:05.000Z', version: 1,
-  }],
+  examples: [USER_EXAMPLE],
 })
 export type UserDto = Static<typeof UserSchema>
 

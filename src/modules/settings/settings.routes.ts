@@ -39,7 +39,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     schema: {
       tags, summary: 'List the setting groups',
       description: 'The groups of the catalogue, each with the ids of its settings. The same for every tenant.',
-      response: { 200: Type.Array(groupRef), ...problemResponses() },
+      response: { 200: Type.Array(groupRef, { examples: [settings.groups().slice(0, 1)] }), ...problemResponses() },
     },
     config: read,
   }, async () => settings.groups())
@@ -48,7 +48,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     schema: {
       tags, summary: 'List the setting types',
       description: 'Each setting type with its JSON representation, the constraints that apply to it and the validation rules values go through.',
-      response: { 200: Type.Array(typeRef), ...problemResponses() },
+      response: { 200: Type.Array(typeRef, { examples: [settings.types().slice(0, 1)] }), ...problemResponses() },
     },
     config: read,
   }, async () => settings.types())
