@@ -14,8 +14,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { buildValidator } from './platform/http/validation.ts'
-import { createIdentityModule } from './modules/identity/index.ts'
-import { createSettingsModule } from './modules/settings/index.ts'
+import { createModules } from './modules.ts'
 
 export type AppDeps = {
   config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'>
@@ -69,16 +68,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   })
 
-  const identity = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
-  installAuthentication(app, { store: identity.credentialStore, tokens: identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
+  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+  installAuthentication(app, { store: modules.identity.credentialStore, tokens: modules.identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
   installIdempotency(app, { db, clock })
   await installOpenApi(app)
 
-  // The module list: every bounded context the service exposes, in one place.
-  const settings = createSettingsModule({ db, clock, bus })
   await app.register(healthRoutes, { db })
-  await app.register(identity.routes)
-  await app.register(settings.routes)
+  for (const routes of modules.routes) await app.register(routes)
 
   return app
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from './platform/db/database.ts'
-import type { TenantService } from './modules/identity/index.ts'
+import type { Modules } from './modules.ts'
 
 export type DemoTenant = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
 
@@ -15,9 +15,10 @@ export async function isEmptyDatabase(db: Database): Promise<boolean> {
   return row === undefined
 }
 
-export async function seedDemoTenant(tenants: TenantService): Promise<DemoTenant> {
+export async function seedDemoTenant(modules: Modules): Promise<DemoTenant> {
   const adminPassword = `demo-${randomBytes(9).toString('base64url')}`
-  const created = await tenants.createTenant({ name: 'Demo Administrator, Inc.', adminEmail: DEMO_ADMIN_EMAIL, adminPassword, operator: 'demo-seed' })
+  const created = await modules.identity.tenants.createTenant({ name: 'Demo Administrator, Inc.', adminEmail: DEMO_ADMIN_EMAIL, adminPassword, operator: 'demo-seed' })
+  await modules.parties.seedDemo(created.tenantId)
   return { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { demoInstructions, isEmptyDatabase, seedDemoTenant, writeDemoFile, type DemoTenant } from './demo.ts'
-import { createIdentityModule } from './modules/identity/index.ts'
+import { createModules } from './modules.ts'
 import { createInvalidationBus } from './platform/cache.ts'
 import { systemClock } from './platform/clock.ts'
 import { DataDirBusy } from './platform/db/data-dir-lock.ts'
@@ -19,8 +19,8 @@ async function main(): Promise<void> {
 
   let seeded: { demo: DemoTenant; file: string | undefined } | undefined
   if (config.seedDemo && (await isEmptyDatabase(db))) {
-    const identity = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
-    const demo = await seedDemoTenant(identity.tenants)
+    const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+    const demo = await seedDemoTenant(modules)
     seeded = { demo, file: config.databaseUrl ? undefined : writeDemoFile(config.dataDir, demo) }
   }
 

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { after } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../src/app.ts'
-import { createIdentityModule } from '../src/modules/identity/index.ts'
+import { createModules } from '../src/modules.ts'
 import { createInvalidationBus, type InvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite, openPostgres, type Database } from '../src/platform/db/database.ts'
@@ -33,7 +33,7 @@ export type TestApp = {
   db: Database
   bus: InvalidationBus
   clock: ReturnType<typeof createManualClock>
-  tenants: ReturnType<typeof createIdentityModule>['tenants']
+  tenants: ReturnType<typeof createModules>['identity']['tenants']
   close(): Promise<void>
 }
 
@@ -52,7 +52,7 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
   const config = { ...TEST_CONFIG, ...options.config }
   const app = await buildApp({ config, db, clock, bus, logger: false })
   await app.ready()
-  const tenants = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds }).tenants
+  const tenants = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds }).identity.tenants
   return { app, db, bus, clock, tenants, close: () => app.close() }
 }
 

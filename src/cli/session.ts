@@ -5,8 +5,9 @@
 // working at once). Returns the exit status.
 import os from 'node:os'
 import { ConfigError, loadConfig } from '../config.ts'
-import { createIdentityModule, OperatorError } from '../modules/identity/index.ts'
-import { createSettingsModule, SettingsOperatorError } from '../modules/settings/index.ts'
+import { createModules } from '../modules.ts'
+import { OperatorError } from '../modules/identity/index.ts'
+import { SettingsOperatorError } from '../modules/settings/index.ts'
 import { createInvalidationBus } from '../platform/cache.ts'
 import { systemClock } from '../platform/clock.ts'
 import { DataDirBusy } from '../platform/db/data-dir-lock.ts'
@@ -25,11 +26,11 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
     try {
       const bus = await createInvalidationBus(config.databaseUrl)
       try {
-        const identity = createIdentityModule({ db, clock: systemClock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+        const modules = createModules({ db, clock: systemClock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
         const reply = await runner({
           engine: db.engine,
-          tenants: identity.tenants,
-          settings: createSettingsModule({ db, clock: systemClock, bus }).service,
+          tenants: modules.identity.tenants,
+          settings: modules.settings.service,
           migrationStatus: () => migrationStatus(db),
           operator: operatorName(),
           startedAt,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { authRoutes } from './auth.routes.ts'
 import { createAuthService } from './auth.service.ts'
 import { membershipRoutes } from './membership.routes.ts'
@@ -17,7 +18,14 @@ export { OperatorError, type TenantCreated, type TenantService } from './tenant.
 export { PERMISSIONS, DEFAULT_ROLES } from './permissions.rules.ts'
 export { selectUsers } from './user.repository.ts'
 
-export type IdentityDeps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number }
+export type IdentityDeps = {
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  accessTokenTtlSeconds: number
+  /** Other modules' work when a tenant is created (see src/modules.ts). */
+  tenantInitializers?: readonly TenantInitializer[]
+}
 
 export function createIdentityModule(deps: IdentityDeps) {
   const users = createUserService(deps)

@@ -10,6 +10,7 @@ import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { systemContext } from '../../platform/http/context.ts'
+import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { API_KEY_TOPIC, IDENTITY_PROVIDER_TOPIC, SIGNING_KEY_TOPIC } from './auth.service.ts'
 import * as credentials from './credentials.repository.ts'
 import * as membership from './membership.repository.ts'
@@ -20,9 +21,9 @@ export type TenantCreated = { tenantId: number; apiKey: string; adminUserId: num
 
 export class OperatorError extends Error {}
 
-type Deps = { db: Database; clock: Clock; bus: InvalidationBus }
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus; tenantInitializers?: readonly TenantInitializer[] }
 
-export function createTenantService({ db, clock, bus }: Deps) {
+export function createTenantService({ db, clock, bus, tenantInitializers = [] }: Deps) {
   return {
     async createTenant(input: { name: string; adminEmail: string; adminPassword: string; operator?: string }): Promise<TenantCreated> {
       if (!input.name.trim()) throw new OperatorError('--name must not be empty')
@@ -37,6 +38,7 @@ export function createTenantService({ db, clock, bus }: Deps) {
         // Bind the new tenant for the rest of this transaction, so row-level security admits its rows.
         await sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`.execute(tx)
         const ctx = systemContext(tenantId, input.operator ?? 'operator')
+        for (const initialize of tenantInitializers) await initialize(tx, { id: tenantId, name: input.name.trim() }, now)
         const roles = await membership.insertRoles(tx, tenantId, DEFAULT_ROLES)
         const groups = await membership.insertGroups(tx, tenantId, DEFAULT_GROUPS)
         await credentials.insertSigningKey(tx, tenantId, signingKey, now)

@@ -114,6 +114,82 @@ export type GeneralSettingTable = {
   version: Generated<number>
 }
 
+export type AccountHolderKind = 'ADMIN_COMPANY' | 'DEALER' | 'DEALER_GROUP' | 'AGENT' | 'CUSTOMER' | 'INSURER'
+  | 'LIEN_HOLDER' | 'REPAIR_FACILITY' | 'INSPECTION_COMPANY' | 'CLAIM_PAYEE'
+
+export type AccountHolderTable = {
+  id: Generated<number>
+  tenant_id: number
+  kind: AccountHolderKind
+  business_key: string | null
+  legal_name: string
+  display_name: string
+  status: 'ACTIVE' | 'INACTIVE'
+  expired_date: Date | null
+  tax_id: string | null
+  w9_on_file: boolean
+  addresses: Json
+  phones: Json
+  emails: Json
+  primary_state: string | null
+  details: Json
+  dealer_group_id: number | null
+  last_contract_date: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type DealerAgentTable = { tenant_id: number; dealer_id: number; agent_id: number }
+
+export type CustomFieldType = 'STRING' | 'INTEGER' | 'DECIMAL' | 'DATE' | 'BOOLEAN' | 'LIST'
+
+export type CustomFieldDefinitionTable = {
+  id: Generated<number>
+  tenant_id: number
+  applies_to: 'AGENT' | 'DEALER_GROUP' | 'DEALER'
+  name: string
+  label: string
+  type: CustomFieldType
+  required: boolean
+  allowed_values: string[] | null
+  max_length: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type AccountHolderCustomFieldTable = {
+  id: Generated<number>
+  tenant_id: number
+  account_holder_id: number
+  name: string
+  type: CustomFieldType
+  value: Json
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type DisbursementAccountTable = {
+  id: Generated<number>
+  tenant_id: number
+  account_holder_id: number
+  name: string
+  payment_method: 'ACH' | 'WIRE' | 'CHECK'
+  bank_name: string | null
+  routing_number: string | null
+  account_number: string | null
+  account_type: 'CHECKING' | 'SAVINGS' | null
+  is_default: boolean
+  status: 'ACTIVE' | 'INACTIVE'
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type RepairFacilityLinkTable = { tenant_id: number; repair_facility_id: number; linked_id: number; created_at: Timestamp }
+
 export type DB = {
   tenant: TenantTable
   tenant_signing_key: TenantSigningKeyTable
@@ -128,4 +204,10 @@ export type DB = {
   audit_log: AuditLogTable
   idempotency_key: IdempotencyKeyTable
   general_setting: GeneralSettingTable
+  account_holder: AccountHolderTable
+  dealer_agent: DealerAgentTable
+  custom_field_definition: CustomFieldDefinitionTable
+  account_holder_custom_field: AccountHolderCustomFieldTable
+  disbursement_account: DisbursementAccountTable
+  repair_facility_link: RepairFacilityLinkTable
 }

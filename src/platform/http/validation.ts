@@ -5,6 +5,9 @@
 import { Ajv, type Options } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
+import type { TSchema } from 'typebox'
+import { validationFieldErrors } from './error-handler.ts'
+import type { FieldError } from './errors.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -19,4 +22,12 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
   const bodyAjv = createAjv({ coerceTypes: false }, externalSchemas)
   const textAjv = createAjv({ coerceTypes: 'array' }, externalSchemas)
   return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)
+}
+
+const standalone = createAjv({ coerceTypes: false }, {})
+
+/** A strict validator for values built in code (for example a patched resource): every error listed. */
+export function compileSchemaValidator(schema: TSchema): (value: unknown) => FieldError[] {
+  const validate = standalone.compile(schema as object)
+  return (value) => (validate(value) ? [] : validationFieldErrors(validate.errors as Parameters<typeof validationFieldErrors>[0], 'body'))
 }

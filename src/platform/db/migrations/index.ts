@@ -1,7 +1,9 @@
 // The ordered list of migrations. Each file is frozen once released: add a new file, never edit one.
 import type { Migration } from 'kysely/migration'
 import * as foundation from './2026_11_21_0001_foundation.ts'
+import * as parties from './2026_11_22_0002_parties.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
+  '2026_11_22_0002_parties': parties,
 }

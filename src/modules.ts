@@ -1,0 +1,27 @@
+// The module list: every bounded context, created once with its dependencies and wired to the
+// others only through their index.ts. The app, the process entry, the CLI and the tests all
+// compose the service through this one function.
+import type { FastifyInstance } from 'fastify'
+import { createIdentityModule } from './modules/identity/index.ts'
+import { createPartiesModule } from './modules/parties/index.ts'
+import { createSettingsModule } from './modules/settings/index.ts'
+import type { InvalidationBus } from './platform/cache.ts'
+import type { Clock } from './platform/clock.ts'
+import type { Database } from './platform/db/database.ts'
+
+export type ModuleDeps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number }
+
+export function createModules(deps: ModuleDeps) {
+  const settings = createSettingsModule(deps)
+  const parties = createPartiesModule(deps)
+  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant] })
+  return {
+    identity,
+    settings,
+    parties,
+    /** Route plugins, in registration order. */
+    routes: [identity.routes, settings.routes, parties.routes] as Array<(app: FastifyInstance) => Promise<void>>,
+  }
+}
+
+export type Modules = ReturnType<typeof createModules>
