@@ -34,6 +34,8 @@ export type TestApp = {
   bus: InvalidationBus
   clock: ReturnType<typeof createManualClock>
   tenants: ReturnType<typeof createModules>['identity']['tenants']
+  /** The service's modules over the same database, for arranging data the API cannot create (customers). */
+  modules: ReturnType<typeof createModules>
   close(): Promise<void>
 }
 
@@ -52,8 +54,8 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
   const config = { ...TEST_CONFIG, ...options.config }
   const app = await buildApp({ config, db, clock, bus, logger: false })
   await app.ready()
-  const tenants = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds }).identity.tenants
-  return { app, db, bus, clock, tenants, close: () => app.close() }
+  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close: () => app.close() }
 }
 
 export type TestTenant = {
