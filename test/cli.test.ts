@@ -27,8 +27,11 @@ const dataDir = path.join(root, 'data')
 
 type Run = { status: number | null; stdout: string; stderr: string }
 
-function admin(args: string[], options: { dir?: string; input?: string } = {}): Promise<Run> {
-  const child = spawn(process.execPath, [ADMIN, ...args], {
+/** Runs the CLI directly, or (`viaNpm`) exactly as operators and later checks do: `npm run admin -- …`. */
+function admin(args: string[], options: { dir?: string; input?: string; viaNpm?: boolean } = {}): Promise<Run> {
+  const [command, commandArgs] = options.viaNpm ? ['npm', ['run', 'admin', '--', ...args]] : [process.execPath, [ADMIN, ...args]]
+  const child = spawn(command, commandArgs, {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, DATA_DIR: options.dir ?? dataDir },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -104,8 +107,8 @@ type Created = { tenantId: number; apiKey: string; adminUserId: number }
 let acme: Created
 const ACME_ADMIN = { email: 'admin@acme.example', password: 'correct horse battery' }
 
-test('tenant create --json prints exactly one JSON object, on a data directory that did not exist', async () => {
-  const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'])
+test('`npm run admin -- tenant create … --json` prints exactly one JSON object, on a data directory that did not exist', async () => {
+  const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'], { viaNpm: true })
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stdout, /^\{[^\n]*\}\n$/)
   acme = JSON.parse(run.stdout) as Created
