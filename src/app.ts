@@ -31,7 +31,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.client_secret'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.client_secret', '*.accountNumber', '*.routingNumber', '*.taxId'],
+        censor: '[redacted]',
+      },
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: config.bodyLimitBytes,

@@ -3,7 +3,7 @@
 // compose the service through this one function.
 import type { FastifyInstance } from 'fastify'
 import { createIdentityModule } from './modules/identity/index.ts'
-import { createPartiesModule } from './modules/parties/index.ts'
+import { createDealerDirectory, createPartiesModule } from './modules/parties/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
@@ -14,7 +14,7 @@ export type ModuleDeps = { db: Database; clock: Clock; bus: InvalidationBus; acc
 export function createModules(deps: ModuleDeps) {
   const settings = createSettingsModule(deps)
   const parties = createPartiesModule(deps)
-  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant] })
+  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant], dealers: createDealerDirectory(deps) })
   return {
     identity,
     settings,

@@ -96,14 +96,18 @@ export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<Te
   }
 }
 
-/** Creates a user through the API with the given role codes and returns its id and headers. */
+/**
+ * Creates a user through the API with the given role codes and returns its id and headers. The user
+ * is staff (in the STAFF group, so it sees every account holder) unless `extra.groups` says otherwise.
+ */
 export async function createUserWithRoles(t: TestApp, tenant: TestTenant, roleCodes: string[], extra: Record<string, unknown> = {}) {
   const roles = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenant.tenantId).execute())
+  const staff = await groupIdByCode(t, tenant, 'STAFF')
   const email = uniqueEmail('member')
   const password = `pw-${randomBytes(12).toString('hex')}`
   const res = await t.app.inject({
     method: 'POST', url: '/api/v1/adminusers', headers: tenant.headers,
-    payload: { emailAddress: email, password, roles: roles.filter((r) => roleCodes.includes(r.code)).map((r) => ({ id: r.id })), ...extra },
+    payload: { emailAddress: email, password, roles: roles.filter((r) => roleCodes.includes(r.code)).map((r) => ({ id: r.id })), groups: [{ id: staff }], ...extra },
   })
   if (res.statusCode !== 201) throw new Error(`user creation failed: ${res.statusCode} ${res.body}`)
   const id = (res.json() as { id: number }).id

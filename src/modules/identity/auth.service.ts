@@ -63,8 +63,9 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds }: Dep
       emailAddress: row.email_address,
       expiredDate: row.expired_date,
       permissions: new Set(row.permissions),
-      // Members of a dealer-side group see only the account holders of their groups.
-      visibleAccountHolderIds: row.dealer_side ? new Set(row.account_holder_ids.map(Number)) : null,
+      // Fail closed: only members of a STAFF group see every account holder; anyone else sees the
+      // dealers of their DEALER (portal visibility) groups, which may be none.
+      visibleAccountHolderIds: row.staff_member ? null : new Set(row.account_holder_ids.map(Number)),
     }
   }
 

@@ -9,6 +9,8 @@ import { authRoutes } from './auth.routes.ts'
 import { createAuthService } from './auth.service.ts'
 import { membershipRoutes } from './membership.routes.ts'
 import { createMembershipService } from './membership.service.ts'
+import { portalVisibilityRoutes } from './portal-visibility.routes.ts'
+import { createPortalVisibilityService, type DealerDirectory } from './portal-visibility.service.ts'
 import { scimRoutes } from './scim.routes.ts'
 import { createTenantService } from './tenant.service.ts'
 import { userRoutes } from './user.routes.ts'
@@ -17,6 +19,7 @@ import { createUserService } from './user.service.ts'
 export { OperatorError, type TenantCreated, type TenantService } from './tenant.service.ts'
 export { PERMISSIONS, DEFAULT_ROLES } from './permissions.rules.ts'
 export { selectUsers } from './user.repository.ts'
+export type { DealerDirectory, DealerSummary } from './portal-visibility.service.ts'
 
 export type IdentityDeps = {
   db: Database
@@ -25,6 +28,8 @@ export type IdentityDeps = {
   accessTokenTtlSeconds: number
   /** Other modules' work when a tenant is created (see src/modules.ts). */
   tenantInitializers?: readonly TenantInitializer[]
+  /** Dealers, from the parties module (see src/modules.ts); without it the portal visibility group routes are not served. */
+  dealers?: DealerDirectory
 }
 
 export function createIdentityModule(deps: IdentityDeps) {
@@ -32,6 +37,8 @@ export function createIdentityModule(deps: IdentityDeps) {
   const auth = createAuthService(deps)
   const membership = createMembershipService(deps)
   const tenants = createTenantService(deps)
+  const { dealers } = deps
+  const portalVisibility = dealers ? createPortalVisibilityService({ ...deps, dealers }) : undefined
   return {
     credentialStore: auth.store,
     tokenVerifier: auth.tokens,
@@ -42,6 +49,7 @@ export function createIdentityModule(deps: IdentityDeps) {
       await app.register(userRoutes, { users, clock: deps.clock })
       await app.register(scimRoutes, { users, clock: deps.clock })
       await app.register(membershipRoutes, { membership })
+      if (portalVisibility) await app.register(portalVisibilityRoutes, { groups: portalVisibility })
     },
   }
 }

@@ -117,7 +117,7 @@ export async function findPrincipalRow(db: Executor, tenantId: number, by: { id:
         cross join lateral unnest(r.permissions) as p(perm)
         where ur.tenant_id = u.tenant_id and ur.user_id = u.id)`.as('permissions'),
       sql<boolean>`exists (select 1 from user_group ug join membership_group g on g.tenant_id = ug.tenant_id and g.id = ug.group_id
-        where ug.tenant_id = u.tenant_id and ug.user_id = u.id and g.kind = 'DEALER')`.as('dealer_side'),
+        where ug.tenant_id = u.tenant_id and ug.user_id = u.id and g.kind = 'STAFF')`.as('staff_member'),
       sql<number[]>`(select coalesce(array_agg(distinct gah.account_holder_id), '{}') from user_group ug
         join membership_group_account_holder gah on gah.tenant_id = ug.tenant_id and gah.group_id = ug.group_id
         where ug.tenant_id = u.tenant_id and ug.user_id = u.id)`.as('account_holder_ids'),
@@ -136,4 +136,9 @@ export async function permissionsOfRoles(db: Executor, tenantId: number, roleIds
   if (roleIds.length === 0) return []
   const rows = await db.selectFrom('membership_role').select('permissions').where('tenant_id', '=', tenantId).where('id', 'in', roleIds).execute()
   return rows.flatMap((r) => r.permissions)
+}
+
+export async function groupIdsOfUser(db: Executor, tenantId: number, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group').select('group_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute()
+  return rows.map((r) => r.group_id)
 }

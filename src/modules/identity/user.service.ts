@@ -6,7 +6,7 @@ import { hashPassword } from '../../platform/auth/passwords.ts'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
-import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
@@ -53,6 +53,15 @@ export function createUserService({ db, clock, bus }: Deps) {
     if (errors.length > 0) {
       throw identityErrors.create('unknown_reference', `Unknown ${errors.map((e) => e.message).join('; ')}`, { errors })
     }
+    if (input.groupIds && ctx.principal.visibleAccountHolderIds !== null && input.groupIds.length > 0) {
+      // A dealer-side caller may only place users in its own groups: anything else would widen what
+      // they (or the user) see.
+      const own = new Set(await repo.groupIdsOfUser(tx, ctx.tenantId, ctx.principal.userId))
+      const foreign = input.groupIds.filter((g) => !own.has(g))
+      if (foreign.length > 0) {
+        throw identityErrors.create('permission_escalation', `You may only assign groups you belong to; not ${foreign.join(', ')}`)
+      }
+    }
     if (input.roleIds) {
       // Nobody grants a role carrying permissions they do not hold.
       const missing = missingPermissions(ctx.principal.permissions, await repo.permissionsOfRoles(tx, ctx.tenantId, input.roleIds))
@@ -63,6 +72,10 @@ export function createUserService({ db, clock, bus }: Deps) {
   }
 
   function conflictFrom(err: unknown, input: UserInput): never {
+    if (isForeignKeyViolation(err)) {
+      // A role or group removed while this request ran.
+      throw identityErrors.create('unknown_reference', 'A role or group given no longer exists')
+    }
     if (isUniqueViolation(err, 'app_user_email_uq')) {
       throw identityErrors.create('email_address_taken', `A user with email address ${input.emailAddress} already exists`, {
         errors: [{ field: 'emailAddress', code: 'taken', message: 'is already used by another user' }],

@@ -7,16 +7,48 @@ import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { accountHolderRoutes } from './account-holder.routes.ts'
+import { existingOfKind, listAccountHolders } from './account-holder.repository.ts'
 import { createAccountHolderService } from './account-holder.service.ts'
+import { autoExpireRoutes } from './auto-expire.routes.ts'
+import { createAutoExpireService } from './auto-expire.service.ts'
+import { isActiveAccountHolder } from './contact.rules.ts'
 import { seedDemoParties } from './demo.ts'
+import { repairFacilityLinkRoutes } from './repair-facility-link.routes.ts'
+import { createRepairFacilityLinkService } from './repair-facility-link.service.ts'
+import { disbursementAccountRoutes } from './disbursement-account.routes.ts'
+import { createDisbursementAccountService } from './disbursement-account.service.ts'
+import { customFieldRoutes } from './custom-field.routes.ts'
+import { createCustomFieldService } from './custom-field.service.ts'
 
 export { KINDS } from './account-holder.kinds.ts'
 export { isActiveAccountHolder } from './contact.rules.ts'
+
+/**
+ * Dealer look-ups for other modules (identity's portal visibility groups). Both join the caller's
+ * transaction when there is one and see every dealer of the tenant, whoever the caller is.
+ */
+export function createDealerDirectory({ db, clock }: { db: Database; clock: Clock }) {
+  return {
+    existingDealerIds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
+    async dealerSummaries(tenantId: number, ids: number[]) {
+      const now = clock.now()
+      // Exactly these dealers: the ids act as the visible set of the list query.
+      const { rows } = await db.read(tenantId, (x) => listAccountHolders(x, tenantId, { kind: 'DEALER' }, new Set(ids), now, { limit: Math.max(ids.length, 1), offset: 0 }))
+      return rows.map((r) => ({
+        id: r.id, dealerNumber: r.business_key, legalName: r.legal_name, displayName: r.display_name, status: r.status, isActive: isActiveAccountHolder(r, now),
+      }))
+    },
+  }
+}
 
 export type PartiesDeps = { db: Database; clock: Clock; bus: InvalidationBus }
 
 export function createPartiesModule(deps: PartiesDeps) {
   const accountHolders = createAccountHolderService(deps)
+  const repairFacilityLinks = createRepairFacilityLinkService(deps)
+  const autoExpire = createAutoExpireService(deps)
+  const disbursementAccounts = createDisbursementAccountService(deps)
+  const customFields = createCustomFieldService({ ...deps, accountHolders })
   const initializeTenant: TenantInitializer = (tx, tenant, now) => accountHolders.initializeTenant(tx, tenant, now)
   return {
     accountHolders,
@@ -25,6 +57,10 @@ export function createPartiesModule(deps: PartiesDeps) {
     seedDemo: (tenantId: number) => seedDemoParties(deps, accountHolders, tenantId),
     async routes(app: FastifyInstance) {
       await app.register(accountHolderRoutes, { service: accountHolders, clock: deps.clock })
+      await app.register(repairFacilityLinkRoutes, { service: repairFacilityLinks })
+      await app.register(autoExpireRoutes, { service: autoExpire })
+      await app.register(disbursementAccountRoutes, { service: disbursementAccounts })
+      await app.register(customFieldRoutes, { service: customFields })
     },
   }
 }

@@ -4,7 +4,10 @@ export type Principal = {
   userId: number
   emailAddress: string
   permissions: ReadonlySet<string>
-  /** Account holders a dealer-side user may see; null for staff, who see every account holder. */
+  /**
+   * Dealers a dealer-side user may see (those of its DEALER groups); null for members of a STAFF
+   * group, who see every account holder. A user in no group sees no dealer.
+   */
   visibleAccountHolderIds: ReadonlySet<number> | null
 }
 
