@@ -38,6 +38,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: config.bodyLimitBytes,
+    // Start-up is not a hot path: a loaded machine (CI running tests beside other work) must not turn
+    // slow plugin start-up into a failure.
+    pluginTimeout: 120_000,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID()
