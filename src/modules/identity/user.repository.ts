@@ -44,14 +44,14 @@ export async function findUserById(db: Executor, tenantId: number, id: number): 
 export async function searchUsers(db: Executor, tenantId: number, c: UserCriteria, window: Window): Promise<{ rows: UserRow[]; total: number }> {
   let q = selectUsers(db, tenantId)
   if (c.id !== undefined) q = q.where('u.id', '=', c.id)
-  if (c.emailAddress !== undefined) q = q.where(sql`lower(u.email_address)`, '=', c.emailAddress.toLowerCase())
+  if (c.emailAddress !== undefined) q = q.where('u.email_address_key', '=', c.emailAddress.toLowerCase())
   if (c.externalIdentity !== undefined) q = q.where('u.external_identity', '=', c.externalIdentity)
   const rows = await q.orderBy('u.id').limit(window.limit).offset(window.offset).execute()
   // The count is only needed when the page may not hold everything.
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   let cq = db.selectFrom('app_user as u').select((eb) => eb.fn.countAll<number>().as('n')).where('u.tenant_id', '=', tenantId)
   if (c.id !== undefined) cq = cq.where('u.id', '=', c.id)
-  if (c.emailAddress !== undefined) cq = cq.where(sql`lower(u.email_address)`, '=', c.emailAddress.toLowerCase())
+  if (c.emailAddress !== undefined) cq = cq.where('u.email_address_key', '=', c.emailAddress.toLowerCase())
   if (c.externalIdentity !== undefined) cq = cq.where('u.external_identity', '=', c.externalIdentity)
   const count = await cq.executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -99,7 +99,7 @@ export async function replaceUserMemberships(tx: Transaction<DB>, tenantId: numb
 
 export async function findCredentialsByEmail(db: Executor, tenantId: number, email: string) {
   return db.selectFrom('app_user').select(['id', 'password_hash', 'expired_date'])
-    .where('tenant_id', '=', tenantId).where(sql`lower(email_address)`, '=', email.toLowerCase()).executeTakeFirst()
+    .where('tenant_id', '=', tenantId).where('email_address_key', '=', email.toLowerCase()).executeTakeFirst()
 }
 
 export async function findCredentialsById(db: Executor, tenantId: number, id: number) {

@@ -66,7 +66,7 @@ export async function listAccountHolders(db: Executor, tenantId: number, filter:
       const pattern = `%${filter.name.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`
       c.push(eb.or([eb(sql<string>`lower(ah.legal_name)`, 'like', pattern), eb(sql<string>`lower(ah.display_name)`, 'like', pattern)]))
     }
-    if (filter.businessKey) c.push(eb(sql<string>`lower(ah.business_key)`, '=', filter.businessKey.toLowerCase()))
+    if (filter.businessKey) c.push(eb('ah.business_key_key', '=', filter.businessKey.toLowerCase()))
     if (filter.state) c.push(eb('ah.primary_state', '=', filter.state))
     if (filter.status === 'ACTIVE') c.push(eb.and([eb('ah.status', '=', 'ACTIVE'), eb.or([eb('ah.expired_date', 'is', null), eb('ah.expired_date', '>', now)])]))
     if (filter.status === 'INACTIVE') c.push(eb('ah.status', '=', 'INACTIVE'))

@@ -51,6 +51,8 @@ export type AppUserTable = {
   password_hash: string | null
   expired_date: Date | null
   account_holder_id: number | null
+  /** lower(email_address), generated: the case-insensitive key (see migration 0003). */
+  email_address_key: Generated<string>
   created_at: Timestamp
   updated_at: Timestamp
   version: Generated<number>
@@ -122,6 +124,8 @@ export type AccountHolderTable = {
   tenant_id: number
   kind: AccountHolderKind
   business_key: string | null
+  /** lower(business_key), generated: the case-insensitive key (see migration 0003). */
+  business_key_key: Generated<string | null>
   legal_name: string
   display_name: string
   status: 'ACTIVE' | 'INACTIVE'

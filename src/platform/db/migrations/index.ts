@@ -2,8 +2,10 @@
 import type { Migration } from 'kysely/migration'
 import * as foundation from './2026_11_21_0001_foundation.ts'
 import * as parties from './2026_11_22_0002_parties.ts'
+import * as rlsFriendlyKeys from './2026_11_22_0003_rls_friendly_keys.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_22_0002_parties': parties,
+  '2026_11_22_0003_rls_friendly_keys': rlsFriendlyKeys,
 }
