@@ -9,6 +9,8 @@ export type Config = Readonly<{
   /** PostgreSQL connection string; when absent the embedded database is used. */
   databaseUrl: string | undefined
   databasePoolSize: number
+  /** Name (prepare once) parameterised statements; off behind a transaction-pooling proxy. */
+  databasePreparedStatements: boolean
   logLevel: string
   /** Requests per minute per API key before 429. */
   rateLimitPerMinute: number
@@ -61,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
     logLevel,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 6000, 1, 100_000_000),
     authFailureLimitPerMinute: int('AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 100_000_000),

@@ -194,37 +194,37 @@ describe('another tenant', () => {
 
 describe('fail-closed visibility and group assignment', () => {
   test('a user in no group sees no dealer; a STAFF member sees them all', async () => {
-    const t = await createTestApp()
+    const local = await createTestApp()
     try {
-      const tenant = await createTenant(t, 'Fail closed')
-      const dealer = await t.app.inject({ method: 'POST', url: '/api/dealers', headers: tenant.headers, payload: { dealerNumber: 'FC-1', legalName: 'Fail Closed Motors' } })
+      const own = await createTenant(local, 'Fail closed')
+      const dealer = await local.app.inject({ method: 'POST', url: '/api/dealers', headers: own.headers, payload: { dealerNumber: 'FC-1', legalName: 'Fail Closed Motors' } })
       assert.equal(dealer.statusCode, 201)
-      const groupless = await createUserWithRoles(t, tenant, ['READ_ONLY'], { groups: [] })
-      assert.deepEqual(json(await t.app.inject({ method: 'GET', url: '/api/dealers', headers: groupless.headers })), [])
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/dealers/${json<{ id: number }>(dealer).id}`, headers: groupless.headers })).statusCode, 404)
-      const staff = await createUserWithRoles(t, tenant, ['READ_ONLY'])
-      assert.equal(json<unknown[]>(await t.app.inject({ method: 'GET', url: '/api/dealers', headers: staff.headers })).length, 1)
+      const groupless = await createUserWithRoles(local, own, ['READ_ONLY'], { groups: [] })
+      assert.deepEqual(json(await local.app.inject({ method: 'GET', url: '/api/dealers', headers: groupless.headers })), [])
+      assert.equal((await local.app.inject({ method: 'GET', url: `/api/dealers/${json<{ id: number }>(dealer).id}`, headers: groupless.headers })).statusCode, 404)
+      const staff = await createUserWithRoles(local, own, ['READ_ONLY'])
+      assert.equal(json<unknown[]>(await local.app.inject({ method: 'GET', url: '/api/dealers', headers: staff.headers })).length, 1)
     } finally {
-      await t.close()
+      await local.close()
     }
   })
 
   test('a dealer-side user administrator can place users only in its own groups', async () => {
-    const t = await createTestApp()
+    const local = await createTestApp()
     try {
-      const tenant = await createTenant(t, 'Own groups')
-      const group = await t.app.inject({ method: 'POST', url: '/api/portalvisibilitygroups', headers: tenant.headers, payload: { code: 'OWN', name: 'Own dealers', dealerIds: [] } })
+      const own = await createTenant(local, 'Own groups')
+      const group = await local.app.inject({ method: 'POST', url: '/api/portalvisibilitygroups', headers: own.headers, payload: { code: 'OWN', name: 'Own dealers', dealerIds: [] } })
       assert.equal(group.statusCode, 201, group.body)
       const groupId = json<{ id: number }>(group).id
-      const dealerAdmin = await createUserWithRoles(t, tenant, ['USER_ADMINISTRATOR'], { groups: [{ id: groupId }] })
-      const staffGroup = await groupIdByCode(t, tenant, 'STAFF')
-      const escalate = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: dealerAdmin.headers, payload: { emailAddress: uniqueEmail('x'), groups: [{ id: staffGroup }] } })
+      const dealerAdmin = await createUserWithRoles(local, own, ['USER_ADMINISTRATOR'], { groups: [{ id: groupId }] })
+      const staffGroup = await groupIdByCode(local, own, 'STAFF')
+      const escalate = await local.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: dealerAdmin.headers, payload: { emailAddress: uniqueEmail('x'), groups: [{ id: staffGroup }] } })
       assert.equal(escalate.statusCode, 403)
       assert.equal(json(escalate).code, 'permission_escalation')
-      const ok = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: dealerAdmin.headers, payload: { emailAddress: uniqueEmail('y'), groups: [{ id: groupId }] } })
+      const ok = await local.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: dealerAdmin.headers, payload: { emailAddress: uniqueEmail('y'), groups: [{ id: groupId }] } })
       assert.equal(ok.statusCode, 201, ok.body)
     } finally {
-      await t.close()
+      await local.close()
     }
   })
 })

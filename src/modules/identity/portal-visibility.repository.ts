@@ -4,7 +4,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 
 export type GroupRow = {
   id: number
@@ -67,7 +67,7 @@ export async function listGroups(db: Executor, tenantId: number, filter: GroupFi
     q = q.where(({ exists, selectFrom }) => exists(selectFrom('membership_group_account_holder as f').select('f.group_id')
       .whereRef('f.tenant_id', '=', 'g.tenant_id').whereRef('f.group_id', '=', 'g.id').where('f.account_holder_id', '=', dealerId)))
   }
-  const rows = (await q.orderBy('g.id').limit(window.limit).offset(window.offset).execute()).map(normalise)
+  const rows = (await windowed(q.orderBy('g.id'), window).execute()).map(normalise)
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await db.selectFrom(q.clearSelect().select('g.id').as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -75,9 +75,9 @@ export async function listGroups(db: Executor, tenantId: number, filter: GroupFi
 
 /** One page of a group's dealer ids, ascending, and how many it has. */
 export async function dealerIdPage(db: Executor, tenantId: number, groupId: number, window: Window): Promise<{ ids: number[]; total: number }> {
-  const rows = await db.selectFrom('membership_group_account_holder').select('account_holder_id')
+  const rows = await windowed(db.selectFrom('membership_group_account_holder').select('account_holder_id')
     .where('tenant_id', '=', tenantId).where('group_id', '=', groupId)
-    .orderBy('account_holder_id').limit(window.limit).offset(window.offset).execute()
+    .orderBy('account_holder_id'), window).execute()
   const ids = rows.map((r) => Number(r.account_holder_id))
   if (window.offset === 0 && ids.length < window.limit) return { ids, total: ids.length }
   const count = await db.selectFrom('membership_group_account_holder').select((eb) => eb.fn.countAll<number>().as('n'))

@@ -3,7 +3,7 @@ import { sql, type Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 
 export type UserCriteria = { id?: number; emailAddress?: string; externalIdentity?: string }
 
@@ -46,7 +46,7 @@ export async function searchUsers(db: Executor, tenantId: number, c: UserCriteri
   if (c.id !== undefined) q = q.where('u.id', '=', c.id)
   if (c.emailAddress !== undefined) q = q.where('u.email_address_key', '=', c.emailAddress.toLowerCase())
   if (c.externalIdentity !== undefined) q = q.where('u.external_identity', '=', c.externalIdentity)
-  const rows = await q.orderBy('u.id').limit(window.limit).offset(window.offset).execute()
+  const rows = await windowed(q.orderBy('u.id'), window).execute()
   // The count is only needed when the page may not hold everything.
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   let cq = db.selectFrom('app_user as u').select((eb) => eb.fn.countAll<number>().as('n')).where('u.tenant_id', '=', tenantId)

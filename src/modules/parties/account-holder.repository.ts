@@ -3,7 +3,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { AccountHolderKind, AccountHolderTable, DB } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 
 export type AccountHolderRow = Selectable<AccountHolderTable> & { agent_ids: number[] }
 
@@ -77,7 +77,7 @@ export async function listAccountHolders(db: Executor, tenantId: number, filter:
     }
     return eb.and(c)
   }
-  const rows = await selectAccountHolders(db, tenantId).where(where).orderBy('ah.id').limit(window.limit).offset(window.offset).execute()
+  const rows = await windowed(selectAccountHolders(db, tenantId).where(where).orderBy('ah.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await db.selectFrom('account_holder as ah').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('ah.tenant_id', '=', tenantId).where(where).executeTakeFirstOrThrow()

@@ -3,7 +3,7 @@
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { AccountHolderCustomFieldTable, CustomFieldDefinitionTable, CustomFieldType, DB } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 import type { CustomFieldKind, CustomFieldValue } from './custom-field.rules.ts'
 
 export type FieldRow = Selectable<AccountHolderCustomFieldTable> & { label: string | null }
@@ -29,7 +29,7 @@ export async function listDefinitions(db: Executor, tenantId: number, filter: De
   let q = db.selectFrom('custom_field_definition').where('tenant_id', '=', tenantId)
   if (filter.appliesTo) q = q.where('applies_to', '=', filter.appliesTo)
   if (filter.name) q = q.where(sql<string>`lower(name)`, '=', filter.name.toLowerCase())
-  const rows = await q.selectAll().orderBy('id').limit(window.limit).offset(window.offset).execute()
+  const rows = await windowed(q.selectAll().orderBy('id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -121,7 +121,7 @@ function selectFields(db: Executor, tenantId: number, kind: CustomFieldKind, hol
 export async function listFields(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number, filter: { name?: string }, window: Window) {
   let q = selectFields(db, tenantId, kind, holderId)
   if (filter.name) q = q.where(sql<string>`lower(f.name)`, '=', filter.name.toLowerCase())
-  const rows: FieldRow[] = await q.orderBy('f.id').limit(window.limit).offset(window.offset).execute()
+  const rows: FieldRow[] = await windowed(q.orderBy('f.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   let c = db.selectFrom('account_holder_custom_field as f').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('f.tenant_id', '=', tenantId).where('f.account_holder_id', '=', holderId)

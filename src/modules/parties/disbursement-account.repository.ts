@@ -4,7 +4,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DB, DisbursementAccountTable } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 import { visibleTo, type Visibility } from './account-holder.repository.ts'
 
 export type DisbursementAccountRow = Selectable<DisbursementAccountTable>
@@ -73,9 +73,9 @@ export async function listDisbursementAccounts(db: Executor, tenantId: number, f
     if (filter.isDefault !== undefined) c.push(eb('da.is_default', '=', filter.isDefault))
     return eb.and(c)
   }
-  const rows = await db.selectFrom('disbursement_account as da').selectAll('da')
+  const rows = await windowed(db.selectFrom('disbursement_account as da').selectAll('da')
     .where('da.tenant_id', '=', tenantId).where(where)
-    .orderBy('da.id').limit(window.limit).offset(window.offset).execute()
+    .orderBy('da.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await db.selectFrom('disbursement_account as da').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('da.tenant_id', '=', tenantId).where(where).executeTakeFirstOrThrow()

@@ -4,7 +4,7 @@
 import { sql, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { AccountHolderTable, DB } from '../../platform/db/schema.ts'
-import type { Window } from '../../platform/http/pagination.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 import { visibleTo, type Visibility } from './account-holder.repository.ts'
 
 export type LinkKind = 'DEALER' | 'DEALER_GROUP'
@@ -23,11 +23,11 @@ export async function listLinked(db: Executor, tenantId: number, facilityId: num
     .where('ah.kind', '=', kind)
     .where('ah.id', 'in', linksOf(db, tenantId, facilityId))
     .where((eb) => visibleTo(eb, tenantId, visibility))
-  const rows: LinkedRow[] = await base()
+  const rows: LinkedRow[] = await windowed(base()
     .selectAll('ah')
     .select(sql<Date>`(select l2.created_at from repair_facility_link l2
       where l2.tenant_id = ah.tenant_id and l2.repair_facility_id = ${facilityId} and l2.linked_id = ah.id)`.as('linked_at'))
-    .orderBy('ah.id').limit(window.limit).offset(window.offset).execute()
+    .orderBy('ah.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -97,11 +97,11 @@ export async function facilitiesOfDealer(db: Executor, tenantId: number, dealerI
     .where('ah.id', 'in', (eb) => eb.selectFrom('repair_facility_link as l').select('l.repair_facility_id')
       .where('l.tenant_id', '=', tenantId).where('l.linked_id', 'in', linkedTo))
     .where((eb) => visibleTo(eb, tenantId, visibility))
-  const rows: FacilityOfDealerRow[] = await base()
+  const rows: FacilityOfDealerRow[] = await windowed(base()
     .selectAll('ah')
     .select(sql<LinkKind>`case when exists (select 1 from repair_facility_link d where d.tenant_id = ah.tenant_id
       and d.repair_facility_id = ah.id and d.linked_id = ${dealerId}) then 'DEALER' else 'DEALER_GROUP' end`.as('via'))
-    .orderBy('ah.id').limit(window.limit).offset(window.offset).execute()
+    .orderBy('ah.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   const count = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }

@@ -41,14 +41,50 @@ export type Database = {
   close(): Promise<void>
 }
 
-type TenantBoundClient = pg.PoolClient & { __boundTenant?: string }
+type TenantBoundClient = pg.PoolClient & { __boundTenant?: string; __prepares?: boolean }
 
-function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>) {
+/** Distinct statement texts that get a prepared-statement name; beyond it statements run unnamed. */
+const MAX_NAMED_STATEMENTS = 5000
+const MAX_NAMED_STATEMENT_LENGTH = 20_000
+
+/**
+ * Names parameterised statements so that each connection parses and plans a statement once and
+ * then only binds and executes it: planning cost more than running the hot lookups. The name is
+ * stable per text (a map, not a hash per call) and the map is bounded.
+ */
+function createStatementNamer() {
+  const names = new Map<string, string>()
+  return (text: string): string | undefined => {
+    let name = names.get(text)
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS && text.length <= MAX_NAMED_STATEMENT_LENGTH) {
+      name = `vpp_${names.size}`
+      names.set(text, name)
+    }
+    return name
+  }
+}
+
+function usePreparedStatements(client: TenantBoundClient, nameFor: (text: string) => string | undefined): void {
+  if (client.__prepares) return
+  client.__prepares = true
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+      const name = nameFor(text)
+      if (name) return query({ name, text, values })
+    }
+    return callback === undefined ? (values === undefined ? query(text) : query(text, values)) : query(text, values, callback)
+  }
+}
+
+function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>, prepare: boolean) {
+  const nameFor = createStatementNamer()
   // Kysely only calls connect() and end(); each checkout re-asserts the tenant of the unit of work.
   return {
     async connect(): Promise<pg.PoolClient> {
       const want = String(als.getStore()?.tenantId ?? '')
       const client = (await pool.connect()) as TenantBoundClient
+      if (prepare) usePreparedStatements(client, nameFor)
       if (client.__boundTenant !== want) {
         try {
           await client.query("select set_config('app.tenant_id', $1, false)", [want])
@@ -64,10 +100,10 @@ function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>) {
   }
 }
 
-function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>): Database {
+function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>, prepare: boolean): Database {
   const als = new AsyncLocalStorage<UnitOfWork>()
   const kysely = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: createBindingPool(pool, als) as unknown as pg.Pool }),
+    dialect: new PostgresDialect({ pool: createBindingPool(pool, als, prepare) as unknown as pg.Pool }),
   })
   const ambient = (tenantId: number | null): Transaction<DB> | undefined => {
     const store = als.getStore()
@@ -105,12 +141,16 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
   }
 }
 
-export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+/**
+ * `preparedStatements: false` for deployments behind a transaction-pooling proxy (PgBouncer in
+ * transaction mode), where a statement prepared on one server connection is unknown on the next.
+ */
+export async function openPostgres(url: string, poolSize: number, options: { preparedStatements?: boolean } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, allowExitOnIdle: true })
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
   })
-  return wrap('postgres', pool, async () => {})
+  return wrap('postgres', pool, async () => {}, options.preparedStatements ?? true)
 }
 
 /**
@@ -134,5 +174,5 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), allowExitOnIdle: true })
   return wrap('pglite', pool, async () => {
     await pglite.close()
-  })
+  }, true)
 }

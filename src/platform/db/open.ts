@@ -5,9 +5,9 @@ import { acquireDataDirLock } from './data-dir-lock.ts'
 import { openPglite, openPostgres, type Database } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 
-export async function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>, role: string): Promise<Database> {
+export async function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'> & { databasePreparedStatements?: boolean }, role: string): Promise<Database> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl, config.databasePoolSize)
+    const db = await openPostgres(config.databaseUrl, config.databasePoolSize, { preparedStatements: config.databasePreparedStatements ?? true })
     await migrateToLatest(db)
     return db
   }

@@ -1,6 +1,7 @@
 // The one pagination helper. Plain collections: limit/offset with X-Total-Count. Paged
 // collections: { items, pageNumber, pageSize, totalCount, totalPages }.
 import type { FastifyReply } from 'fastify'
+import { sql, type SelectQueryBuilder } from 'kysely'
 
 export const DEFAULT_PAGE_SIZE = 100
 export const MAX_PAGE_SIZE = 1000
@@ -36,4 +37,12 @@ export function toPage<T>(items: T[], totalCount: number, window: { pageNumber: 
 export function sendList<T>(reply: FastifyReply, result: { items: T[]; totalCount: number }): T[] {
   reply.header('x-total-count', String(result.totalCount))
   return result.items
+}
+
+/**
+ * Applies a window to a query. The bounds are written as literals, not parameters: with them as
+ * parameters PostgreSQL kept re-planning the prepared statement instead of using its generic plan.
+ */
+export function windowed<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, window: Window): SelectQueryBuilder<DB, TB, O> {
+  return query.limit(sql.lit(window.limit)).offset(sql.lit(window.offset))
 }

@@ -1,0 +1,241 @@
+// npm run bench: throughput and latency of the user routes against two ceilings, on the embedded
+// database and, when DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
+//
+//   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
+//                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
+//
+// For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
+// the load generator (autocannon) runs here, so it never shares the server's event loop. Exits 1
+// when the benchmark itself is broken (a route answered non-2xx, a connection failed, a server did
+// not start); a missed performance target is reported, not an error.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { startServer, stopAllServers, type BenchServer, type DatabaseKind } from './bench/child.ts'
+import { measure, stopLoad } from './bench/load.ts'
+import { formatTable, toJson, verdicts, withRatios, type RouteKind } from './bench/report.ts'
+
+type RouteSpec = {
+  route: string
+  kind: RouteKind
+  authenticated: boolean
+  /** A path generator over the seeded users: each call picks one at random. */
+  paths(server: BenchServer): () => string
+  /** Whether a 200 body is the expected answer for `path` (checked once before measuring). */
+  check(body: unknown, path: string, server: BenchServer): boolean
+}
+
+const randomIndex = (n: number) => Math.floor(Math.random() * n)
+const idOf = (body: unknown) => (body as { id?: unknown } | null)?.id
+const lastSegment = (p: string) => Number(p.slice(p.lastIndexOf('/') + 1))
+
+const ROUTES: RouteSpec[] = [
+  {
+    route: 'GET /bench/ceiling',
+    kind: 'ceiling',
+    authenticated: false,
+    paths: () => () => '/bench/ceiling',
+    check: (body) => typeof idOf(body) === 'number',
+  },
+  {
+    route: 'GET /bench/db-ceiling/{id}',
+    kind: 'db-ceiling',
+    authenticated: false,
+    paths: ({ users }) => () => `/bench/db-ceiling/${users.ids[randomIndex(users.ids.length)]}`,
+    check: (body, p) => idOf(body) === lastSegment(p),
+  },
+  {
+    route: 'GET /api/v1/adminusers/{userId}',
+    kind: 'measured',
+    authenticated: true,
+    paths: ({ users }) => () => `/api/v1/adminusers/${users.ids[randomIndex(users.ids.length)]}`,
+    check: (body, p) => idOf(body) === lastSegment(p),
+  },
+  {
+    route: 'GET /api/v1/adminusers?searchData.emailAddress={email}',
+    kind: 'measured',
+    authenticated: true,
+    paths: ({ users }) => () => `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(users.emails[randomIndex(users.emails.length)] as string)}`,
+    check: (body, p) => {
+      const email = new URL(p, 'http://x').searchParams.get('searchData.emailAddress')
+      return Array.isArray(body) && body.length === 1 && String((body[0] as { emailAddress?: unknown }).emailAddress).toLowerCase() === email?.toLowerCase()
+    },
+  },
+]
+
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+/** A 1-minute load average above this, before the benchmark starts anything, means a busy machine. */
+const BUSY_LOAD_AVERAGE = 1
+
+function positiveInt(name: string, raw: string, min: number): number {
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min} (got "${raw}")`)
+  return n
+}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      users: { type: 'string', default: '10000' },
+      json: { type: 'string' },
+      database: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    process.stdout.write([
+      'Usage: npm run bench -- [options]',
+      '  --duration <s>      measured seconds per route (default 10)',
+      '  --warmup <s>        unmeasured warm-up seconds before each route (default 3; 0 for none)',
+      '  --connections <n>   concurrent connections (default 32)',
+      '  --users <n>         users seeded in the benchmark tenant (default 10000)',
+      '  --json <file>       also write the results as {"runs":[...]}',
+      '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
+      '  --cpu-prof <dir>    write a CPU profile of each server\'s serving phase to <dir>/server-<db>.cpuprofile',
+      '',
+    ].join('\n'))
+    process.exit(0)
+  }
+  let databases: DatabaseKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+  if (values.database !== undefined) {
+    if (values.database !== 'pglite' && values.database !== 'postgres') throw new Error('--database must be pglite or postgres')
+    if (values.database === 'postgres' && !process.env.DATABASE_URL) throw new Error('--database postgres needs DATABASE_URL (try scripts/with-postgres.sh npm run bench)')
+    databases = [values.database]
+  }
+  return {
+    durationSeconds: positiveInt('duration', values.duration, 1),
+    warmupSeconds: positiveInt('warmup', values.warmup, 0),
+    connections: positiveInt('connections', values.connections, 1),
+    users: positiveInt('users', values.users, 1),
+    json: values.json,
+    databases,
+    cpuProfDir: values['cpu-prof'],
+  }
+}
+
+async function fetchToken(server: BenchServer): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey },
+    body: JSON.stringify({ grant_type: 'password', username: server.adminEmail, password: server.adminPassword }),
+  })
+  const body = await res.text()
+  if (res.status !== 200) throw new Error(`POST /api/auth/token answered ${res.status}: ${body}`)
+  return (JSON.parse(body) as { access_token: string }).access_token
+}
+
+/** One request before the load: a route that does not answer as expected makes the numbers meaningless. */
+async function checkRoute(spec: RouteSpec, server: BenchServer, headers: Record<string, string>, urlPath: string): Promise<void> {
+  const res = await fetch(`${server.baseUrl}${urlPath}`, { headers })
+  const text = await res.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  if (res.status !== 200 || !spec.check(body, urlPath, server)) {
+    throw new Error(`${spec.route} on ${server.database}: GET ${urlPath} answered ${res.status} ${text.slice(0, 300)}`)
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions()
+  if (options.cpuProfDir) fs.mkdirSync(options.cpuProfDir, { recursive: true })
+  log(`bench: ${options.databases.join(' + ')}, ${options.users} users, ${options.connections} connections, ` +
+    `${options.durationSeconds} s per route after ${options.warmupSeconds} s warm-up`)
+  // Server, database and load generator share this machine's cores; anything else running skews them.
+  const [load] = os.loadavg()
+  if (load !== undefined && load > BUSY_LOAD_AVERAGE) {
+    log(`bench: WARNING: load average ${load.toFixed(2)} on ${os.availableParallelism()} cores before starting: ` +
+      'other processes are using the CPU, so the figures will be low and noisy')
+  }
+
+  const measured = []
+  for (const database of options.databases) {
+    log(`[${database}] starting the server and seeding ${options.users} users…`)
+    const startedAt = Date.now()
+    const server = await startServer({
+      database,
+      users: options.users,
+      ...(options.cpuProfDir ? { cpuProfile: path.resolve(options.cpuProfDir, `server-${database}.cpuprofile`) } : {}),
+      log: (line) => log(`[${database}] ${line}`),
+    })
+    try {
+      log(`[${database}] ready on ${server.baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (tenant ${server.tenantId})`)
+      const token = await fetchToken(server)
+      const authHeaders = { 'x-api-key': server.apiKey, authorization: `Bearer ${token}` }
+      for (const spec of ROUTES) {
+        const headers = spec.authenticated ? authHeaders : {}
+        const nextPath = spec.paths(server)
+        await checkRoute(spec, server, headers, nextPath())
+        log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
+        const m = await measure({
+          baseUrl: server.baseUrl,
+          connections: options.connections,
+          durationSeconds: options.durationSeconds,
+          warmupSeconds: options.warmupSeconds,
+          headers,
+          nextPath,
+        })
+        log(`[${database}] ${spec.route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms, ` +
+          `${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`)
+        measured.push({
+          kind: spec.kind,
+          statusCodes: m.statusCodes,
+          run: { route: spec.route, database, connections: options.connections, rps: m.rps, p50Ms: m.p50Ms, p99Ms: m.p99Ms, errors: m.errors },
+        })
+      }
+    } finally {
+      await server.stop()
+    }
+  }
+
+  const rows = withRatios(measured)
+  process.stdout.write(`\n${formatTable(rows)}\n\n`)
+  const verdict = verdicts(rows)
+  process.stdout.write(`Targets: authenticated user routes >= 60% of the database ceiling's req/s with p99 < 25 ms, on each database.\n`)
+  process.stdout.write(`${verdict.lines.join('\n')}\n`)
+  process.stdout.write(verdict.allMet ? 'All targets met.\n' : 'Some targets missed (reported only; the benchmark does not fail on them).\n')
+  if (options.json) {
+    fs.writeFileSync(options.json, toJson(rows))
+    log(`bench: wrote ${options.json}`)
+  }
+
+  const broken = rows.filter((r) => r.run.errors > 0)
+  for (const r of broken) {
+    log(`bench: BROKEN: ${r.run.route} on ${r.run.database} had ${r.run.errors} errors (status codes ${JSON.stringify(r.statusCodes)})`)
+  }
+  return broken.length > 0 ? 1 : 0
+}
+
+let interrupted = false
+const interrupt = (signal: NodeJS.Signals, code: number) => {
+  if (interrupted) return
+  interrupted = true
+  log(`bench: ${signal}: stopping`)
+  stopLoad()
+  void stopAllServers().finally(() => process.exit(code))
+}
+process.on('SIGINT', () => interrupt('SIGINT', 130))
+process.on('SIGTERM', () => interrupt('SIGTERM', 143))
+
+main().then(
+  async (code) => {
+    await stopAllServers()
+    process.exit(code)
+  },
+  async (err: unknown) => {
+    // After a signal, failures are the interruption's echo; interrupt() reports and exits.
+    if (interrupted) return
+    log(`bench failed: ${err instanceof Error ? err.message : String(err)}`)
+    await stopAllServers()
+    process.exit(1)
+  },
+)

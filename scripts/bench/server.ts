@@ -1,0 +1,163 @@
+// The service under measurement, in its own process so the load generator never shares its event
+// loop. Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR or a fresh
+// temporary directory), seeds a benchmark tenant, builds the production app with a system clock,
+// adds the two ceiling routes (they exist only here), listens on 127.0.0.1, and prints one line:
+//   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
+// SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
+//
+//   node scripts/bench/server.ts [--users 10000] [--port 0] [--manifest users.json] [--cpu-prof file]
+//                                [--remove-on-exit dir]
+//
+// --manifest writes {"ids":[…],"emails":[…]} of the seeded users; --cpu-prof records a CPU profile
+// of the serving phase only (from ready to shutdown, seeding excluded); --remove-on-exit names a
+// directory (the parent's work directory) to delete on the way out, whoever goes first.
+import fs from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { selectUsers } from '../../src/modules/identity/index.ts'
+import { createInvalidationBus } from '../../src/platform/cache.ts'
+import { systemClock } from '../../src/platform/clock.ts'
+import { openPglite, openPostgres } from '../../src/platform/db/database.ts'
+import { migrateToLatest } from '../../src/platform/db/migrate.ts'
+import { seedBenchTenant } from './seed.ts'
+
+/** What GET /bench/ceiling answers: shaped and sized like one user of GET /api/v1/adminusers/{id}. */
+const CEILING_BODY = Object.freeze({
+  id: 104200,
+  userName: 'Grace.Hansen.4242@bench-0a1b2c3d.example',
+  emailAddress: 'Grace.Hansen.4242@bench-0a1b2c3d.example',
+  firstName: 'Grace',
+  lastName: 'Hansen',
+  phoneNumber: '+15550004242',
+  externalIdentity: 'bench|0a1b2c3d|4242',
+  expiredDate: null,
+  isActive: true,
+  accountHolderId: null,
+  roles: [{ id: 3, name: 'Contract administrator' }],
+  groups: [{ id: 1, name: 'Administrator staff' }],
+  createdAt: '2026-01-02T15:04:05.000Z',
+  updatedAt: '2026-01-02T15:04:05.000Z',
+  version: 1,
+})
+
+// Directories this process deletes when it ends: a data directory it made itself, and the one
+// named by --remove-on-exit.
+const removeOnExit: string[] = []
+const removeDirs = () => {
+  for (const dir of removeOnExit) fs.rmSync(dir, { recursive: true, force: true })
+}
+// Until the server is up a signal just ends the process (after removing a data directory of ours).
+let stop = async (_reason: string): Promise<void> => {
+  removeDirs()
+  process.exit(1)
+}
+process.on('SIGTERM', () => void stop('SIGTERM'))
+process.on('SIGINT', () => void stop('SIGINT'))
+
+async function main(): Promise<void> {
+  const { values: args } = parseArgs({
+    options: {
+      users: { type: 'string', default: '10000' },
+      port: { type: 'string', default: '0' },
+      manifest: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'remove-on-exit': { type: 'string' },
+    },
+  })
+  if (args['remove-on-exit']) removeOnExit.push(path.resolve(args['remove-on-exit']))
+  const userCount = Number(args.users)
+  if (!Number.isInteger(userCount) || userCount < 1) throw new Error('--users must be a positive integer')
+
+  // The benchmark never touches ./data: without DATA_DIR it makes (and later removes) its own.
+  const ownDataDir = process.env.DATABASE_URL || process.env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-'))
+  if (ownDataDir) removeOnExit.push(ownDataDir)
+  const config = loadConfig({
+    ...process.env,
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+  })
+  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite(config.dataDir)
+  await migrateToLatest(db)
+  const bus = await createInvalidationBus(config.databaseUrl)
+  const clock = systemClock
+  const seeded = await seedBenchTenant({ db, clock, bus }, userCount)
+  const tenantId = seeded.tenantId
+
+  const app = await buildApp({ config, db, clock, bus, logger: false })
+  // The ceiling: the HTTP stack and the platform hooks, no authentication, no database.
+  app.get('/bench/ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async () => CEILING_BODY)
+  // The database ceiling: the user lookup statement of GET /api/v1/adminusers/{userId} for the
+  // seeded tenant, with no authentication, validation or mapping.
+  app.get('/bench/db-ceiling/:id', { schema: { hide: true }, config: { auth: 'none' } }, async (req, reply) => {
+    const id = Number((req.params as { id: string }).id)
+    const row = await db.read(tenantId, (x) => selectUsers(x, tenantId).where('u.id', '=', id).executeTakeFirst())
+    if (!row) return reply.code(404).send({ id })
+    return row
+  })
+  await app.listen({ host: '127.0.0.1', port: Number(args.port) })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : Number(args.port)
+
+  if (args.manifest) fs.writeFileSync(args.manifest, JSON.stringify(seeded.users))
+
+  let profiler: Session | undefined
+  if (args['cpu-prof']) {
+    profiler = new Session()
+    profiler.connect()
+    await profiler.post('Profiler.enable')
+    await profiler.post('Profiler.start')
+  }
+
+  let closing = false
+  stop = async (reason: string) => {
+    if (closing) return
+    closing = true
+    let code = 0
+    try {
+      if (profiler && args['cpu-prof']) {
+        const { profile } = await profiler.post('Profiler.stop')
+        fs.writeFileSync(args['cpu-prof'], JSON.stringify(profile))
+        profiler.disconnect()
+      }
+      await app.close()
+      await bus.close()
+      await db.close()
+    } catch (err) {
+      process.stderr.write(`bench server: shutdown after ${reason} failed: ${err instanceof Error ? err.message : String(err)}\n`)
+      code = 1
+    }
+    removeDirs()
+    process.exit(code)
+  }
+  if (process.env.BENCH_EXIT_WITH_PARENT === '1') {
+    // The parent holds our stdin open; if it dies without stopping us, the pipe closes.
+    process.stdin.on('end', () => void stop('parent gone'))
+    process.stdin.resume()
+  }
+
+  process.stdout.write(`${JSON.stringify({
+    event: 'ready',
+    port,
+    database: db.engine,
+    tenantId,
+    apiKey: seeded.apiKey,
+    adminEmail: seeded.adminEmail,
+    adminPassword: seeded.adminPassword,
+    users: seeded.users.ids.length,
+    sampleUserId: seeded.users.ids[0],
+    sampleEmail: seeded.users.emails[0],
+  })}\n`)
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench server failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  removeDirs()
+  process.exit(1)
+})
