@@ -11,10 +11,9 @@ import { platformErrors, type FieldError } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { KINDS } from './account-holder.kinds.ts'
-import { toReply } from './account-holder.mapper.ts'
+import { toReply, toSummary } from './account-holder.mapper.ts'
 import { findAccountHolder, lockAccountHolder } from './account-holder.repository.ts'
 import { mayRevealSensitive, visibilityOf } from './account-holder.service.ts'
-import { isActiveAccountHolder } from './contact.rules.ts'
 import { partiesErrors } from './parties.errors.ts'
 import * as repo from './repair-facility-link.repository.ts'
 import { repairFacilityLinkErrors } from './repair-facility-link.errors.ts'
@@ -30,18 +29,7 @@ const NOUN: Record<LinkKind, string> = { DEALER: 'dealer', DEALER_GROUP: 'dealer
 const WHOLE_SET: Window = { limit: MAX_LINKS_PER_KIND, offset: 0 }
 
 function toLinked(row: repo.LinkedRow, now: Date): LinkedAccountHolder {
-  return {
-    id: row.id,
-    kind: row.kind as LinkKind,
-    businessKey: row.business_key,
-    legalName: row.legal_name,
-    displayName: row.display_name,
-    status: row.status,
-    expiredDate: row.expired_date ? row.expired_date.toISOString() : null,
-    isActive: isActiveAccountHolder(row, now),
-    state: row.primary_state,
-    linkedAt: row.linked_at.toISOString(),
-  }
+  return { ...toSummary(row, now), kind: row.kind as LinkKind, linkedAt: row.linked_at.toISOString() }
 }
 
 const unique = (ids: number[]) => [...new Set(ids)]
