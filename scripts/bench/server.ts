@@ -18,7 +18,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
-import { selectUsers } from '../../src/modules/identity/index.ts'
+import { findUserById } from '../../src/modules/identity/index.ts'
 import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
 import { openPglite, openPostgres } from '../../src/platform/db/database.ts'
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   // seeded tenant, with no authentication, validation or mapping.
   app.get('/bench/db-ceiling/:id', { schema: { hide: true }, config: { auth: 'none' } }, async (req, reply) => {
     const id = Number((req.params as { id: string }).id)
-    const row = await db.read(tenantId, (x) => selectUsers(x, tenantId).where('u.id', '=', id).executeTakeFirst())
+    const row = await db.read(tenantId, (x) => findUserById(x, tenantId, id))
     if (!row) return reply.code(404).send({ id })
     return row
   })

@@ -18,7 +18,7 @@ import { createUserService } from './user.service.ts'
 
 export { OperatorError, type TenantCreated, type TenantService } from './tenant.service.ts'
 export { PERMISSIONS, DEFAULT_ROLES } from './permissions.rules.ts'
-export { selectUsers } from './user.repository.ts'
+export { findUserById, selectUsers } from './user.repository.ts'
 export type { DealerDirectory, DealerSummary } from './portal-visibility.service.ts'
 
 export type IdentityDeps = {

@@ -2,6 +2,7 @@
 import { sql, type Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../platform/db/database.ts'
+import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
 
@@ -37,16 +38,39 @@ export function selectUsers(db: Executor, tenantId: number) {
     .where('u.tenant_id', '=', tenantId)
 }
 
+// The user lookups are the hottest queries of the identity routes: compiled once (precompile).
+const userById = precompile(2, (db, tenantId: number, id: number) => selectUsers(db, tenantId).where('u.id', '=', id))
+
 export async function findUserById(db: Executor, tenantId: number, id: number): Promise<UserRow | undefined> {
-  return selectUsers(db, tenantId).where('u.id', '=', id).executeTakeFirst()
+  return (await userById(db, tenantId, id))[0]
+}
+
+type SearchShape = (db: Executor, tenantId: number, ...values: Array<string | number>) => Promise<UserRow[]>
+const searchShapes = new Map<string, SearchShape>()
+const MAX_SEARCH_SHAPES = 200
+
+/** The search for this combination of criteria and window, compiled once (bounded cache). */
+function searchShape(c: UserCriteria, window: Window): SearchShape {
+  const key = `${c.id !== undefined}|${c.emailAddress !== undefined}|${c.externalIdentity !== undefined}|${window.limit}|${window.offset}`
+  let shape = searchShapes.get(key)
+  if (!shape) {
+    const arity = 1 + [c.id, c.emailAddress, c.externalIdentity].filter((v) => v !== undefined).length
+    shape = precompile(arity, (db, tenantId: number, ...values: Array<string | number>) => {
+      let q = selectUsers(db, tenantId)
+      let next = 0
+      if (c.id !== undefined) q = q.where('u.id', '=', values[next++] as number)
+      if (c.emailAddress !== undefined) q = q.where('u.email_address_key', '=', values[next++] as string)
+      if (c.externalIdentity !== undefined) q = q.where('u.external_identity', '=', values[next++] as string)
+      return windowed(q.orderBy('u.id'), window)
+    }) as SearchShape
+    if (searchShapes.size < MAX_SEARCH_SHAPES) searchShapes.set(key, shape)
+  }
+  return shape
 }
 
 export async function searchUsers(db: Executor, tenantId: number, c: UserCriteria, window: Window): Promise<{ rows: UserRow[]; total: number }> {
-  let q = selectUsers(db, tenantId)
-  if (c.id !== undefined) q = q.where('u.id', '=', c.id)
-  if (c.emailAddress !== undefined) q = q.where('u.email_address_key', '=', c.emailAddress.toLowerCase())
-  if (c.externalIdentity !== undefined) q = q.where('u.external_identity', '=', c.externalIdentity)
-  const rows = await windowed(q.orderBy('u.id'), window).execute()
+  const values = [c.id, c.emailAddress?.toLowerCase(), c.externalIdentity].filter((v): v is string | number => v !== undefined)
+  const rows = await searchShape(c, window)(db, tenantId, ...values)
   // The count is only needed when the page may not hold everything.
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
   let cq = db.selectFrom('app_user as u').select((eb) => eb.fn.countAll<number>().as('n')).where('u.tenant_id', '=', tenantId)
