@@ -4,5 +4,4 @@ export const partiesErrors = defineErrors({
   account_holder_not_found: { status: 404, title: 'Account holder not found' },
   business_key_taken: { status: 409, title: 'Business key already used' },
   unknown_reference: { status: 422, title: 'Unknown referenced resource' },
-  account_holder_in_use: { status: 409, title: 'Account holder is in use' },
 })

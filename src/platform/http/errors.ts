@@ -71,7 +71,6 @@ export const platformErrors = defineErrors({
   id_mismatch: { status: 400, title: 'Identifier mismatch' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  not_acceptable: { status: 406, title: 'Not acceptable' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   unauthenticated: { status: 401, title: 'Authentication required' },
   invalid_api_key: { status: 401, title: 'Invalid API key' },
