@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { createIdentityModule } from './modules/identity/index.ts'
 import { createDealerDirectory, createPartiesModule } from './modules/parties/index.ts'
+import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
@@ -14,13 +15,15 @@ export type ModuleDeps = { db: Database; clock: Clock; bus: InvalidationBus; acc
 export function createModules(deps: ModuleDeps) {
   const settings = createSettingsModule(deps)
   const parties = createPartiesModule(deps)
+  const rating = createRatingModule()
   const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant], dealers: createDealerDirectory(deps) })
   return {
     identity,
     settings,
     parties,
+    rating,
     /** Route plugins, in registration order. */
-    routes: [identity.routes, settings.routes, parties.routes] as Array<(app: FastifyInstance) => Promise<void>>,
+    routes: [identity.routes, settings.routes, parties.routes, rating.routes] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }
 

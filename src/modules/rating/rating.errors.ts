@@ -1,0 +1,6 @@
+import { defineErrors } from '../../platform/http/errors.ts'
+
+export const ratingErrors = defineErrors({
+  invalid_criteria: { status: 422, title: 'The criteria are not valid' },
+  criteria_evaluation_failed: { status: 422, title: 'The criteria cannot be evaluated with these facts' },
+})
