@@ -6,6 +6,7 @@ import { criteriaRoutes } from './criteria.routes.ts'
 
 export { compileCriteria, createCriteriaCache, CriteriaEvaluationError, type CompiledCriteria, type Facts } from './criteria.evaluator.ts'
 export { CriteriaSyntaxError, parseCriteria } from './criteria.parser.ts'
+export { validateVin, decodeVin, type DecodedVin, type VinProblem } from './vin.rules.ts'
 
 export function createRatingModule() {
   const cache = createCriteriaCache(1000)
