@@ -1,7 +1,4 @@
-// Branded ids so that ids of different resources cannot be mixed up.
-export type Brand<T, B extends string> = T & { readonly __brand: B }
-export type TenantId = Brand<number, 'TenantId'>
-export type UserId = Brand<number, 'UserId'>
+// Integer ids of stored rows.
 
 /** Largest value of a PostgreSQL bigint; ids beyond it (or unsafe in JS) cannot exist. */
 const MAX_BIGINT_ID = 9_223_372_036_854_775_807n

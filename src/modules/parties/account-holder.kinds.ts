@@ -1,7 +1,7 @@
 // The kinds of account holder: what each calls its business key, where it lives in the API, and the
 // data only it has. The supertype (names, status, contacts, tax id) is shared; see
 // account-holder.schemas.ts.
-import { Type, type TObject, type TProperties } from 'typebox'
+import { Type, type TProperties } from 'typebox'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
 
 export type KindDefinition = {
@@ -133,4 +133,3 @@ export function kindDefinition(kind: AccountHolderKind): KindDefinition {
   return kind === 'ADMIN_COMPANY' ? ADMIN_COMPANY : KINDS[kind]
 }
 
-export type DetailsObject = TObject

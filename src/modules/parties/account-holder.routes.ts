@@ -90,7 +90,7 @@ function registerKind(app: TypeBoxApp, def: KindDefinition, service: AccountHold
       description: 'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch). '
         + 'id, kind, isActive and the timestamps cannot change (422 naming them); the result is validated as a whole (422 listing every field). If-Match is honoured.',
       params: idParams(def),
-      body: PatchBody(def.businessKeyField ? { displayName: 'New display name' } : { displayName: 'New display name' }),
+      body: PatchBody({ displayName: 'New display name' }),
       consumes: [...PATCH_MEDIA_TYPES],
       response: { 200: ref, ...problemResponses(404, 409, 412, 415, 422) },
     },
