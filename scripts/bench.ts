@@ -2,6 +2,7 @@
 // database and, when DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
+//                    [--rates 100000] [--dealers 2000] [--only users|quote]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
@@ -14,14 +15,22 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { startServer, stopAllServers, type BenchServer, type DatabaseKind } from './bench/child.ts'
 import { measure, stopLoad } from './bench/load.ts'
-import { formatTable, toJson, verdicts, withRatios, type RouteKind } from './bench/report.ts'
+import { QUOTE_TARGET, USER_ROUTE_TARGET, formatTable, toJson, verdicts, withRatios, type RouteKind, type Target } from './bench/report.ts'
 
 type RouteSpec = {
   route: string
   kind: RouteKind
+  /** Which run this route belongs to (--only). */
+  group: 'users' | 'quote'
+  target?: Target
   authenticated: boolean
   /** A path generator over the seeded users: each call picks one at random. */
   paths(server: BenchServer): () => string
+  /**
+   * Paths requested once each before the warm-up, so the measurement sees the steady state (every
+   * dealer's profile, visibility and disbursements cached) rather than 2,000 first requests.
+   */
+  prewarm?(server: BenchServer): string[]
   /** Whether a 200 body is the expected answer for `path` (checked once before measuring). */
   check(body: unknown, path: string, server: BenchServer): boolean
 }
@@ -34,6 +43,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/ceiling',
     kind: 'ceiling',
+    group: 'users',
     authenticated: false,
     paths: () => () => '/bench/ceiling',
     check: (body) => typeof idOf(body) === 'number',
@@ -41,6 +51,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/db-ceiling/{id}',
     kind: 'db-ceiling',
+    group: 'users',
     authenticated: false,
     paths: ({ users }) => () => `/bench/db-ceiling/${users.ids[randomIndex(users.ids.length)]}`,
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -48,6 +59,8 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /api/v1/adminusers/{userId}',
     kind: 'measured',
+    group: 'users',
+    target: USER_ROUTE_TARGET,
     authenticated: true,
     paths: ({ users }) => () => `/api/v1/adminusers/${users.ids[randomIndex(users.ids.length)]}`,
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -55,6 +68,8 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /api/v1/adminusers?searchData.emailAddress={email}',
     kind: 'measured',
+    group: 'users',
+    target: USER_ROUTE_TARGET,
     authenticated: true,
     paths: ({ users }) => () => `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(users.emails[randomIndex(users.emails.length)] as string)}`,
     check: (body, p) => {
@@ -62,7 +77,33 @@ const ROUTES: RouteSpec[] = [
       return Array.isArray(body) && body.length === 1 && String((body[0] as { emailAddress?: unknown }).emailAddress).toLowerCase() === email?.toLowerCase()
     },
   },
+  {
+    route: 'GET /bench/quote-ceiling',
+    kind: 'quote-ceiling',
+    group: 'quote',
+    authenticated: false,
+    paths: () => () => '/bench/quote-ceiling',
+    check: (body) => typeof (body as { quoteId?: unknown } | null)?.quoteId === 'string',
+  },
+  {
+    route: 'GET /api/Rates/rateQuote/{dealerNumber}',
+    kind: 'measured',
+    group: 'quote',
+    target: QUOTE_TARGET,
+    authenticated: true,
+    // A random dealer of the 2,000, a random VIN, a random odometer: every request a different quote.
+    paths: ({ quote }) => () => `/api/Rates/rateQuote/${quote.dealerNumbers[randomIndex(quote.dealerNumbers.length)]}`
+      + `?vin=${quote.vins[randomIndex(quote.vins.length)]}&vehicleCondition=USED&odometer=${5000 + randomIndex(140_000)}`,
+    prewarm: ({ quote }) => quote.dealerNumbers.map((n) => `/api/Rates/rateQuote/${n}?vin=${quote.vins[0]}&vehicleCondition=USED&odometer=42150`),
+    check: (body) => {
+      const reply = body as { quoteId?: unknown; products?: unknown[] } | null
+      return typeof reply?.quoteId === 'string' && Array.isArray(reply.products) && reply.products.length > 0
+    },
+  },
 ]
+
+/** Importing the 100,000-rate book (issue 4, section 5). */
+const IMPORT_TARGET_SECONDS = 60
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -82,6 +123,9 @@ function parseOptions() {
       warmup: { type: 'string', default: '3' },
       connections: { type: 'string', default: '32' },
       users: { type: 'string', default: '10000' },
+      rates: { type: 'string', default: '100000' },
+      dealers: { type: 'string', default: '2000' },
+      only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -95,6 +139,9 @@ function parseOptions() {
       '  --warmup <s>        unmeasured warm-up seconds before each route (default 3; 0 for none)',
       '  --connections <n>   concurrent connections (default 32)',
       '  --users <n>         users seeded in the benchmark tenant (default 10000)',
+      '  --rates <n>         rates in the synthetic rate book (default 100000)',
+      '  --dealers <n>       dealers quoting from it (default 2000)',
+      '  --only <group>      only the user routes (users) or only the rate quote (quote)',
       '  --json <file>       also write the results as {"runs":[...]}',
       '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
       '  --cpu-prof <dir>    write a CPU profile of each server\'s serving phase to <dir>/server-<db>.cpuprofile',
@@ -113,10 +160,18 @@ function parseOptions() {
     warmupSeconds: positiveInt('warmup', values.warmup, 0),
     connections: positiveInt('connections', values.connections, 1),
     users: positiveInt('users', values.users, 1),
+    rates: positiveInt('rates', values.rates, 1),
+    dealers: positiveInt('dealers', values.dealers, 1),
+    only: parseOnly(values.only),
     json: values.json,
     databases,
     cpuProfDir: values['cpu-prof'],
   }
+}
+
+function parseOnly(value: string | undefined): 'users' | 'quote' | undefined {
+  if (value === undefined || value === 'users' || value === 'quote') return value
+  throw new Error('--only must be users or quote')
 }
 
 async function fetchToken(server: BenchServer): Promise<string> {
@@ -145,6 +200,20 @@ async function checkRoute(spec: RouteSpec, server: BenchServer, headers: Record<
   }
 }
 
+async function prewarm(server: BenchServer, headers: Record<string, string>, paths: string[], report: (line: string) => void): Promise<void> {
+  const started = Date.now()
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < paths.length; i = next++) {
+      const res = await fetch(`${server.baseUrl}${paths[i]}`, { headers })
+      await res.arrayBuffer()
+      if (res.status !== 200) throw new Error(`pre-warming GET ${paths[i]} answered ${res.status}`)
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, worker))
+  report(`pre-warmed ${paths.length} paths in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+}
+
 async function main(): Promise<number> {
   const options = parseOptions()
   if (options.cpuProfDir) fs.mkdirSync(options.cpuProfDir, { recursive: true })
@@ -158,23 +227,30 @@ async function main(): Promise<number> {
   }
 
   const measured = []
+  const imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []
   for (const database of options.databases) {
     log(`[${database}] starting the server and seeding ${options.users} users…`)
     const startedAt = Date.now()
     const server = await startServer({
       database,
       users: options.users,
+      rates: options.rates,
+      dealers: options.dealers,
       ...(options.cpuProfDir ? { cpuProfile: path.resolve(options.cpuProfDir, `server-${database}.cpuprofile`) } : {}),
       log: (line) => log(`[${database}] ${line}`),
     })
     try {
       log(`[${database}] ready on ${server.baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (tenant ${server.tenantId})`)
+      log(`[${database}] rate book of ${server.quote.rates} rates imported in ${server.quote.importSeconds.toFixed(1)} s; ` +
+        `${server.quote.dealerNumbers.length} dealers; a sample quote reply is ${server.quote.ceilingBytes} bytes`)
+      imports.push({ database, rates: server.quote.rates, seconds: Math.round(server.quote.importSeconds * 100) / 100 })
       const token = await fetchToken(server)
       const authHeaders = { 'x-api-key': server.apiKey, authorization: `Bearer ${token}` }
-      for (const spec of ROUTES) {
+      for (const spec of ROUTES.filter((r) => options.only === undefined || r.group === options.only)) {
         const headers = spec.authenticated ? authHeaders : {}
         const nextPath = spec.paths(server)
         await checkRoute(spec, server, headers, nextPath())
+        if (spec.prewarm) await prewarm(server, headers, spec.prewarm(server), (line) => log(`[${database}] ${spec.route}: ${line}`))
         log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
         const m = await measure({
           baseUrl: server.baseUrl,
@@ -188,6 +264,7 @@ async function main(): Promise<number> {
           `${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`)
         measured.push({
           kind: spec.kind,
+          ...(spec.target ? { target: spec.target } : {}),
           statusCodes: m.statusCodes,
           run: { route: spec.route, database, connections: options.connections, rps: m.rps, p50Ms: m.p50Ms, p99Ms: m.p99Ms, errors: m.errors },
         })
@@ -200,11 +277,16 @@ async function main(): Promise<number> {
   const rows = withRatios(measured)
   process.stdout.write(`\n${formatTable(rows)}\n\n`)
   const verdict = verdicts(rows)
-  process.stdout.write(`Targets: authenticated user routes >= 60% of the database ceiling's req/s with p99 < 25 ms, on each database.\n`)
+  process.stdout.write(`Targets: authenticated user routes >= 60% of the database ceiling's req/s with p99 < 25 ms; the rate quote >= 50% of the quote ceiling's with p99 < 50 ms; each database.\n`)
   process.stdout.write(`${verdict.lines.join('\n')}\n`)
+  for (const i of imports) {
+    const met = i.seconds < IMPORT_TARGET_SECONDS
+    verdict.allMet &&= met
+    process.stdout.write(`${met ? 'MET   ' : 'MISSED'} ${i.database.padEnd(8)} rate-book import of ${i.rates} rates: ${i.seconds.toFixed(1)} s (target < ${IMPORT_TARGET_SECONDS} s)\n`)
+  }
   process.stdout.write(verdict.allMet ? 'All targets met.\n' : 'Some targets missed (reported only; the benchmark does not fail on them).\n')
   if (options.json) {
-    fs.writeFileSync(options.json, toJson(rows))
+    fs.writeFileSync(options.json, toJson(rows, imports))
     log(`bench: wrote ${options.json}`)
   }
 

@@ -36,7 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         censor: '[redacted]',
       },
     },
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 5000 },
     bodyLimit: config.bodyLimitBytes,
     // Start-up is not a hot path: a loaded machine (CI running tests beside other work) must not turn
     // slow plugin start-up into a failure.

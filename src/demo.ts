@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from './platform/db/database.ts'
+import { systemContext } from './platform/http/context.ts'
+import { KINDS } from './modules/parties/index.ts'
 import type { Modules } from './modules.ts'
 
 export type DemoTenant = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
@@ -19,6 +21,9 @@ export async function seedDemoTenant(modules: Modules): Promise<DemoTenant> {
   const adminPassword = `demo-${randomBytes(9).toString('base64url')}`
   const created = await modules.identity.tenants.createTenant({ name: 'Demo Administrator, Inc.', adminEmail: DEMO_ADMIN_EMAIL, adminPassword, operator: 'demo-seed' })
   await modules.parties.seedDemo(created.tenantId)
+  const ctx = systemContext(created.tenantId, 'demo-seed')
+  const { rows: dealers } = await modules.parties.accountHolders.list(ctx, KINDS.DEALER, {}, { limit: 1000, offset: 0 })
+  await modules.rating.seedDemo(created.tenantId, dealers.map((d) => ({ id: d.id, dealerNumber: d.business_key!, agentIds: d.agent_ids.map(Number) })))
   return { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
 }
 

@@ -15,8 +15,9 @@ export type ModuleDeps = { db: Database; clock: Clock; bus: InvalidationBus; acc
 export function createModules(deps: ModuleDeps) {
   const settings = createSettingsModule(deps)
   const parties = createPartiesModule(deps)
-  const rating = createRatingModule()
-  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant], dealers: createDealerDirectory(deps) })
+  const directory = createDealerDirectory(deps)
+  const rating = createRatingModule({ ...deps, directory, settings: settings.service })
+  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant], dealers: directory })
   return {
     identity,
     settings,

@@ -17,6 +17,8 @@ export type Ready = {
   apiKey: string
   adminEmail: string
   adminPassword: string
+  /** The rate-quote set-up: dealers with visible products, VINs to quote, and the timed import. */
+  quote: { dealerNumbers: string[]; vins: string[]; importSeconds: number; rates: number; ceilingBytes: number }
 }
 
 export type BenchServer = Ready & {
@@ -75,6 +77,8 @@ process.on('exit', () => {
 export async function startServer(options: {
   database: DatabaseKind
   users: number
+  rates: number
+  dealers: number
   cpuProfile?: string
   log: (line: string) => void
 }): Promise<BenchServer> {
@@ -89,7 +93,7 @@ export async function startServer(options: {
     throw new Error('DATABASE_URL is required to benchmark PostgreSQL')
   }
   // The child deletes the work directory too, so it goes even if this process is killed outright.
-  const args = [SERVER_SCRIPT, '--users', String(options.users), '--manifest', manifest, '--remove-on-exit', workDir]
+  const args = [SERVER_SCRIPT, '--users', String(options.users), '--rates', String(options.rates), '--dealers', String(options.dealers), '--manifest', manifest, '--remove-on-exit', workDir]
   if (options.cpuProfile) args.push('--cpu-prof', options.cpuProfile)
   const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'inherit'] })
   const entry: Live = { child, workDir, stopping: false }

@@ -1,7 +1,7 @@
 // The benchmark's outputs: the JSON rows (`--json`), the printed table and the verdict on targets.
 import type { DatabaseKind } from './child.ts'
 
-export type RouteKind = 'ceiling' | 'db-ceiling' | 'measured'
+export type RouteKind = 'ceiling' | 'db-ceiling' | 'quote-ceiling' | 'measured'
 
 /** One row of the JSON file; later issues add rows of the same shape. */
 export type Run = {
@@ -14,14 +14,20 @@ export type Run = {
   errors: number
   ratioToCeiling: number
   ratioToDbCeiling: number
+  /** Against the stored copy of a quote reply (the rate quote's own ceiling); other rows leave it out. */
+  ratioToQuoteCeiling?: number
 }
 
+/** What a measured route must reach: a share of one ceiling's req/s, and a p99 bound. */
+export type Target = { against: Exclude<RouteKind, 'measured'>; minRatio: number; maxP99Ms: number }
+
 /** A measured row and what the benchmark knows about it beyond the JSON shape. */
-export type Row = { run: Run; kind: RouteKind; statusCodes: Record<string, number> }
+export type Row = { run: Run; kind: RouteKind; statusCodes: Record<string, number>; target?: Target }
 
 /** Targets of the authenticated user routes (issue 2, section 7), per database. */
-export const TARGET_RATIO_TO_DB_CEILING = 0.6
-export const TARGET_P99_MS = 25
+export const USER_ROUTE_TARGET: Target = { against: 'db-ceiling', minRatio: 0.6, maxP99Ms: 25 }
+/** Targets of the rate quote (issue 4, section 5), per database. */
+export const QUOTE_TARGET: Target = { against: 'quote-ceiling', minRatio: 0.5, maxP99Ms: 50 }
 
 const round = (n: number, digits: number) => {
   const f = 10 ** digits
@@ -34,6 +40,8 @@ export function withRatios(rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'rati
     const same = rows.filter((r) => r.run.database === row.run.database)
     const ceiling = same.find((r) => r.kind === 'ceiling')?.run.rps ?? Number.NaN
     const dbCeiling = same.find((r) => r.kind === 'db-ceiling')?.run.rps ?? Number.NaN
+    const quoteCeiling = same.find((r) => r.kind === 'quote-ceiling')?.run.rps
+    const usesQuoteCeiling = row.kind === 'quote-ceiling' || row.target?.against === 'quote-ceiling'
     return {
       ...row,
       run: {
@@ -46,17 +54,18 @@ export function withRatios(rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'rati
         errors: row.run.errors,
         ratioToCeiling: round(row.run.rps / ceiling, 3),
         ratioToDbCeiling: round(row.run.rps / dbCeiling, 3),
+        ...(usesQuoteCeiling && quoteCeiling !== undefined ? { ratioToQuoteCeiling: round(row.run.rps / quoteCeiling, 3) } : {}),
       },
     }
   })
 }
 
 export function formatTable(rows: Row[]): string {
-  const header = ['route', 'database', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs ceiling', 'vs db ceiling']
+  const header = ['route', 'database', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs ceiling', 'vs db ceiling', 'vs quote ceiling']
   const pct = (r: number) => (Number.isFinite(r) ? `${(r * 100).toFixed(1)}%` : '-')
   const body = rows.map(({ run }) => [
     run.route, run.database, String(run.connections), run.rps.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2),
-    String(run.errors), pct(run.ratioToCeiling), pct(run.ratioToDbCeiling),
+    String(run.errors), pct(run.ratioToCeiling), pct(run.ratioToDbCeiling), pct(run.ratioToQuoteCeiling ?? Number.NaN),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] as string).length)))
   // Text columns left-aligned, numbers right-aligned.
@@ -64,23 +73,24 @@ export function formatTable(rows: Row[]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n')
 }
 
-/** One line per measured route and database: is it within the targets? */
+/** One line per measured route and database: is it within its targets? */
 export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
   const lines: string[] = []
   let allMet = true
-  for (const { run, kind } of rows) {
-    if (kind !== 'measured') continue
-    const ratioOk = run.ratioToDbCeiling >= TARGET_RATIO_TO_DB_CEILING
-    const p99Ok = run.p99Ms < TARGET_P99_MS
+  for (const { run, kind, target } of rows) {
+    if (kind !== 'measured' || !target) continue
+    const ratio = target.against === 'db-ceiling' ? run.ratioToDbCeiling : target.against === 'quote-ceiling' ? (run.ratioToQuoteCeiling ?? Number.NaN) : run.ratioToCeiling
+    const ratioOk = ratio >= target.minRatio
+    const p99Ok = run.p99Ms < target.maxP99Ms
     const met = ratioOk && p99Ok
     allMet &&= met
     lines.push(`${met ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
-      `${(run.ratioToDbCeiling * 100).toFixed(1)}% of the database ceiling (target >= ${TARGET_RATIO_TO_DB_CEILING * 100}%)${ratioOk ? '' : ' <-'}, ` +
-      `p99 ${run.p99Ms.toFixed(2)} ms (target < ${TARGET_P99_MS} ms)${p99Ok ? '' : ' <-'}`)
+      `${(ratio * 100).toFixed(1)}% of the ${target.against} (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}, ` +
+      `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}`)
   }
   return { lines, allMet }
 }
 
-export function toJson(rows: Row[]): string {
-  return `${JSON.stringify({ runs: rows.map((r) => r.run) }, null, 2)}\n`
+export function toJson(rows: Row[], imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []): string {
+  return `${JSON.stringify({ runs: rows.map((r) => r.run), imports }, null, 2)}\n`
 }

@@ -5,8 +5,8 @@
 //   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
 // SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
 //
-//   node scripts/bench/server.ts [--users 10000] [--port 0] [--manifest users.json] [--cpu-prof file]
-//                                [--remove-on-exit dir]
+//   node scripts/bench/server.ts [--users 10000] [--rates 100000] [--dealers 2000] [--port 0]
+//                                [--manifest users.json] [--cpu-prof file] [--remove-on-exit dir]
 //
 // --manifest writes {"ids":[…],"emails":[…]} of the seeded users; --cpu-prof records a CPU profile
 // of the serving phase only (from ready to shutdown, seeding excluded); --remove-on-exit names a
@@ -23,7 +23,19 @@ import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
 import { openPglite, openPostgres } from '../../src/platform/db/database.ts'
 import { migrateToLatest } from '../../src/platform/db/migrate.ts'
+import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
+
+/** Real VINs (valid check digits) of makes the synthetic book classes; quotes pick one at random. */
+export const BENCH_VINS = ['1HGCV1F37LA012345', '1FTFW1E57MFA12345', '4T1B11HK8KU123456', '1GCUYDED2LZ123456', '5XYZU3LB2FG123456']
+
+async function sampleQuote(app: Awaited<ReturnType<typeof buildApp>>, seeded: { apiKey: string; adminEmail: string; adminPassword: string }, dealerNumber: string): Promise<string> {
+  const token = await app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': seeded.apiKey }, payload: { grant_type: 'password', username: seeded.adminEmail, password: seeded.adminPassword } })
+  const headers = { 'x-api-key': seeded.apiKey, authorization: `Bearer ${(token.json() as { access_token: string }).access_token}` }
+  const res = await app.inject({ method: 'GET', url: `/api/Rates/rateQuote/${dealerNumber}?vin=${BENCH_VINS[0]}&vehicleCondition=USED&odometer=42150`, headers })
+  if (res.statusCode !== 200) throw new Error(`the sample quote answered ${res.statusCode}: ${res.body.slice(0, 300)}`)
+  return res.body
+}
 
 /** What GET /bench/ceiling answers: shaped and sized like one user of GET /api/v1/adminusers/{id}. */
 const CEILING_BODY = Object.freeze({
@@ -62,6 +74,8 @@ async function main(): Promise<void> {
   const { values: args } = parseArgs({
     options: {
       users: { type: 'string', default: '10000' },
+      rates: { type: 'string', default: '100000' },
+      dealers: { type: 'string', default: '2000' },
       port: { type: 'string', default: '0' },
       manifest: { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -89,6 +103,7 @@ async function main(): Promise<void> {
   const clock = systemClock
   const seeded = await seedBenchTenant({ db, clock, bus }, userCount)
   const tenantId = seeded.tenantId
+  const rating = await seedBenchRating({ db, clock, bus }, tenantId, { rates: Number(args.rates), dealers: Number(args.dealers) })
 
   const app = await buildApp({ config, db, clock, bus, logger: false })
   // The ceiling: the HTTP stack and the platform hooks, no authentication, no database.
@@ -101,6 +116,11 @@ async function main(): Promise<void> {
     if (!row) return reply.code(404).send({ id })
     return row
   })
+  // The rate quote's ceiling: the bytes of a real quote reply, stored, served with no auth and no work,
+  // so the quote's ratio measures our own work rather than the size of its JSON.
+  let quoteCeiling = ''
+  app.get('/bench/quote-ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(quoteCeiling))
+  quoteCeiling = await sampleQuote(app, seeded, rating.dealerNumbers[0]!)
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : Number(args.port)
@@ -153,6 +173,7 @@ async function main(): Promise<void> {
     users: seeded.users.ids.length,
     sampleUserId: seeded.users.ids[0],
     sampleEmail: seeded.users.emails[0],
+    quote: { dealerNumbers: rating.dealerNumbers, vins: BENCH_VINS, importSeconds: rating.importSeconds, rates: rating.rates, ceilingBytes: quoteCeiling.length },
   })}\n`)
 }
 

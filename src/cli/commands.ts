@@ -3,7 +3,10 @@
 // print. Secrets are printed only when just created (API keys, on create and rotate). Only types
 // come from the rest of the service, which session.ts loads once the command line has been checked,
 // so help and usage errors answer at once.
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import type { TenantService } from '../modules/identity/index.ts'
+import type { RateBookService } from '../modules/rating/index.ts'
 import type { SettingJson, SettingsService, SettingView } from '../modules/settings/index.ts'
 import { lines, table } from './format.ts'
 import { InputError, optionalText, positiveId, text, UsageError, type Flag, type Flags, type Values } from './parse.ts'
@@ -12,6 +15,7 @@ export type Services = {
   engine: 'pglite' | 'postgres'
   tenants: TenantService
   settings: Pick<SettingsService, 'listForOperator' | 'setForOperator' | 'resetForOperator'>
+  rateBooks: Pick<RateBookService, 'importForOperator' | 'versions' | 'exportBook'>
   /** Every known migration, with when it was applied. */
   migrationStatus(): Promise<ReadonlyArray<{ name: string; executedAt?: Date | undefined }>>
   /** Audit label of whoever runs the CLI. */
@@ -36,6 +40,8 @@ export type Command = {
   flags: Flags
   /** Usage line after the command name, when the generated one would mislead. */
   synopsis?: string
+  /** Name of the one positional argument the command takes, if any (required). */
+  positional?: string
   examples: string[]
   prepare(values: Values, io: PrepareIo): Promise<Runner>
 }
@@ -45,6 +51,26 @@ const TENANT: Flag = { type: 'string', value: 'id', required: true, description:
 const SHOWN_ONCE = 'Store the API key now: it is shown only this once and cannot be recovered.'
 
 const SETTING_KEY: Flag = { type: 'string', value: 'key', required: true, description: 'Setting key or id (see settings list)' }
+
+async function readJsonFile(file: string): Promise<Record<string, unknown>> {
+  const content = await readTextFile(file)
+  try {
+    const parsed = JSON.parse(content) as unknown
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InputError(`${file} does not hold a JSON object`)
+    return parsed as Record<string, unknown>
+  } catch (err) {
+    if (err instanceof InputError) throw err
+    throw new InputError(`${file} is not valid JSON: ${(err as Error).message}`)
+  }
+}
+
+async function readTextFile(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, 'utf8')
+  } catch (err) {
+    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
+}
 
 function settingValue(v: SettingJson): string {
   return typeof v === 'string' ? v : JSON.stringify(v)
@@ -341,6 +367,79 @@ export const COMMANDS: readonly Command[] = [
       return async ({ settings, operator }) => {
         const saved = await settings.resetForOperator(tenantId, key, operator)
         return { json: saved, text: settingText(tenantId, saved) }
+      }
+    },
+  },
+  {
+    group: 'ratebook',
+    action: 'import',
+    positional: 'file',
+    summary: 'Import a rate book (JSON) as the tenant\'s next version, or check it with --dry-run',
+    description: 'The book is checked as a whole (docs/rate-books.md); every problem is printed with its location and nothing is stored. '
+      + 'With --rates, the CSV file\'s rates are added to the book\'s. Running servers use the new version at once (on PostgreSQL through the invalidation bus).',
+    synopsis: '<file> --tenant <id> [--rates <csv file>] [--dry-run]',
+    flags: {
+      tenant: TENANT,
+      rates: { type: 'string', value: 'csv file', description: 'Rates as CSV (docs/rate-books.md)' },
+      'dry-run': { type: 'boolean', description: 'Check only; store nothing' },
+    },
+    examples: ['ratebook import book.json --tenant 1 --dry-run', 'ratebook import book.json --tenant 1 --rates rates.csv'],
+    async prepare(v) {
+      const tenantId = positiveId(v, 'tenant')
+      const file = text(v, 'file')
+      const ratesFile = optionalText(v, 'rates')
+      const book = await readJsonFile(file)
+      if (ratesFile !== undefined) book.ratesCsv = await readTextFile(ratesFile)
+      const sources = { file: path.basename(file), ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }) }
+      const dryRun = v['dry-run'] === true
+      return async ({ rateBooks, operator }) => {
+        const result = await rateBooks.importForOperator(tenantId, book, { dryRun, sources }, operator)
+        if (!result.ok) {
+          const where = (p: (typeof result.problems)[number]) => `${p.file}${p.path !== undefined ? ` ${p.path}` : ''}${p.row !== undefined ? ` row ${p.row}` : ''}${p.field !== undefined && p.path === undefined ? ` ${p.field}` : ''}`
+          throw new InputError(lines(`the rate book was refused (${result.problems.length} problem(s)); nothing was stored:`, ...result.problems.map((p) => `  ${where(p)}: ${p.message} [${p.code}]`)).trimEnd())
+        }
+        const r = result.result
+        const counts = Object.entries(r.summary).map(([k, n]) => `${n} ${k}`).join(', ')
+        const head = r.dryRun ? `The rate book is valid (dry run: nothing stored).` : r.unchanged ? `The rate book equals version ${r.version}: nothing stored.` : `Tenant ${tenantId}: rate book version ${r.version} stored, effective ${r.effectiveDate}.`
+        return { json: r, text: lines(head, `  ${counts}`, `  checksum ${r.checksum}`) }
+      }
+    },
+  },
+  {
+    group: 'ratebook',
+    action: 'list',
+    summary: "List a tenant's rate-book versions, newest first",
+    flags: { tenant: TENANT },
+    examples: ['ratebook list --tenant 1'],
+    async prepare(v) {
+      const tenantId = positiveId(v, 'tenant')
+      return async ({ rateBooks }) => {
+        const rows = await rateBooks.versions(tenantId)
+        const json = rows.map((r) => ({ version: r.version, id: r.id, effectiveDate: r.effective_date, description: r.description, checksum: r.checksum, summary: r.summary, importedAt: r.imported_at.toISOString(), importedBy: r.imported_by }))
+        return { json, text: table(['VERSION', 'EFFECTIVE', 'IMPORTED', 'BY', 'DESCRIPTION'], json.map((r) => [String(r.version), r.effectiveDate, r.importedAt, r.importedBy, r.description])) }
+      }
+    },
+  },
+  {
+    group: 'ratebook',
+    action: 'export',
+    summary: 'Write a rate-book version (default: the one in force today) in the import format',
+    flags: {
+      tenant: TENANT,
+      version: { type: 'string', value: 'n', description: 'Version number (default: the version in force today)' },
+      out: { type: 'string', value: 'file', description: 'Write to this file instead of stdout' },
+    },
+    examples: ['ratebook export --tenant 1 --out book.json', 'ratebook export --tenant 1 --version 3'],
+    async prepare(v) {
+      const tenantId = positiveId(v, 'tenant')
+      const version = v.version === undefined ? 'active' as const : positiveId(v, 'version')
+      const out = optionalText(v, 'out')
+      return async ({ rateBooks }) => {
+        const book = await rateBooks.exportBook(tenantId, version)
+        const body = `${JSON.stringify(book, null, 2)}\n`
+        if (out === undefined) return { json: book, text: body }
+        await fs.writeFile(out, body)
+        return { json: { file: out, effectiveDate: book.effectiveDate }, text: lines(`Wrote the rate book effective ${book.effectiveDate} to ${out}.`) }
       }
     },
   },

@@ -30,7 +30,11 @@ export const COMMON_FLAGS: Flags = {
   help: { type: 'boolean', description: 'Show this help' },
 }
 
-export function parseFlags(flags: Flags, args: string[]): Values {
+/**
+ * Reads the flags, and the one positional argument a command may declare (`positional`: its name,
+ * stored under that name, e.g. the file of `ratebook import <file>`).
+ */
+export function parseFlags(flags: Flags, args: string[], positional?: string): Values {
   const options: ParseArgsOptionsConfig = {}
   for (const [name, flag] of Object.entries({ ...flags, ...COMMON_FLAGS })) options[name] = { type: flag.type }
   options.help = { type: 'boolean', short: 'h' }
@@ -39,19 +43,26 @@ export function parseFlags(flags: Flags, args: string[]): Values {
   // suggests positional arguments, which no command takes); the strict pass then refuses missing or
   // dash-leading values, which the lenient one would swallow.
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true })
+  const positionals: string[] = []
   for (const token of tokens) {
-    if (token.kind === 'positional') throw new UsageError(`unexpected argument '${token.value}'`)
+    if (token.kind === 'positional') {
+      if (!positional || positionals.length > 0) throw new UsageError(`unexpected argument '${token.value}'`)
+      positionals.push(token.value)
+      continue
+    }
     if (token.kind === 'option' && !Object.hasOwn(options, token.name)) throw new UsageError(`unknown option '${token.rawName}'`)
   }
   let values: Values
   try {
-    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values
+    values = parseArgs({ args, options, strict: true, allowPositionals: positional !== undefined }).values
+    if (positional && positionals[0] !== undefined) values = { ...values, [positional]: positionals[0] }
   } catch (err) {
     if (isParseArgsError(err)) throw new UsageError(err.message)
     throw err
   }
   if (values.help) return values
   const missing = Object.entries(flags).filter(([name, f]) => f.required && values[name] === undefined).map(([name]) => `--${name}`)
+  if (positional && values[positional] === undefined) missing.unshift(`<${positional}>`)
   if (missing.length > 0) throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
   return values
 }

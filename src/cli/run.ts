@@ -32,7 +32,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let values: Values
   let runner: Runner
   try {
-    values = parseFlags(command.flags, rest)
+    values = parseFlags(command.flags, rest, command.positional)
     if (values.help) {
       await io.reply(commandHelp(command))
       return EXIT.ok

@@ -31,6 +31,7 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
           engine: db.engine,
           tenants: modules.identity.tenants,
           settings: modules.settings.service,
+          rateBooks: modules.rating.rateBooks,
           migrationStatus: () => migrationStatus(db),
           operator: operatorName(),
           startedAt,

@@ -133,3 +133,28 @@ export async function existingOfKind(db: Executor, tenantId: number, kind: Accou
   if (kind) q = q.where('kind', '=', kind)
   return new Set((await q.execute()).map((r) => r.id))
 }
+
+/** The kind of each of `ids` that exists in the tenant; ids that do not exist are absent. */
+export async function kindsOf(db: Executor, tenantId: number, ids: number[]): Promise<Map<number, AccountHolderKind>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('account_holder').select(['id', 'kind']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute()
+  return new Map(rows.map((r) => [r.id, r.kind as AccountHolderKind]))
+}
+
+/** The dealer with this dealer number (any case), with its group and agents: what a rate quote needs. */
+export async function findDealerByNumber(db: Executor, tenantId: number, dealerNumber: string) {
+  return db.selectFrom('account_holder as ah')
+    .select(['ah.id', 'ah.business_key', 'ah.legal_name', 'ah.display_name', 'ah.status', 'ah.expired_date', 'ah.primary_state', 'ah.dealer_group_id'])
+    .select(sql<number[]>`coalesce((select array_agg(da.agent_id order by da.agent_id) from dealer_agent da
+      where da.tenant_id = ah.tenant_id and da.dealer_id = ah.id), '{}')`.as('agent_ids'))
+    .where('ah.tenant_id', '=', tenantId).where('ah.kind', '=', 'DEALER').where('ah.business_key_key', '=', dealerNumber.toLowerCase())
+    .executeTakeFirst()
+}
+
+/** Ids of the account holders with these kinds and business keys (any case), keyed `KIND/lower(key)`. */
+export async function idsByBusinessKey(db: Executor, tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map()
+  const rows = await db.selectFrom('account_holder').select(['id', 'kind', 'business_key_key'])
+    .where('tenant_id', '=', tenantId).where('business_key_key', 'in', keys.map((k) => k.businessKey.toLowerCase())).execute()
+  return new Map(rows.map((r) => [`${r.kind}/${r.business_key_key}`, r.id]))
+}

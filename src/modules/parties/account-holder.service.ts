@@ -2,6 +2,7 @@
 // administrator-company record each tenant gets at creation. One transaction per change, audited.
 import type { Transaction } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
+import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
@@ -19,7 +20,7 @@ import { partiesErrors } from './parties.errors.ts'
 
 type Input = Record<string, unknown>
 
-type Deps = { db: Database; clock: Clock }
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus }
 
 export function visibilityOf(ctx: AuthenticatedContext): repo.Visibility {
   return ctx.principal.visibleAccountHolderIds
@@ -54,7 +55,10 @@ function toWrite(def: KindDefinition, input: Input): repo.AccountHolderWrite {
   }
 }
 
-export function createAccountHolderService({ db, clock }: Deps) {
+/** Published (key `<tenantId>:`) after any account holder of the tenant changed; caches of account-holder data drop the tenant's entries. */
+export const ACCOUNT_HOLDER_TOPIC = 'parties.account_holder'
+
+export function createAccountHolderService({ db, clock, bus }: Deps) {
   const patchedValidators = new Map<AccountHolderKind, (value: unknown) => void>()
   const validatePatched = (def: KindDefinition, value: unknown) => {
     let validate = patchedValidators.get(def.kind)
@@ -117,7 +121,7 @@ export function createAccountHolderService({ db, clock }: Deps) {
       const now = clock.now()
       const write = toWrite(def, input)
       try {
-        return await db.transaction(ctx.tenantId, async (tx) => {
+        const created = await db.transaction(ctx.tenantId, async (tx) => {
           await assertReferences(tx, ctx, def, input)
           const id = await repo.insertAccountHolder(tx, ctx.tenantId, def.kind, write, now)
           if (def.kind === 'DEALER') await repo.replaceDealerAgents(tx, ctx.tenantId, id, (input.agentIds as number[] | undefined) ?? [])
@@ -125,6 +129,8 @@ export function createAccountHolderService({ db, clock }: Deps) {
           await writeAudit(tx, ctx, now, { action: `${def.kind.toLowerCase()}.created`, entityType: 'account_holder', entityId: id, changes: { after: auditable(toEditable(def, row)) } })
           return row
         })
+        await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+        return created
       } catch (err) {
         conflict(def, err, write)
       }
@@ -139,7 +145,7 @@ export function createAccountHolderService({ db, clock }: Deps) {
       const now = clock.now()
       let write: repo.AccountHolderWrite | undefined
       try {
-        return await db.transaction(ctx.tenantId, async (tx) => {
+        const updated = await db.transaction(ctx.tenantId, async (tx) => {
           const locked = await repo.lockAccountHolder(tx, ctx.tenantId, def.kind, id, visibilityOf(ctx))
           if (!locked) throw notFound(def, id)
           checkVersion(locked.version)
@@ -158,6 +164,8 @@ export function createAccountHolderService({ db, clock }: Deps) {
           })
           return after
         })
+        await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+        return updated
       } catch (err) {
         if (write) conflict(def, err, write)
         throw err

@@ -1,7 +1,9 @@
 // Bulk expiry of account holders (POST /accountholders/autoexpirerequests): by explicit ids or by a
 // rule, as a dry run (the default: read only) or for real (one transaction over locked rows: the
 // expired date set, the version bumped, one audit record per account holder).
+import { ACCOUNT_HOLDER_TOPIC } from './account-holder.service.ts'
 import { writeAudit } from '../../platform/audit.ts'
+import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
@@ -13,7 +15,7 @@ import * as repo from './auto-expire.repository.ts'
 import { effectiveExpiredDate, MAX_AUTO_EXPIRE, matchesRule, todayUtc, verdict, type AutoExpireRule } from './auto-expire.rules.ts'
 import type { AutoExpireRequest, AutoExpireResult } from './auto-expire.schemas.ts'
 
-type Deps = { db: Database; clock: Clock }
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus }
 
 type Selection = { kind: 'ids'; ids: number[] } | { kind: 'rule'; rule: AutoExpireRule; limit: number }
 
@@ -51,7 +53,7 @@ function selectionOf(request: AutoExpireRequest, now: Date): Selection {
   return { kind: 'rule', rule: { type: r.type, since }, limit }
 }
 
-export function createAutoExpireService({ db, clock }: Deps) {
+export function createAutoExpireService({ db, clock, bus }: Deps) {
   /** Selects and judges; the caller decides whether to apply. */
   async function evaluate(x: Executor, ctx: AuthenticatedContext, selection: Selection, expiredDate: Date, now: Date, lock: boolean) {
     const visibility = visibilityOf(ctx)
@@ -91,7 +93,7 @@ export function createAutoExpireService({ db, clock }: Deps) {
       }
 
       if (dryRun) return db.read(ctx.tenantId, (x) => apply(x, false))
-      return db.transaction(ctx.tenantId, async (tx) => {
+      const applied = await db.transaction(ctx.tenantId, async (tx) => {
         const result = await apply(tx, true)
         await repo.setExpiredDate(tx, ctx.tenantId, result.expired.map((e) => e.id), expiredDate, now)
         for (const e of result.expired) {
@@ -105,6 +107,8 @@ export function createAutoExpireService({ db, clock }: Deps) {
         }
         return result
       })
+      if (applied.expired.length > 0) await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+      return applied
     },
   }
 }

@@ -2,13 +2,14 @@
 // holders, repair facilities, inspection companies, claim payees, the administrator company) and
 // what hangs off them. Other code reaches this module only through what is exported here.
 import type { FastifyInstance } from 'fastify'
-import type { InvalidationBus } from '../../platform/cache.ts'
+import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { AccountHolderKind } from '../../platform/db/schema.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { accountHolderRoutes } from './account-holder.routes.ts'
-import { existingOfKind, listAccountHolders } from './account-holder.repository.ts'
-import { createAccountHolderService } from './account-holder.service.ts'
+import { existingOfKind, findDealerByNumber, idsByBusinessKey, kindsOf, listAccountHolders } from './account-holder.repository.ts'
+import { ACCOUNT_HOLDER_TOPIC, createAccountHolderService } from './account-holder.service.ts'
 import { autoExpireRoutes } from './auto-expire.routes.ts'
 import { createAutoExpireService } from './auto-expire.service.ts'
 import { isActiveAccountHolder } from './contact.rules.ts'
@@ -27,9 +28,37 @@ export { isActiveAccountHolder } from './contact.rules.ts'
  * Dealer look-ups for other modules (identity's portal visibility groups). Both join the caller's
  * transaction when there is one and see every dealer of the tenant, whoever the caller is.
  */
-export function createDealerDirectory({ db, clock }: { db: Database; clock: Clock }) {
+export type DealerProfile = {
+  id: number
+  dealerNumber: string
+  name: string
+  state: string | null
+  status: 'ACTIVE' | 'INACTIVE'
+  expiredDate: Date | null
+  dealerGroupId: number | null
+  agentIds: number[]
+}
+
+export function createDealerDirectory({ db, clock, bus }: { db: Database; clock: Clock; bus: InvalidationBus }) {
+  // Dealer profiles are read by every rate quote; any account-holder change drops the tenant's entries.
+  const profiles = createTtlCache<DealerProfile>({ ttlMs: 5 * 60_000, maxEntries: 100_000, clock })
+  bus.subscribe(ACCOUNT_HOLDER_TOPIC, (tenantPrefix) => profiles.deletePrefix(tenantPrefix))
   return {
+    /** The dealer with this number (any case), from a cache kept true through the invalidation bus; undefined when unknown. */
+    dealerByNumber(tenantId: number, dealerNumber: string): Promise<DealerProfile | undefined> {
+      return profiles.getOrLoad(`${tenantId}:${dealerNumber.toLowerCase()}`, async () => {
+        const row = await db.read(tenantId, (x) => findDealerByNumber(x, tenantId, dealerNumber))
+        return row && {
+          id: row.id, dealerNumber: row.business_key ?? dealerNumber, name: row.display_name, state: row.primary_state,
+          status: row.status, expiredDate: row.expired_date, dealerGroupId: row.dealer_group_id, agentIds: row.agent_ids.map(Number),
+        }
+      })
+    },
     existingDealerIds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
+    /** Ids of account holders by kind and business key, keyed `KIND/lower-case key`; unknown ones are absent. */
+    idsByBusinessKey: (tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>) => db.read(tenantId, (x) => idsByBusinessKey(x, tenantId, keys)),
+    /** The kind of each id that is an account holder of the tenant (absent: no such account holder). */
+    accountHolderKinds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => kindsOf(x, tenantId, ids)),
     async dealerSummaries(tenantId: number, ids: number[]) {
       const now = clock.now()
       // Exactly these dealers: the ids act as the visible set of the list query.
@@ -40,6 +69,8 @@ export function createDealerDirectory({ db, clock }: { db: Database; clock: Cloc
     },
   }
 }
+
+export type DealerDirectory = ReturnType<typeof createDealerDirectory>
 
 export type PartiesDeps = { db: Database; clock: Clock; bus: InvalidationBus }
 

@@ -3,16 +3,78 @@
 import type { FastifyInstance } from 'fastify'
 import { createCriteriaCache } from './criteria.evaluator.ts'
 import { criteriaRoutes } from './criteria.routes.ts'
+import { rateBookRoutes } from './ratebook.routes.ts'
+import { quoteRoutes } from './quote.routes.ts'
+import { catalogueRoutes } from './catalogue.routes.ts'
+import { seedDemoRating } from './demo.ts'
+import { createVinDecoder } from './vin.decoder.ts'
+import { createQuoteService } from './quote.service.ts'
+import { createRateBookService } from './ratebook.service.ts'
+import { createRateBookStore } from './ratebook.store.ts'
+import { disbursementRoutes } from './disbursement.routes.ts'
+import { createDisbursementService } from './disbursement.service.ts'
+import { rateVisibilityRoutes } from './rate-visibility.routes.ts'
+import { createRateVisibilityService } from './rate-visibility.service.ts'
+import type { InvalidationBus } from '../../platform/cache.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { DealerDirectory } from '../parties/index.ts'
+import type { SettingsService } from '../settings/index.ts'
 
 export { compileCriteria, createCriteriaCache, CriteriaEvaluationError, type CompiledCriteria, type Facts } from './criteria.evaluator.ts'
 export { CriteriaSyntaxError, parseCriteria } from './criteria.parser.ts'
 export { validateVin, decodeVin, type DecodedVin, type VinProblem } from './vin.rules.ts'
+export { InvalidVinError, type ModelYearBasis } from './vin.rules.ts'
+export { createVinDecoder, type VehicleDecodedVin, type VinDecoder, type VinDecoderOptions, type VinDecoderStats, type VinVehicle } from './vin.decoder.ts'
+export type { VinDataSource } from './vin.data.ts'
 
-export function createRatingModule() {
+export { demoRateBook } from './demo-ratebook.ts'
+export type { QuoteService } from './quote.service.ts'
+export { RateBookRefused, type ImportResult, type RateBookService } from './ratebook.service.ts'
+export type { RateBookProblem } from './ratebook.rules.ts'
+export { ruleApplies, type SaleScope } from './disbursement.rules.ts'
+export type { AppliedDisbursementRule, DisbursementService, QuoteHolders } from './disbursement.service.ts'
+export { visibleEntry } from './rate-visibility.rules.ts'
+export type { RateVisibilityService, VisibilityEntry } from './rate-visibility.service.ts'
+
+export type RatingDeps = {
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  /** Account-holder look-ups from parties (dealers, agents, groups). */
+  directory: DealerDirectory
+  settings: SettingsService
+}
+
+export function createRatingModule(deps: RatingDeps) {
   const cache = createCriteriaCache(1000)
+  const store = createRateBookStore(deps)
+  const rateBooks = createRateBookService({ ...deps, store })
+  const today = () => deps.clock.now().toISOString().slice(0, 10)
+  // Disbursement codes are those of the rate book in force today.
+  const codes = { disbursementCodes: async (tenantId: number) => [...((await store.inForce(tenantId, today()))?.disbursementCodes.values() ?? [])] }
+  const disbursements = createDisbursementService({ ...deps, codes })
+  const rateVisibility = createRateVisibilityService(deps)
+  const vin = createVinDecoder()
+  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility })
   return {
+    quotes,
+    /** Sets the demo tenant up for quoting: the demo book, visibility for every dealer, a few disbursements. */
+    seedDemo: (tenantId: number, dealers: ReadonlyArray<{ id: number; dealerNumber: string; agentIds: readonly number[] }>) =>
+      seedDemoRating({ rateBooks, store, visibility: rateVisibility, disbursements }, tenantId, dealers),
+    /** Loads what the first quote would otherwise wait for (the VIN data). */
+    warmUp: () => vin.load(),
+    rateBooks,
+    store,
+    disbursements,
+    rateVisibility,
     async routes(app: FastifyInstance) {
       await app.register(criteriaRoutes, { cache })
+      await app.register(rateBookRoutes, { service: rateBooks, today })
+      await app.register(disbursementRoutes, { service: disbursements })
+      await app.register(rateVisibilityRoutes, { service: rateVisibility })
+      await app.register(quoteRoutes, { service: quotes, today })
+      await app.register(catalogueRoutes, { store, today })
     },
   }
 }

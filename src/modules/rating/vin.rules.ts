@@ -14,13 +14,14 @@ export type VinProblem =
   | { code: 'invalid_character'; message: string; position: number; character: string }
   | { code: 'check_digit'; message: string; expected: string; actual: string }
 
-export type ModelYearBasis = 'position-7' | 'reference-year'
+/** 'vin-data': only one candidate year has a model in the manufacturer's vPIC schemas (createVinDecoder). */
+export type ModelYearBasis = 'position-7' | 'reference-year' | 'vin-data'
 
 export type DecodedVin = {
   vin: string
   /** Positions 1-3. */
   wmi: string
-  /** Positions 4-8, the vehicle descriptor section (not decoded: needs the vPIC data set). */
+  /** Positions 4-8, the vehicle descriptor section (decoded by createVinDecoder, not here). */
   vds: string
   manufacturer?: string
   /** Absent when the WMI is unknown or shared by several makes. */

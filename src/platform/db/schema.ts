@@ -194,6 +194,67 @@ export type DisbursementAccountTable = {
 
 export type RepairFacilityLinkTable = { tenant_id: number; repair_facility_id: number; linked_id: number; created_at: Timestamp }
 
+export type RateBookTable = {
+  id: Generated<number>
+  tenant_id: number
+  version: number
+  effective_date: string
+  description: string | null
+  checksum: string
+  document: Buffer
+  summary: Json
+  imported_at: Timestamp
+  imported_by: string
+}
+
+export type RatingCatalogueItemTable = {
+  id: Generated<number>
+  tenant_id: number
+  kind: 'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE' | 'OPTION' | 'FACTOR_TABLE'
+  code: string
+  first_version: number
+  created_at: Timestamp
+}
+
+export type RateQuoteKeyTable = { tenant_id: number; secret: Buffer; created_at: Timestamp }
+
+export type RateDisbursementTable = {
+  id: Generated<number>
+  tenant_id: number
+  account_holder_id: number
+  account_holder_kind: 'DEALER' | 'DEALER_GROUP' | 'AGENT'
+  code: string
+  label: string
+  disbursement_group: string
+  basis: 'AMOUNT' | 'PERCENT'
+  /** numeric(12,2), as a string */
+  amount: string | null
+  /** numeric(9,4), as a string */
+  percent: string | null
+  product_id: number | null
+  program_id: number | null
+  plan_id: number | null
+  term_id: number | null
+  effective_from: string
+  effective_to: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  version: Generated<number>
+}
+
+export type DealerRateVisibilitySetTable = { tenant_id: number; dealer_id: number; version: number; updated_at: Timestamp }
+
+export type DealerRateVisibilityTable = {
+  id: Generated<number>
+  tenant_id: number
+  dealer_id: number
+  product_id: number
+  program_id: number | null
+  plan_id: number | null
+  max_markup_amount: string | null
+  max_markup_percent: string | null
+}
+
 export type DB = {
   tenant: TenantTable
   tenant_signing_key: TenantSigningKeyTable
@@ -214,4 +275,10 @@ export type DB = {
   account_holder_custom_field: AccountHolderCustomFieldTable
   disbursement_account: DisbursementAccountTable
   repair_facility_link: RepairFacilityLinkTable
+  rate_book: RateBookTable
+  rating_catalogue_item: RatingCatalogueItemTable
+  rate_quote_key: RateQuoteKeyTable
+  rate_disbursement: RateDisbursementTable
+  dealer_rate_visibility_set: DealerRateVisibilitySetTable
+  dealer_rate_visibility: DealerRateVisibilityTable
 }

@@ -66,6 +66,8 @@ export function toAppError(error: FastifyError & { validation?: AjvError[]; vali
       return platformErrors.create('unsupported_media_type', 'The request body has a content type this route does not accept')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return platformErrors.create('validation_failed', 'Content-Length does not match the body')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return platformErrors.create('uri_too_long', 'A path segment is longer than the service accepts (5000 characters)')
     case 'FST_ERR_BAD_URL':
       return platformErrors.create('route_not_found', 'The URL cannot be decoded')
     case 'FST_ERR_CTP_INVALID_PARSE_TYPE':

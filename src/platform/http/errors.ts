@@ -70,6 +70,7 @@ export const platformErrors = defineErrors({
   validation_failed: { status: 400, title: 'Invalid request' },
   id_mismatch: { status: 400, title: 'Identifier mismatch' },
   payload_too_large: { status: 413, title: 'Payload too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   unauthenticated: { status: 401, title: 'Authentication required' },

@@ -25,6 +25,16 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
 }
 
 const standalone = createAjv({ coerceTypes: false }, {})
+const standaloneText = createAjv({ coerceTypes: 'array' }, {})
+
+/**
+ * A route validator that leaves one part to the route's own code, which reads it whole and lists
+ * every problem at once (a rate book body, the rate quote's query); the other parts are validated
+ * as usual. The schema stays on the route for the OpenAPI document.
+ */
+export function validatedExcept(part: 'body' | 'querystring'): FastifySchemaCompiler<unknown> {
+  return ({ schema, httpPart }) => (httpPart === part ? () => true : (httpPart === 'body' ? standalone : standaloneText).compile(schema as object))
+}
 
 /** A strict validator for values built in code (for example a patched resource): every error listed. */
 export function compileSchemaValidator(schema: TSchema): (value: unknown) => FieldError[] {

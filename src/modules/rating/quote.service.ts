@@ -1,0 +1,412 @@
+// The rate quote (docs/rate-quote.md): dealer, visibility and disbursements from caches, the rate
+// book in force on the sale date from its in-memory index, the vehicle from the VIN decoder. A warm
+// quote does no database work and writes nothing: its id is signed and self-describing
+// (quote.token.ts), and replaying it over the same immutable book version gives the same numbers.
+import { createSecretKey, type KeyObject } from 'node:crypto'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { FieldError } from '../../platform/http/errors.ts'
+import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { centsToNumber, type Decimal } from '../../platform/money.ts'
+import type { DealerDirectory, DealerProfile } from '../parties/index.ts'
+import { isActiveAccountHolder } from '../parties/index.ts'
+import type { SettingsService } from '../settings/index.ts'
+import type { Explanation, Facts } from './criteria.evaluator.ts'
+import type { AppliedDisbursementRule } from './disbursement.service.ts'
+import { ratingErrors } from './rating.errors.ts'
+import type { IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
+import { quoteKey } from './ratebook.repository.ts'
+import type { RateBookStore } from './ratebook.store.ts'
+import type { VisibilityEntry } from './rate-visibility.service.ts'
+import {
+  disbursementApplies, expiration, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
+  shortDriveType, shortFuelType, type HolderDisbursement, type QuoteInputs, type Vehicle,
+} from './quote.rules.ts'
+import { encodeQuoteId, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
+import type { VinDecoder } from './vin.decoder.ts'
+import { TreeWriter, withArray } from './reply-json.ts'
+
+export type QuoteMessage = { severity: 'INFO' | 'WARNING'; code: string; text: string; productCode?: string }
+export type Exclusion = {
+  level: 'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE'
+  productCode: string; programCode?: string; planCode?: string; termCode?: string; deductibleCode?: string
+  reason: string; text: string
+  criteria?: { text: string; result: boolean; explanation: Explanation }
+}
+
+type Ports = {
+  db: Database
+  clock: Clock
+  store: RateBookStore
+  directory: DealerDirectory
+  settings: SettingsService
+  vin: VinDecoder
+  disbursements: { forQuote(tenantId: number, holders: { dealerId: number; dealerGroupId: number | null; agentIds: number[] }): Promise<{ fingerprint: string; rules: AppliedDisbursementRule[] }> }
+  visibility: { forQuote(tenantId: number, dealerId: number): Promise<VisibilityEntry[]> }
+}
+
+export type QuoteService = ReturnType<typeof createQuoteService>
+
+const NO_PLANS: QuoteMessage = { severity: 'WARNING', code: 'NO_PLANS_FOUND', text: 'No plans found' }
+
+/** Priced deductible entries kept per instance (about 1 KB each). */
+const MAX_FRAGMENTS = 50_000
+
+export function createQuoteService(ports: Ports) {
+  const { db, clock, store, directory, settings } = ports
+  const fragments = createFragmentCache(MAX_FRAGMENTS)
+  const keys = new Map<number, Promise<KeyObject>>()
+  const keyOf = (tenantId: number) => {
+    let key = keys.get(tenantId)
+    if (!key) {
+      key = db.read(tenantId, (x) => quoteKey(x, tenantId)).then((secret) => createSecretKey(secret))
+      keys.set(tenantId, key)
+      key.catch(() => keys.delete(tenantId))
+    }
+    return key
+  }
+
+  async function dealerFor(ctx: AuthenticatedContext, dealerNumber: string): Promise<DealerProfile> {
+    const dealer = await directory.dealerByNumber(ctx.tenantId, dealerNumber)
+    const visible = ctx.principal?.visibleAccountHolderIds
+    if (!dealer || (visible && !visible.has(dealer.id))) throw ratingErrors.create('dealer_not_found', `no dealer with number '${dealerNumber}'`)
+    return dealer
+  }
+
+  function decodeVehicle(inputs: QuoteInputs, messages: QuoteMessage[]): Vehicle {
+    const vehicle: Vehicle = {
+      vin: inputs.vin ?? null, year: inputs.vehicleYear ?? null, make: inputs.vehicleMake ?? null, model: inputs.vehicleModel ?? null,
+      trim: inputs.vehicleTrim ?? null, series: null, bodyStyle: null, driveType: null, fuelType: null, cylinders: null, manufacturer: null,
+    }
+    if (!inputs.vin) return vehicle
+    // The sale year bounds the model year (at most one ahead), which settles a year code shared by two cycles.
+    const decoded = ports.vin.decode(inputs.vin, { referenceYear: Number(inputs.saleDate.slice(0, 4)) })
+    const up = (s: string | undefined) => (s ? s.toUpperCase() : null)
+    // The VIN is authoritative for what it encodes; given values fill what it does not.
+    const conflicts: string[] = []
+    const take = <K extends 'year' | 'make' | 'model' | 'trim'>(field: K, fromVin: Vehicle[K] | null, input: string) => {
+      if (fromVin === null || fromVin === undefined) return
+      if (vehicle[field] !== null && vehicle[field] !== fromVin) conflicts.push(`${input} ${vehicle[field]} (the VIN says ${fromVin})`)
+      vehicle[field] = fromVin
+    }
+    take('year', decoded.modelYear ?? null, 'vehicleYear')
+    take('make', up(decoded.make), 'vehicleMake')
+    take('model', up(decoded.model), 'vehicleModel')
+    if (vehicle.trim === null) vehicle.trim = up(decoded.trim)
+    vehicle.series = up(decoded.series)
+    vehicle.bodyStyle = decoded.bodyStyle ?? null
+    vehicle.driveType = shortDriveType(decoded.driveType)
+    vehicle.fuelType = shortFuelType(decoded.fuelType)
+    vehicle.cylinders = decoded.cylinders ?? null
+    vehicle.manufacturer = decoded.manufacturer ?? null
+    if (conflicts.length > 0) messages.push({ severity: 'INFO', code: 'VEHICLE_INPUT_OVERRIDDEN', text: `The VIN decides: ${conflicts.join('; ')}` })
+    return vehicle
+  }
+
+  /**
+   * Produces the quote. `at` is the instant the quote is made (a replay passes the original one);
+   * `explain` records every exclusion with its reason.
+   */
+  async function run(ctx: AuthenticatedContext, inputs: QuoteInputs, options: {
+    explain: boolean; at: Date; dealer: DealerProfile; book: RateBookIndex | undefined; lifetimeSeconds: number
+    /** Messages and fields a replay adds. */
+    extraMessages?: QuoteMessage[]; extraFields?: Record<string, unknown>
+  }): Promise<string> {
+    const { explain, at, dealer, book } = options
+    const messages: QuoteMessage[] = [...(options.extraMessages ?? [])]
+    const exclusions: Exclusion[] = []
+    const exclude = explain ? (e: Exclusion) => { exclusions.push(e) } : () => {}
+    const vehicle = decodeVehicle(inputs, messages)
+    const classified = book && (vehicle.make ? book.classify({ make: vehicle.make, model: vehicle.model ?? undefined, trim: vehicle.trim ?? undefined, year: vehicle.year ?? undefined }) : null)
+    const vehicleClass = classified ? classified.vehicleClass : null
+    const warranties = book ? book.warranties(vehicle.make ?? undefined) : []
+    const issuedAt = Math.floor(at.getTime() / 1000)
+    const [holders, visibility] = await Promise.all([
+      ports.disbursements.forQuote(ctx.tenantId, { dealerId: dealer.id, dealerGroupId: dealer.dealerGroupId, agentIds: dealer.agentIds }),
+      ports.visibility.forQuote(ctx.tenantId, dealer.id),
+    ])
+    const claims: QuoteClaims = {
+      tenantId: ctx.tenantId, dealerId: dealer.id, bookId: book?.bookId ?? 0, issuedAt, expiresAt: issuedAt + options.lifetimeSeconds,
+      disbursements: holders.fingerprint, inputs,
+    }
+    const quoteId = encodeQuoteId(await keyOf(ctx.tenantId), claims)
+    const vehicleOut = {
+      vin: vehicle.vin, year: vehicle.year, make: vehicle.make, model: vehicle.model, trim: vehicle.trim, series: vehicle.series,
+      bodyStyle: vehicle.bodyStyle, driveType: vehicle.driveType, fuelType: vehicle.fuelType, cylinders: vehicle.cylinders, manufacturer: vehicle.manufacturer,
+      condition: inputs.vehicleCondition ?? null, odometer: inputs.odometer ?? null, inServiceDate: inputs.inServiceDate ?? null,
+      vehicleClass, manufacturerWarranties: warranties,
+    }
+    const reply = (products: TreeWriter | null) => {
+      if (!products?.hasContent) messages.push(NO_PLANS)
+      return withArray({
+        quoteId, quoteExpiresAt: new Date(claims.expiresAt * 1000).toISOString(), quotedAt: at.toISOString(),
+        dealerNumber: dealer.dealerNumber, saleDate: inputs.saleDate,
+        rateBook: book ? { version: book.version, effectiveDate: book.effectiveDate } : null,
+        vehicle: vehicleOut, messages, ...(explain ? { exclusions } : {}), ...options.extraFields,
+      }, 'products', products?.text() ?? '')
+    }
+
+    if (!book) {
+      messages.push({ severity: 'WARNING', code: 'NO_RATE_BOOK', text: `No rate book is in force on ${inputs.saleDate}` })
+      return reply(null)
+    }
+    if (!isActiveAccountHolder({ status: dealer.status, expired_date: dealer.expiredDate }, at)) {
+      messages.push({ severity: 'WARNING', code: 'DEALER_INACTIVE', text: `Dealer ${dealer.dealerNumber} is not active: it can sell no products` })
+      return reply(null)
+    }
+    if (visibility.length === 0) {
+      messages.push({ severity: 'WARNING', code: 'DEALER_HAS_NO_PRODUCTS', text: `Dealer ${dealer.dealerNumber} may sell no products: its rate visibility is empty` })
+      return reply(null)
+    }
+    const vehicleKnown = vehicle.make !== null && vehicle.year !== null && (vehicle.model !== null || vehicle.vin !== null)
+    if (vehicleKnown && vehicleClass === null) {
+      messages.push({ severity: 'INFO', code: 'VEHICLE_NOT_CLASSIFIED', text: `The rate book gives ${vehicle.year} ${vehicle.make} ${vehicle.model ?? ''} no vehicle class`.trimEnd() })
+    }
+
+    const facts = quoteFacts(inputs, vehicle, vehicleClass, { number: dealer.dealerNumber, state: dealer.state }, warranties)
+    const holderRules: HolderDisbursement[] = holders.rules
+    const requested = new Set(inputs.surcharges ?? [])
+    const offered = new Set<string>()
+    const check = (rule: IndexedProduct['criteria'], e: Omit<Exclusion, 'reason' | 'text' | 'criteria'>, what: string): boolean => {
+      if (!rule) return true
+      if (rule.compiled.evaluate(facts)) return true
+      if (explain) {
+        const { result, explanation } = rule.compiled.explain(facts)
+        exclude({ ...e, reason: 'CRITERIA', text: `${what} criteria not met: ${rule.text}`, criteria: { text: rule.text, result, explanation } })
+      }
+      return false
+    }
+    const inWindow = (from: string | null, to: string | null) => (from === null || from <= inputs.saleDate) && (to === null || inputs.saleDate <= to)
+
+    const out = new TreeWriter()
+    for (const product of book.products) {
+      const p = { level: 'PRODUCT' as const, productCode: product.code }
+      if (inputs.productTypes && !inputs.productTypes.includes(product.type)) continue
+      if (inputs.productIds && !inputs.productIds.includes(product.id)) continue
+      const productVisibility = visibility.filter((v) => v.productId === product.id)
+      if (productVisibility.length === 0) { exclude({ ...p, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell ${product.code}` }); continue }
+      if (!product.assetTypes.has(inputs.assetType)) { exclude({ ...p, reason: 'ASSET_TYPE', text: `${product.code} is not sold for asset type ${inputs.assetType}` }); continue }
+      if (!inWindow(product.effectiveFrom, product.effectiveTo)) { exclude({ ...p, reason: 'NOT_EFFECTIVE', text: `${product.code} is not on sale on ${inputs.saleDate}` }); continue }
+      const missing = missingInputs(product.requiredInputs, inputs, vehicleKnown)
+      if (missing.length > 0) {
+        const names = missing.map((m) => (m === 'vehicle' ? 'vin (or vehicleYear, vehicleMake and vehicleModel)' : m)).join(', ')
+        messages.push({ severity: 'INFO', code: 'PRODUCT_INPUTS_MISSING', text: `${product.code} not rated: ${names} required`, productCode: product.code })
+        exclude({ ...p, reason: 'INPUTS_MISSING', text: `${product.code} needs ${names}` })
+        continue
+      }
+      if (!check(product.criteria, p, product.code)) continue
+      const factor = productFactor(product.factorTables, facts)
+      const optionReply = optionReplies(factor)
+      const productMark = out.openPrefix(product.replyPrefix)
+      for (const program of product.programs) {
+        if (inputs.programIds && !inputs.programIds.includes(program.id)) continue
+        const g = { ...p, level: 'PROGRAM' as const, programCode: program.code }
+        if (!productVisibility.some((v) => v.programId === null || v.programId === program.id)) { exclude({ ...g, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell program ${program.code}` }); continue }
+        if (!check(program.criteria, g, `Program ${program.code}`)) continue
+        const programMark = out.openPrefix(program.replyPrefix)
+        for (const plan of program.plans) {
+          const l = { ...g, level: 'PLAN' as const, planCode: plan.code }
+          const entry = productVisibility.find((v) => (v.programId === null || v.programId === program.id) && (v.planId === null || v.planId === plan.id))
+          if (!entry) { exclude({ ...l, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell plan ${plan.code}` }); continue }
+          if (!plan.conditions.has(inputs.vehicleCondition ?? '')) {
+            exclude({ ...l, reason: 'CONDITION', text: `${plan.code} is for ${[...plan.conditions].join(', ')} vehicles, not ${inputs.vehicleCondition ?? 'an unknown condition'}` })
+            continue
+          }
+          if (!inWindow(plan.effectiveFrom, plan.effectiveTo)) { exclude({ ...l, reason: 'NOT_EFFECTIVE', text: `${plan.code} is not on sale on ${inputs.saleDate}` }); continue }
+          if (!check(plan.criteria, l, `Plan ${plan.code}`)) continue
+          if (vehicleClass === null) { exclude({ ...l, reason: 'NO_VEHICLE_CLASS', text: `${plan.code}: the vehicle has no class in the rate book` }); continue }
+          const planMark = out.openPrefix(plan.replyPrefix)
+          priceTerms({ book, product, program, plan, visibility: entry, factor, facts, applicableTo: holderRules, holderFingerprint: holders.fingerprint, inputs, requested, offered, check, exclude, vehicleClass, at: l, optionReply, fragments, out, explain })
+          out.close(planMark)
+        }
+        out.close(programMark)
+      }
+      out.close(productMark)
+    }
+    const unavailable = [...requested].filter((s) => !offered.has(s))
+    if (unavailable.length > 0) messages.push({ severity: 'INFO', code: 'SURCHARGE_NOT_AVAILABLE', text: `Not offered by any quoted plan: ${unavailable.join(', ')}` })
+    return reply(out)
+  }
+
+  return {
+    /**
+     * A new quote for the dealer, as JSON text (the reply is large and hot: it is written once, with
+     * cached priced fragments). 404 for an unknown or invisible dealer, 422 for unacceptable dates.
+     */
+    async quote(ctx: AuthenticatedContext, inputs: QuoteInputs, explain: boolean): Promise<string> {
+      const at = clock.now()
+      const today = at.toISOString().slice(0, 10)
+      const [dealer, lookBack, lifetime] = await Promise.all([
+        dealerFor(ctx, inputs.dealerNumber),
+        settings.get(ctx.tenantId, 'saleDateLookBackDays'),
+        settings.get(ctx.tenantId, 'quoteLifetime'),
+      ])
+      const dateProblems: FieldError[] = quoteDateProblems(inputs, today, lookBack)
+      if (dateProblems.length > 0) throw ratingErrors.create('quote_dates_invalid', dateProblems.map((p) => p.message).join('; '), { errors: dateProblems })
+      const book = await store.inForce(ctx.tenantId, inputs.saleDate)
+      return run(ctx, { ...inputs, dealerNumber: dealer.dealerNumber }, { explain, at, dealer, book, lifetimeSeconds: Math.floor(lifetime.milliseconds / 1000) })
+    },
+
+    /**
+     * Shows a quote again from its id: the same inputs over the same book version at the original
+     * instant. 404 for an id that is not this tenant's or was tampered with.
+     */
+    async replay(ctx: AuthenticatedContext, quoteId: string, explain: boolean): Promise<string> {
+      const claims = verifyQuoteId(await keyOf(ctx.tenantId), quoteId)
+      if (!claims || claims.tenantId !== ctx.tenantId) throw ratingErrors.create('quote_not_found', 'no such quote')
+      const dealer = await dealerFor(ctx, claims.inputs.dealerNumber)
+      if (dealer.id !== claims.dealerId) throw ratingErrors.create('quote_not_found', 'no such quote')
+      const book = claims.bookId === 0 ? undefined : await store.byId(ctx.tenantId, claims.bookId)
+      const now = Math.floor(clock.now().getTime() / 1000)
+      const current = await ports.disbursements.forQuote(ctx.tenantId, { dealerId: dealer.id, dealerGroupId: dealer.dealerGroupId, agentIds: dealer.agentIds })
+      const extraMessages: QuoteMessage[] = current.fingerprint === claims.disbursements ? [] : [{
+        severity: 'WARNING', code: 'QUOTE_DISBURSEMENTS_CHANGED',
+        text: 'The dealer\'s disbursements changed since this quote: amounts shown are today\'s; quote again before contracting',
+      }]
+      return run(ctx, claims.inputs, {
+        explain, at: new Date(claims.issuedAt * 1000), dealer, book, lifetimeSeconds: claims.expiresAt - claims.issuedAt,
+        extraMessages, extraFields: { expired: now >= claims.expiresAt },
+      })
+    },
+  }
+}
+
+type Check = (rule: IndexedProduct['criteria'], e: Omit<Exclusion, 'reason' | 'text' | 'criteria'>, what: string) => boolean
+
+/** A bounded map from everything that decides a priced deductible entry to its JSON (least recently used leave first). */
+function createFragmentCache(max: number) {
+  const entries = new Map<string, string>()
+  return (key: string, build: () => string): string => {
+    const hit = entries.get(key)
+    if (hit !== undefined) return hit
+    const json = build()
+    entries.set(key, json)
+    if (entries.size > max) entries.delete(entries.keys().next().value!)
+    return json
+  }
+}
+
+type OptionReply = (option: IndexedOption, required: boolean, selected: boolean) => unknown
+
+/** Option replies of one product in one quote: priced once, the same object for every deductible that offers it. */
+function optionReplies(factor: Decimal): OptionReply {
+  const cache = new Map<string, unknown>()
+  return (option, required, selected) => {
+    const key = `${option.id}|${required ? 1 : 0}|${selected ? 1 : 0}`
+    let reply = cache.get(key)
+    if (reply === undefined) {
+      const priced = priceOption(option, factor)
+      reply = {
+        optionId: option.id, code: option.code, name: option.name, kind: option.kind, required, selected,
+        dealerCost: centsToNumber(priced.dealerCostCents), suggestedRetail: centsToNumber(priced.suggestedRetailCents),
+        disbursements: priced.lines.map((l) => ({ code: l.code, amount: centsToNumber(l.cents) })),
+      }
+      cache.set(key, reply)
+    }
+    return reply
+  }
+}
+
+type TermPricing = {
+  book: RateBookIndex; product: IndexedProduct; program: IndexedProgram; plan: IndexedPlan; visibility: VisibilityEntry; factor: Decimal
+  facts: Record<string, string | number | boolean | null>; applicableTo: readonly HolderDisbursement[]; holderFingerprint: string; inputs: QuoteInputs
+  requested: ReadonlySet<string>; offered: Set<string>; check: Check; exclude: (e: Exclusion) => void; vehicleClass: string
+  at: Omit<Exclusion, 'reason' | 'text' | 'criteria'>; optionReply: OptionReply; fragments: ReturnType<typeof createFragmentCache>
+  out: TreeWriter; explain: boolean
+}
+
+type JudgedOptions = { options: Array<[IndexedOption, boolean, boolean]>; key: string }
+
+/** The product's options offered with this plan for these facts: [option, required, selected], and a key of the lot. */
+function judgeOptions(product: IndexedProduct, plan: IndexedPlan, facts: Record<string, string | number | boolean | null>, requested: ReadonlySet<string>, offered: Set<string>): JudgedOptions {
+  const options: Array<[IndexedOption, boolean, boolean]> = []
+  let key = ''
+  for (const option of product.options) {
+    if (option.plans && !option.plans.has(plan.code)) continue
+    if (option.criteria && !option.criteria.compiled.evaluate(facts as Facts)) continue
+    const required = option.requiredWhen !== null && option.requiredWhen.compiled.evaluate(facts as Facts)
+    const selected = required || requested.has(option.code)
+    offered.add(option.code)
+    options.push([option, required, selected])
+    key += `${option.id}${required ? 'r' : ''}${selected ? 's' : ''},`
+  }
+  return { options, key }
+}
+
+/** One priced deductible entry of a term, as JSON. */
+function deductibleJson(x: TermPricing, term: IndexedPlan['terms'][number], deductible: IndexedProduct['deductibles'][number], rate: IndexedRate,
+  applicable: readonly HolderDisbursement[], options: JudgedOptions['options']): string {
+  const price = priceRate(rate, x.factor, x.book.disbursementCodes, applicable, x.visibility)
+  return JSON.stringify({
+    deductibleId: deductible.id, code: deductible.code, amount: centsToNumber(deductible.amountCents), type: deductible.type,
+    rate: {
+      rateId: `r.${x.plan.id}.${term.id}.${deductible.id}.${rate.index}`,
+      dealerCost: centsToNumber(price.dealerCostCents), suggestedRetail: centsToNumber(price.suggestedRetailCents),
+      minRetail: centsToNumber(price.minRetailCents), maxRetail: centsToNumber(price.maxRetailCents), retailLocked: price.retailLocked,
+      disbursements: price.lines.map((l) => (l.accountHolderId === undefined
+        ? { code: l.code, group: l.group, label: l.label, amount: centsToNumber(l.cents), source: l.source }
+        : { code: l.code, group: l.group, label: l.label, amount: centsToNumber(l.cents), source: l.source, accountHolderId: l.accountHolderId })),
+    },
+    options: options.map(([option, required, selected]) => x.optionReply(option, required, selected)),
+  })
+}
+
+/** Writes the plan's priced terms. */
+function priceTerms(x: TermPricing): void {
+  const { book, product, program, plan, visibility, factor, facts, inputs, requested, offered, check, exclude, vehicleClass } = x
+  const factorKey = factor.toString()
+  const markupKey = `${visibility.maxMarkupAmount ?? ''}/${visibility.maxMarkupPercent ?? ''}`
+  const out = x.out
+  for (const term of plan.terms) {
+    const t = { ...x.at, level: 'TERM' as const, termCode: term.code }
+    // Term and rate criteria see the term being priced; the facts object is reset after each use.
+    facts.termMonths = term.months
+    facts.termMiles = term.miles
+    facts.deductible = null
+    if (!check(term.criteria, t, `Term ${term.code}`)) continue
+    const target = { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }
+    const applicable = x.applicableTo.filter((d) => disbursementApplies(d, target, inputs.saleDate))
+    const holderKey = applicable.length === 0 ? '' : `${applicable.map((d) => d.id).join(',')}@${x.holderFingerprint}`
+    const termMark = out.open({
+      termId: term.id, termCode: term.code, termMonths: term.months, termMiles: term.miles, milesBasis: term.milesBasis,
+      ...expiration(inputs.saleDate, inputs.odometer, term),
+    }, 'deductibles')
+    // The common case: rates chosen by odometer band alone and options that ignore the deductible.
+    // The whole deductible list is then one cached piece per band (explain mode takes the long way,
+    // which records why each deductible has no rate).
+    const cell = x.explain || product.optionsReadDeductible ? null : book.termCell(plan, term.id, vehicleClass)
+    if (cell) {
+      const band = cell.band(inputs.odometer)
+      const offeredHere = judgeOptions(product, plan, facts, requested, offered)
+      const key = `${book.bookId}|T${term.id}|${vehicleClass}|${band}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
+      const json = x.fragments(key, () => cell.select(band, inputs.odometer)
+        .map((rate, i) => (rate ? deductibleJson(x, term, product.deductibles[i]!, rate, applicable, offeredHere.options) : ''))
+        .filter((j) => j !== '').join(','))
+      if (json !== '') out.raw(json)
+      facts.termMonths = null
+      facts.termMiles = null
+      out.close(termMark)
+      continue
+    }
+    for (const deductible of product.deductibles) {
+      facts.deductible = centsToNumber(deductible.amountCents)
+      const rate = book.findRate(plan.id, term.id, deductible.id, vehicleClass, (r) =>
+        (r.odometerFrom === null || (inputs.odometer ?? -1) >= r.odometerFrom)
+        && (r.odometerTo === null || (inputs.odometer !== undefined && inputs.odometer <= r.odometerTo))
+        && (r.state === null || r.state === facts.customerState)
+        && (r.criteria === null || r.criteria.compiled.evaluate(facts as Facts)))
+      if (!rate) {
+        exclude({ ...t, level: 'DEDUCTIBLE', deductibleCode: deductible.code, reason: 'NO_RATE', text: `No rate for ${plan.code} ${term.code} ${deductible.code} in class ${vehicleClass} at ${inputs.odometer ?? 'unknown'} miles in ${facts.customerState ?? 'an unknown state'}` })
+        continue
+      }
+      const offeredHere = judgeOptions(product, plan, facts, requested, offered)
+      // Everything that decides the entry is in the key; book versions are immutable, so an entry never goes stale.
+      const key = `${book.bookId}|${rate.index}|${deductible.id}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
+      out.raw(x.fragments(key, () => deductibleJson(x, term, deductible, rate, applicable, offeredHere.options)))
+    }
+    facts.termMonths = null
+    facts.termMiles = null
+    facts.deductible = null
+    out.close(termMark)
+  }
+}

@@ -1,0 +1,98 @@
+// The one money module: decimal arithmetic (decimal.js, never binary floating point), cents
+// rounding half-up, and the wire format (a JSON number with at most two decimals is accepted;
+// amounts are written back as strings with exactly two). Every module computes money here.
+import { Decimal as DecimalJs } from 'decimal.js'
+
+/** A decimal.js clone of our own, so no other code's global configuration can change ours. */
+export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP })
+export type Decimal = InstanceType<typeof Decimal>
+
+export const ZERO = new Decimal(0)
+
+/** A decimal literal with at most `places` decimals, optionally signed (no exponents, no spaces). */
+export function decimalPattern(places: number, signed = false): RegExp {
+  return new RegExp(`^${signed ? '-?' : ''}(0|[1-9][0-9]{0,11})(\\.[0-9]{1,${places}})?$`)
+}
+
+const MONEY = decimalPattern(2)
+const SIGNED_MONEY = decimalPattern(2, true)
+
+/**
+ * Parses an amount given as a string or a JSON number; null when it is not a plain decimal with at
+ * most two places (or is negative, unless `signed`). Numbers go through their shortest decimal
+ * rendering, which is exact for any literal of two places.
+ */
+export function parseMoney(value: unknown, options: { signed?: boolean } = {}): Decimal | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  return (options.signed ? SIGNED_MONEY : MONEY).test(text) ? new Decimal(text) : null
+}
+
+/** Parses a decimal with at most `places` places (rates, percentages, factors); null when invalid. */
+export function parseDecimal(value: unknown, places: number, options: { signed?: boolean } = {}): Decimal | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  return decimalPattern(places, options.signed).test(text) ? new Decimal(text) : null
+}
+
+/** Rounds to cents, half away from zero (the convention of filed rates and refunds). */
+export function roundCents(value: Decimal): Decimal {
+  return value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
+}
+
+/** The wire form: exactly two decimals, rounded half-up. */
+export function formatMoney(value: Decimal): string {
+  return roundCents(value).toFixed(2)
+}
+
+export function sumMoney(values: Iterable<Decimal>): Decimal {
+  let total = ZERO
+  for (const v of values) total = total.plus(v)
+  return total
+}
+
+/** `percent` per cent of `base`, rounded to cents. */
+export function percentOf(base: Decimal, percent: Decimal): Decimal {
+  return roundCents(base.times(percent).dividedBy(100))
+}
+
+/**
+ * Splits `total` (cents) over `weights` in proportion, so that the parts add up to `total` exactly:
+ * each part is rounded down to the cent and the leftover cents go to the largest remainders
+ * (ties to the earlier part). Zero or empty weights give an empty list.
+ */
+export function allocate(total: Decimal, weights: readonly Decimal[]): Decimal[] {
+  const weightSum = sumMoney(weights)
+  if (weights.length === 0 || weightSum.isZero()) return []
+  const cents = total.times(100)
+  const exact = weights.map((w) => cents.times(w).dividedBy(weightSum))
+  const parts = exact.map((e) => e.floor())
+  let leftover = cents.minus(sumMoney(parts)).toNumber()
+  const order = exact.map((e, i) => ({ i, rest: e.minus(parts[i]!) })).toSorted((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i)
+  for (let k = 0; leftover > 0; k = (k + 1) % order.length, leftover--) parts[order[k]!.i] = parts[order[k]!.i]!.plus(1)
+  return parts.map((p) => p.dividedBy(100))
+}
+
+// Integer cents: the hot paths (rate quotes) add and compare whole cents as plain integers, which
+// is exact up to 2^53 cents; multiplications by factors and percentages go through Decimal and
+// round once, half-up, to the cent.
+
+/** Whole cents of an amount with at most two decimals. */
+export function toCents(value: Decimal): number {
+  const cents = value.times(100)
+  if (!cents.isInteger()) throw new RangeError(`${value.toString()} has more than two decimals`)
+  return cents.toNumber()
+}
+
+/** The JSON number of an amount of cents: the shortest decimal, exact for whole cents (1450, 145.05). */
+export function centsToNumber(cents: number): number {
+  return cents / 100
+}
+
+/** cents × factor, rounded half-up to the cent. */
+export function multiplyCents(cents: number, factor: Decimal): number {
+  return new Decimal(cents).times(factor).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber()
+}
+
+/** `percent` per cent of `cents`, rounded half-up to the cent. */
+export function percentOfCents(cents: number, percent: Decimal): number {
+  return new Decimal(cents).times(percent).dividedBy(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber()
+}
