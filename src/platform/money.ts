@@ -96,3 +96,42 @@ export function multiplyCents(cents: number, factor: Decimal): number {
 export function percentOfCents(cents: number, percent: Decimal): number {
   return new Decimal(cents).times(percent).dividedBy(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber()
 }
+
+// Validation with reasons: what is wrong with a decimal given as a JSON number or a string, for
+// replies that name the problem of each field (rather than parseDecimal's bare null).
+
+const DECIMAL_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/
+
+/** The decimal a JSON number or decimal string stands for (negative zero read as zero); null when it is not a plain decimal. */
+function decimalOf(value: unknown): Decimal | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  if (!DECIMAL_TEXT.test(text)) return null
+  const d = new Decimal(text)
+  return d.isZero() ? new Decimal(0) : d
+}
+
+/**
+ * The problem with `value` as a decimal (a JSON number or a decimal string, no exponent, no
+ * leading zeros) of at most `places` places within [min, max] (min exclusive when `minExclusive`),
+ * as a field error's code and message; undefined when it is fine.
+ */
+export function decimalProblem(
+  value: unknown,
+  bounds: { places: number; min: Decimal; max: Decimal; minExclusive?: boolean },
+): { code: 'invalid_type' | 'invalid_format' | 'out_of_range' | 'too_precise'; message: string } | undefined {
+  if (typeof value !== 'number' && typeof value !== 'string') return { code: 'invalid_type', message: 'must be a number or a decimal string' }
+  const d = decimalOf(value)
+  if (!d) return { code: 'invalid_format', message: 'must be a plain decimal such as 125.50' }
+  const range = `must be ${bounds.minExclusive ? 'greater than' : 'at least'} ${bounds.min.toString()} and at most ${bounds.max.toString()}`
+  if (bounds.minExclusive ? d.lessThanOrEqualTo(bounds.min) : d.lessThan(bounds.min)) return { code: 'out_of_range', message: range }
+  if (d.greaterThan(bounds.max)) return { code: 'out_of_range', message: range }
+  if (d.decimalPlaces() > bounds.places) return { code: 'too_precise', message: `must have at most ${bounds.places} decimal places` }
+  return undefined
+}
+
+/** The stored form of a decimal decimalProblem accepted: exactly `places` places (as numeric(p, places) returns it). */
+export function toStoredDecimal(value: unknown, places: number): string {
+  const d = decimalOf(value)
+  if (!d || d.decimalPlaces() > places) throw new Error('toStoredDecimal: not a valid decimal')
+  return d.toFixed(places)
+}

@@ -145,10 +145,10 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
 
     const deductibles = await ok(w.tenant.headers, `/api/Rates/DeductiblesByProduct/${w.id('PRODUCT', 'VSC')}`)
     assert.deepEqual(deductibles, [
-      { id: w.id('DEDUCTIBLE', 'VSC/D0'), code: 'D0', amount: '0.00', type: 'STANDARD' },
-      { id: w.id('DEDUCTIBLE', 'VSC/D100'), code: 'D100', amount: '100.00', type: 'STANDARD' },
-      { id: w.id('DEDUCTIBLE', 'VSC/D250'), code: 'D250', amount: '250.00', type: 'STANDARD' },
-      { id: w.id('DEDUCTIBLE', 'VSC/D100DIS'), code: 'D100DIS', amount: '100.00', type: 'DISAPPEARING' },
+      { id: w.id('DEDUCTIBLE', 'VSC/D0'), code: 'D0', amount: 0, type: 'STANDARD' },
+      { id: w.id('DEDUCTIBLE', 'VSC/D100'), code: 'D100', amount: 100, type: 'STANDARD' },
+      { id: w.id('DEDUCTIBLE', 'VSC/D250'), code: 'D250', amount: 250, type: 'STANDARD' },
+      { id: w.id('DEDUCTIBLE', 'VSC/D100DIS'), code: 'D100DIS', amount: 100, type: 'DISAPPEARING' },
     ])
     await problem(w.tenant.headers, '/api/Rates/DeductiblesByProduct/999999999', 404, 'catalogue_item_not_found')
   })
@@ -158,7 +158,8 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     const res = await get(w.tenant.headers, `/api/factorTables/${id}`)
     assert.equal(res.statusCode, 200)
     assert.equal(res.headers['x-rate-book-version'], '1')
-    assert.deepEqual(json(res), { id, code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '1', entries: { FL: '1.1', NY: '1.08', CA: '1.05' } })
+    assert.deepEqual(json(res), { id, code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: 1, entries: { FL: 1.1, NY: 1.08, CA: 1.05 } })
+    assert.match(res.body, /"defaultFactor":1,"entries":\{"FL":1\.1,"NY":1\.08,"CA":1\.05\}/)
     await problem(w.tenant.headers, `/api/FACTORTABLES/${w.id('PRODUCT', 'VSC')}`, 404, 'catalogue_item_not_found')
     await problem(w.tenant.headers, '/api/factorTables/0', 404, 'catalogue_item_not_found')
   })

@@ -154,7 +154,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; 
   app.get('/api/Rates/DeductiblesByProduct/:productId', {
     schema: {
       tags: TAGS, summary: 'List the deductibles of a product',
-      description: describe('Amount (two-decimal string) and type, in the book\'s order.', WHICH_BOOK, NO_BOOK_ONE, WINDOWED),
+      description: describe('Amount (a JSON number, at most 2 decimals) and type, in the book\'s order.', WHICH_BOOK, NO_BOOK_ONE, WINDOWED),
       params: ProductIdParams,
       querystring: ListedQuery,
       response: { 200: listOf(DeductibleSchema), ...problemResponses(404) },
@@ -213,7 +213,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; 
   app.get('/api/factorTables/:factorTableId', {
     schema: {
       tags: TAGS, summary: 'Read a factor table',
-      description: describe('The table\'s fact, default factor and factor per fact value (decimal strings).', WHICH_BOOK, NO_BOOK_ONE),
+      description: describe('The table\'s fact, default factor and factor per fact value (JSON numbers, at most 6 decimals).', WHICH_BOOK, NO_BOOK_ONE),
       params: FactorTableIdParams,
       querystring: BookOnlyQuery,
       response: { 200: FactorTableSchema, ...problemResponses(404) },

@@ -146,15 +146,38 @@ describe('the demo book through its index', () => {
     assert.deepEqual(tw.coverageGroups, [])
   })
 
-  test('deductibles as two-decimal strings; factor tables as decimal strings', () => {
+  test('deductible amounts and factors as JSON numbers', () => {
     assert.deepEqual(deductibleItems(index.productById.get(idOf('PRODUCT', 'VSC'))!).map((d) => [d.code, d.amount, d.type]), [
-      ['D0', '0.00', 'STANDARD'], ['D100', '100.00', 'STANDARD'], ['D250', '250.00', 'STANDARD'], ['D100DIS', '100.00', 'DISAPPEARING'],
+      ['D0', 0, 'STANDARD'], ['D100', 100, 'STANDARD'], ['D250', 250, 'STANDARD'], ['D100DIS', 100, 'DISAPPEARING'],
     ])
     assert.deepEqual(factorTableItem(index.factorTableById.get(idOf('FACTOR_TABLE', 'STATE_RESERVE'))!), {
-      id: idOf('FACTOR_TABLE', 'STATE_RESERVE'), code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '1',
-      entries: { FL: '1.1', NY: '1.08', CA: '1.05' },
+      id: idOf('FACTOR_TABLE', 'STATE_RESERVE'), code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: 1,
+      entries: { FL: 1.1, NY: 1.08, CA: 1.05 },
     })
   })
+})
+
+test('fractional amounts and factors are written as exactly the decimals of the book', () => {
+  const source = demoRateBook('2025-01-01')
+  const deductibles = [
+    { code: 'D62', amount: '62.55', type: 'REDUCED' }, { code: 'DCENT', amount: 0.01, type: 'STANDARD' }, { code: 'DBIG', amount: '1234567890.12', type: 'STANDARD' },
+  ]
+  const book = {
+    ...source,
+    factorTables: [{
+      code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '0.000001',
+      entries: [{ key: 'FL', factor: '123456.123456' }, { key: 'NY', factor: 0.1 }, { key: 'CA', factor: '2.300000' }],
+    }],
+    products: source.products.map((p) => (p.code === 'VSC' ? { ...p, deductibles: [...p.deductibles, ...deductibles] } : p)),
+  }
+  const checked = checkRateBook(book, { file: 'body' })
+  assert.ok(checked.ok, JSON.stringify(checked))
+  const ids = new Map(catalogueItemsOf(checked.book).map((it, i) => [catalogueKey(it.kind, it.code), i + 1]))
+  const index = buildRateBookIndex(1, 1, checked.book, ids)
+  const items = deductibleItems(index.productById.get(ids.get(catalogueKey('PRODUCT', 'VSC'))!)!).slice(-3)
+  assert.equal(JSON.stringify(items.map((d) => d.amount)), '[62.55,0.01,1234567890.12]')
+  const table = factorTableItem(index.factorTableById.get(ids.get(catalogueKey('FACTOR_TABLE', 'STATE_RESERVE'))!)!)
+  assert.equal(JSON.stringify([table.defaultFactor, table.entries]), '[0.000001,{"FL":123456.123456,"NY":0.1,"CA":2.3}]')
 })
 
 describe('windowOf', () => {

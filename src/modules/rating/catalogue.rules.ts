@@ -2,7 +2,7 @@
 // version: the vehicle look-ups over the book's `vehicles` entries (filtered case-insensitively,
 // sorted, de-duplicated) and the reply shapes of products, programs, plans, terms, deductibles and
 // factor tables.
-import { Decimal, formatMoney } from '../../platform/money.ts'
+import { centsToNumber } from '../../platform/money.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import type { IndexedFactorTable, IndexedPlan, IndexedProduct, IndexedProgram, RateBookIndex } from './ratebook.index.ts'
 import type { RateBook } from './ratebook.rules.ts'
@@ -199,18 +199,19 @@ export function termItems(pl: IndexedPlan) {
   return pl.terms.map((t) => ({ id: t.id, code: t.code, months: t.months, miles: t.miles, milesBasis: t.milesBasis }))
 }
 
-/** Whole cents as the two-decimal wire string (exact: cents are integers). */
-const centsText = (cents: number) => formatMoney(new Decimal(cents).dividedBy(100))
-
+/** Amounts as JSON numbers, from whole cents (exact, as the rate quote writes them). */
 export function deductibleItems(p: IndexedProduct) {
-  return p.deductibles.map((d) => ({ id: d.id, code: d.code, amount: centsText(d.amountCents), type: d.type as DeductibleType }))
+  return p.deductibles.map((d) => ({ id: d.id, code: d.code, amount: centsToNumber(d.amountCents), type: d.type as DeductibleType }))
 }
 
-/** Factors as plain decimal strings (toFixed never writes an exponent). */
+/**
+ * Factors as JSON numbers. The book's checks keep a factor to at most six places and its stored form
+ * is already a JSON number (ratebook.rules.ts), so toNumber gives back that same number.
+ */
 export function factorTableItem(t: IndexedFactorTable) {
   return {
-    ...ref(t), fact: t.fact, defaultFactor: t.defaultFactor.toFixed(),
-    entries: Object.fromEntries([...t.factors].map(([key, factor]) => [key, factor.toFixed()])),
+    ...ref(t), fact: t.fact, defaultFactor: t.defaultFactor.toNumber(),
+    entries: Object.fromEntries([...t.factors].map(([key, factor]) => [key, factor.toNumber()])),
   }
 }
 

@@ -141,19 +141,19 @@ export const TermSchema = Type.Object({
   milesBasis: enumOf(MILES_BASES, 'Whether the expiration odometer counts from the sale odometer or from zero.'),
 }, { examples: [TERM_EXAMPLE] })
 
-export const DEDUCTIBLE_EXAMPLE = { id: 5, code: 'D100', amount: '100.00', type: 'STANDARD' }
+export const DEDUCTIBLE_EXAMPLE = { id: 5, code: 'D100', amount: 100, type: 'STANDARD' }
 export const DeductibleSchema = Type.Object({
   id: Type.Integer(), code: Type.String(),
-  amount: Type.String({ description: 'Amount with two decimals.' }),
+  amount: Type.Number({ description: 'Amount the contract holder pays per claim: a JSON number with at most 2 decimal places (100, 62.5).' }),
   type: enumOf(DEDUCTIBLE_TYPES),
 }, { examples: [DEDUCTIBLE_EXAMPLE] })
 
-export const FACTOR_TABLE_EXAMPLE = { id: 14, code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '1', entries: { FL: '1.1', NY: '1.08', CA: '1.05' } }
+export const FACTOR_TABLE_EXAMPLE = { id: 14, code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: 1, entries: { FL: 1.1, NY: 1.08, CA: 1.05 } }
 export const FactorTableSchema = Type.Object({
   id: Type.Integer(), code: Type.String(), name: Type.String(),
   fact: Type.String({ description: 'The quote fact whose value selects the entry.' }),
-  defaultFactor: Type.String({ description: 'Factor for a value no entry names (decimal string).' }),
-  entries: Type.Record(Type.String(), Type.String(), { description: 'Factor (decimal string) per fact value, in the book\'s order.' }),
+  defaultFactor: Type.Number({ description: 'Factor for a value no entry names: a JSON number with at most 6 decimal places.' }),
+  entries: Type.Record(Type.String(), Type.Number(), { description: 'Factor (a JSON number with at most 6 decimal places) per fact value, in the book\'s order.' }),
 }, { examples: [FACTOR_TABLE_EXAMPLE] })
 
 const VehicleMake = Type.String({ description: 'As the rate book stores it (upper case).' })

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
 import { KINDS } from '../parties/index.ts'
+import { writeAudit } from '../../platform/audit.ts'
 import { systemContext } from '../../platform/http/context.ts'
 import { demoRateBook } from './index.ts'
 
@@ -20,7 +21,7 @@ const BASE = '/api/Rates/Disbursements'
 type Headers = Record<string, string>
 type Disbursement = {
   id: number; accountHolderId: number; accountHolderKind: string; code: string; label: string; group: string; basis: string
-  amount: string | null; percent: string | null; target: { productId: number | null; programId: number | null; planId: number | null; termId: number | null }
+  amount: number | null; percent: number | null; target: { productId: number | null; programId: number | null; planId: number | null; termId: number | null }
   effectiveFrom: string; effectiveTo: string | null; createdAt: string; updatedAt: string; version: number; auditLogId: number
 }
 type AuditEntry = {
@@ -109,9 +110,11 @@ describe('disbursements', () => {
     assert.ok(Number.isInteger(d.auditLogId))
     assert.deepEqual({ ...d, id: 0, createdAt: '', updatedAt: '', auditLogId: 0 }, {
       id: 0, accountHolderId: w.dealer, accountHolderKind: 'DEALER', code: 'DLRPACK', label: 'Dealer pack', group: 'DEALER_PACK',
-      basis: 'AMOUNT', amount: '150.00', percent: null, target: { productId: vsc, programId: null, planId: platUsed, termId: null },
+      basis: 'AMOUNT', amount: 150, percent: null, target: { productId: vsc, programId: null, planId: platUsed, termId: null },
       effectiveFrom: '2026-01-01', effectiveTo: null, createdAt: '', updatedAt: '', version: 1, auditLogId: 0,
     })
+    // Money is a JSON number in the reply text itself, not a decimal string.
+    assert.match(created.body, /"amount":150,"percent":null,/)
 
     const read = await get(h, `/${d.id}`)
     assert.equal(read.statusCode, 200)
@@ -126,16 +129,19 @@ describe('disbursements', () => {
     assert.equal(createdEntry.disbursementId, d.id)
     assert.equal(createdEntry.accountHolderId, w.dealer)
     assert.equal(createdEntry.before, null)
-    assert.equal(createdEntry.after.amount, '150.00')
+    assert.equal(createdEntry.after.amount, 150)
+    assert.equal(createdEntry.after.percent, null)
     assert.equal(createdEntry.actor.label, w.tenant.adminEmail)
     assert.equal(createdEntry.actor.userId, w.tenant.adminUserId)
     assert.ok(createdEntry.changedFields.includes('amount') && createdEntry.changedFields.includes('target.planId'))
 
-    // Ending it and changing the amount: merge patch (plain application/json reads as one too).
-    const ended = await patch(h, d.id, { effectiveTo: '2026-12-31', amount: '175' }, 'application/json')
+    // Ending it and changing the amount: merge patch (plain application/json reads as one too); a
+    // decimal string is still accepted and answered as the number it stands for.
+    const ended = await patch(h, d.id, { effectiveTo: '2026-12-31', amount: '175.50' }, 'application/json')
     assert.equal(ended.statusCode, 200, ended.body)
     const e = json<Disbursement>(ended)
-    assert.equal(e.amount, '175.00')
+    assert.equal(e.amount, 175.5)
+    assert.match(ended.body, /"amount":175\.5,/)
     assert.equal(e.effectiveTo, '2026-12-31')
     assert.equal(e.version, 2)
     assert.equal(ended.headers.etag, '"2"')
@@ -143,8 +149,8 @@ describe('disbursements', () => {
     const updatedEntry = await auditEntry(h, e.auditLogId)
     assert.equal(updatedEntry.action, 'UPDATED')
     assert.deepEqual(updatedEntry.changedFields, ['amount', 'effectiveTo'])
-    assert.equal(updatedEntry.before?.amount, '150.00')
-    assert.equal(updatedEntry.after.amount, '175.00')
+    assert.equal(updatedEntry.before?.amount, 150)
+    assert.equal(updatedEntry.after.amount, 175.5)
     assert.equal(updatedEntry.after.version, 2)
     // The earlier entry still reads as it was.
     assert.deepEqual(await auditEntry(h, d.auditLogId), createdEntry)
@@ -157,8 +163,15 @@ describe('disbursements', () => {
       { op: 'replace', path: '/percent', value: 2.5 },
     ], 'application/json-patch+json', { 'if-match': '"2"' })
     assert.equal(switched.statusCode, 200, switched.body)
-    assert.equal(json<Disbursement>(switched).percent, '2.5000')
+    assert.equal(json<Disbursement>(switched).percent, 2.5)
     assert.equal(json<Disbursement>(switched).amount, null)
+    // JSON Patch test operations compare with the numbers of the reply.
+    const tested = await patch(h, d.id, [{ op: 'test', path: '/percent', value: 2.5 }, { op: 'replace', path: '/percent', value: '0.0125' }], 'application/json-patch+json')
+    assert.equal(tested.statusCode, 200, tested.body)
+    assert.equal(json<Disbursement>(tested).percent, 0.0125)
+    const failedTest = await patch(h, d.id, [{ op: 'test', path: '/percent', value: '0.0125' }], 'application/json-patch+json')
+    assert.equal(failedTest.statusCode, 422, failedTest.body)
+    assert.equal(json<Problem>(failedTest).code, 'invalid_patch')
 
     // A new code brings its label and group; the target can be widened to the whole product.
     const recoded = await patch(h, d.id, { code: 'COM', target: { planId: null } })
@@ -191,6 +204,24 @@ describe('disbursements', () => {
     const page = await get(h, `/AccountHolder/${w.dealer}?limit=1&offset=1`)
     assert.deepEqual([json<Disbursement[]>(page).map((x) => x.id), page.headers['x-total-count']], [[later.id], '2'])
     assert.deepEqual(json(await get(h, `/AccountHolder/${w.otherDealer}`)), [])
+  })
+
+  test('audit entries written when replies carried decimal strings read with numbers', async () => {
+    const w = await world()
+    const h = w.tenant.headers
+    const d = await createDisbursement(h, w.dealer, { code: 'DLRPACK', basis: 'AMOUNT', amount: '0.10', effectiveFrom: '2026-01-01' })
+    assert.equal(d.amount, 0.1)
+    const { updatedAt: _u, auditLogId: _a, ...snapshot } = d
+    const legacy = { ...snapshot, amount: '150.00', percent: null }
+    await t.db.transaction(w.tenant.tenantId, (tx) => writeAudit(tx, systemContext(w.tenant.tenantId), new Date('2026-06-01T12:00:00Z'), {
+      action: 'rate_disbursement.updated', entityType: 'rate_disbursement', entityId: d.id,
+      changes: { accountHolderId: w.dealer, before: legacy, after: { ...legacy, basis: 'PERCENT', amount: null, percent: '2.5000', version: 2 } },
+    }))
+    const entryId = (await t.db.read(w.tenant.tenantId, (x) => x.selectFrom('audit_log').select((eb) => eb.fn.max('id').as('id'))
+      .where('tenant_id', '=', w.tenant.tenantId).where('entity_type', '=', 'rate_disbursement').executeTakeFirstOrThrow())).id
+    const entry = await auditEntry(h, Number(entryId))
+    assert.deepEqual([entry.before?.amount, entry.before?.percent, entry.after.amount, entry.after.percent], [150, null, null, 2.5])
+    assert.deepEqual(entry.changedFields, ['amount', 'basis', 'percent'])
   })
 
   test('dealer groups and agents carry disbursements; Idempotency-Key replays the creation', async () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { Decimal } from '../../platform/money.ts'
-import { changedFields, dateProblem, decimalProblem, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, ruleApplies, toStoredDecimal } from './disbursement.rules.ts'
+import { Decimal, decimalProblem, toStoredDecimal } from '../../platform/money.ts'
+import { changedFields, dateProblem, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, ruleApplies, snapshotReply } from './disbursement.rules.ts'
 import { DISBURSEMENT_GROUPS } from './ratebook.schema.ts'
 
+// decimalProblem and toStoredDecimal live in the money module; the values checked here are the
+// bounds disbursements and rate visibility use them with.
 describe('decimalProblem', () => {
   const bounds = { places: 2, min: new Decimal(0), max: new Decimal('1000000'), minExclusive: true }
   const cases: Array<[unknown, string | undefined]> = [
@@ -89,14 +91,30 @@ describe('ruleApplies', () => {
 })
 
 describe('changedFields', () => {
-  const before = { id: 1, amount: '150.00', target: { productId: 2, planId: null }, effectiveTo: null, version: 1, updatedAt: 'a' }
+  const before = { id: 1, amount: 150, target: { productId: 2, planId: null }, effectiveTo: null, version: 1, updatedAt: 'a' }
   test('names changed members, target members by path, ignoring bookkeeping', () => {
-    assert.deepEqual(changedFields(before, { ...before, amount: '175.00', target: { productId: 2, planId: 19 }, version: 2, updatedAt: 'b' }), ['amount', 'target.planId'])
+    assert.deepEqual(changedFields(before, { ...before, amount: 175.5, target: { productId: 2, planId: 19 }, version: 2, updatedAt: 'b' }), ['amount', 'target.planId'])
   })
   test('a creation changes every member', () => {
-    assert.deepEqual(changedFields(null, { id: 1, amount: '1.00', target: { productId: null } }), ['amount', 'id', 'target.productId'])
+    assert.deepEqual(changedFields(null, { id: 1, amount: 1, target: { productId: null } }), ['amount', 'id', 'target.productId'])
   })
   test('nothing changed', () => assert.deepEqual(changedFields(before, { ...before, version: 3 }), []))
+})
+
+describe('snapshotReply', () => {
+  test('decimal strings of older snapshots become the numbers they stand for', () => {
+    assert.deepEqual(snapshotReply({ id: 1, basis: 'AMOUNT', amount: '150.00', percent: null }), { id: 1, basis: 'AMOUNT', amount: 150, percent: null })
+    assert.deepEqual(snapshotReply({ basis: 'PERCENT', amount: null, percent: '2.5000' }), { basis: 'PERCENT', amount: null, percent: 2.5 })
+    assert.deepEqual(snapshotReply({ amount: '999999.99', percent: '0.0001' }), { amount: 999999.99, percent: 0.0001 })
+    assert.equal(JSON.stringify(snapshotReply({ amount: '150.10' })), '{"amount":150.1}')
+  })
+  test('newer snapshots are returned as they are', () => {
+    const snapshot = { id: 1, amount: 150.5, percent: null, code: '150.00' }
+    assert.equal(snapshotReply(snapshot), snapshot)
+  })
+  test('something that is not a decimal is left alone', () => {
+    assert.deepEqual(snapshotReply({ amount: 'n/a', percent: '1e3' }), { amount: 'n/a', percent: '1e3' })
+  })
 })
 
 describe('fingerprintOf', () => {

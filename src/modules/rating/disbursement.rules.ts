@@ -1,9 +1,10 @@
 // Pure rules of account-holder disbursements (docs/disbursements.md): what a disbursement's values
 // must be beyond their JSON shape, which sales a rule applies to, what changed between two versions,
-// and the fingerprint the rate quote keys its own caches with. No I/O.
+// how a stored audit snapshot reads, and the fingerprint the rate quote keys its own caches with.
+// Decimal values are checked by the money module's decimalProblem. No I/O.
 import { createHash } from 'node:crypto'
 import type { FieldError } from '../../platform/http/errors.ts'
-import { Decimal } from '../../platform/money.ts'
+import { Decimal, decimalProblem } from '../../platform/money.ts'
 import { DISBURSEMENT_GROUPS } from './ratebook.schema.ts'
 
 /** Account-holder kinds a disbursement may be attached to. */
@@ -35,39 +36,6 @@ export const MAX_AMOUNT = new Decimal('1000000.00')
 export const MAX_PERCENT = new Decimal('100')
 
 export type ValueProblem = { code: string; message: string }
-
-const DECIMAL_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/
-
-/** The decimal a JSON number or decimal string stands for (negative zero read as zero); null when it is not a plain decimal. */
-function decimalOf(value: unknown): Decimal | null {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
-  if (!DECIMAL_TEXT.test(text)) return null
-  const d = new Decimal(text)
-  return d.isZero() ? new Decimal(0) : d
-}
-
-/**
- * The problem with `value` as a decimal (a JSON number or a decimal string, no exponent, no
- * leading zeros) of at most `places` places within [min, max] (min exclusive when `minExclusive`);
- * undefined when it is fine.
- */
-export function decimalProblem(value: unknown, bounds: { places: number; min: Decimal; max: Decimal; minExclusive?: boolean }): ValueProblem | undefined {
-  if (typeof value !== 'number' && typeof value !== 'string') return { code: 'invalid_type', message: 'must be a number or a decimal string' }
-  const d = decimalOf(value)
-  if (!d) return { code: 'invalid_format', message: 'must be a plain decimal such as 125.50' }
-  const range = `must be ${bounds.minExclusive ? 'greater than' : 'at least'} ${bounds.min.toString()} and at most ${bounds.max.toString()}`
-  if (bounds.minExclusive ? d.lessThanOrEqualTo(bounds.min) : d.lessThan(bounds.min)) return { code: 'out_of_range', message: range }
-  if (d.greaterThan(bounds.max)) return { code: 'out_of_range', message: range }
-  if (d.decimalPlaces() > bounds.places) return { code: 'too_precise', message: `must have at most ${bounds.places} decimal places` }
-  return undefined
-}
-
-/** The stored form of a decimal decimalProblem accepted: exactly `places` places (as numeric(p, places) returns it). */
-export function toStoredDecimal(value: unknown, places: number): string {
-  const d = decimalOf(value)
-  if (!d || d.decimalPlaces() > places) throw new Error('toStoredDecimal: not a valid decimal')
-  return d.toFixed(places)
-}
 
 /** A calendar date YYYY-MM-DD between the years 1900 and 2999. */
 export function dateProblem(value: unknown): ValueProblem | undefined {
@@ -161,6 +129,25 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
   const b = flat(after)
   const keys = new Set([...a.keys(), ...b.keys()])
   return [...keys].filter((k) => a.get(k) !== b.get(k)).toSorted()
+}
+
+/** Numeric members of a disbursement (numeric columns, JSON numbers in replies). */
+const NUMERIC_MEMBERS = ['amount', 'percent'] as const
+
+/**
+ * A stored audit snapshot as replies give it. Snapshots written while replies carried amounts and
+ * percentages as decimal strings ("150.00", "2.5000") hold them so; they are read as the JSON
+ * numbers they stand for (exact: at most 4 places and 12 digits). Newer snapshots already hold
+ * numbers and are returned unchanged.
+ */
+export function snapshotReply(snapshot: Record<string, unknown>): Record<string, unknown> {
+  if (!NUMERIC_MEMBERS.some((m) => typeof snapshot[m] === 'string')) return snapshot
+  const out = { ...snapshot }
+  for (const m of NUMERIC_MEMBERS) {
+    const v = out[m]
+    if (typeof v === 'string' && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) out[m] = Number(v)
+  }
+  return out
 }
 
 /**

@@ -38,7 +38,7 @@ const EffectiveFrom = DateValue('First sale date the disbursement applies to.')
 const EffectiveTo = nullable(DateValue('Last sale date the disbursement applies to (inclusive).'), 'Last sale date the disbursement applies to (inclusive); null or absent: open-ended. Ending a disbursement sets it (there is no DELETE).')
 
 export const CREATE_EXAMPLE = {
-  code: 'DLRPACK', basis: 'AMOUNT', amount: '150.00', target: { productId: 11, planId: 14 }, effectiveFrom: '2026-01-01',
+  code: 'DLRPACK', basis: 'AMOUNT', amount: 150, target: { productId: 11, planId: 14 }, effectiveFrom: '2026-01-01',
 }
 
 export const CreateDisbursementBody = Type.Object({
@@ -79,7 +79,7 @@ export const PatchedDisbursementSchema = Type.Object({
 
 export const DISBURSEMENT_EXAMPLE = {
   id: 3107, accountHolderId: 77, accountHolderKind: 'DEALER', code: 'DLRPACK', label: 'Dealer pack', group: 'DEALER_PACK',
-  basis: 'AMOUNT', amount: '150.00', percent: null, target: { productId: 11, programId: null, planId: 14, termId: null },
+  basis: 'AMOUNT', amount: 150, percent: null, target: { productId: 11, programId: null, planId: 14, termId: null },
   effectiveFrom: '2026-01-01', effectiveTo: null, createdAt: '2026-01-02T15:04:05.000Z', updatedAt: '2026-01-02T15:04:05.000Z', version: 1, auditLogId: 90211,
 }
 
@@ -98,8 +98,8 @@ const replyMembers = {
   label: Type.String({ description: 'The code\'s label in the rate book when the code was set. Follows the code; cannot be patched.' }),
   group: Group,
   basis: Basis,
-  amount: Type.Union([Type.String(), Type.Null()], { description: 'Amount per contract, a decimal string with exactly 2 places ("150.00"); null for PERCENT.' }),
-  percent: Type.Union([Type.String(), Type.Null()], { description: 'Per cent of the base dealer cost, a decimal string with exactly 4 places ("2.5000"); null for AMOUNT.' }),
+  amount: Type.Union([Type.Number(), Type.Null()], { description: 'Amount per contract, a JSON number with at most 2 decimal places (150, 150.5); null for PERCENT.' }),
+  percent: Type.Union([Type.Number(), Type.Null()], { description: 'Per cent of the base dealer cost, a JSON number with at most 4 decimal places (2.5); null for AMOUNT.' }),
   target: TargetReply,
   effectiveFrom: Type.String({ format: 'date' }),
   effectiveTo: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Last sale date it applies to (inclusive); null: open-ended.' }),

@@ -13,15 +13,19 @@ import type { Window } from '../../platform/http/pagination.ts'
 import { applyPatch, patchErrors } from '../../platform/http/patch.ts'
 import { compileSchemaValidator } from '../../platform/http/validation.ts'
 import { isStorableId } from '../../platform/ids.ts'
+import { toStoredDecimal } from '../../platform/money.ts'
 import { disbursementErrors } from './disbursement.errors.ts'
 import * as repo from './disbursement.repository.ts'
 import {
-  AMOUNT_PLACES, changedFields, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, HOLDER_KINDS, PERCENT_PLACES, toStoredDecimal,
+  AMOUNT_PLACES, changedFields, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, HOLDER_KINDS, PERCENT_PLACES, snapshotReply,
   type DisbursementGroup, type HolderKind,
 } from './disbursement.rules.ts'
 import { CreateDisbursementBody, IMMUTABLE_FIELDS, PatchedDisbursementSchema, type Disbursement, type DisbursementAuditEntry } from './disbursement.schemas.ts'
 
-/** One disbursement as the rate quote applies it (docs/disbursements.md). */
+/**
+ * One disbursement as the rate quote applies it (docs/disbursements.md). amount and percent are the
+ * `numeric` columns' decimal strings ("150.00", "2.5000"), which the quote's Decimal arithmetic reads.
+ */
 export type AppliedDisbursementRule = {
   id: number
   accountHolderId: number
@@ -76,8 +80,10 @@ export function toDisbursement(row: repo.DisbursementRow): Disbursement {
     label: row.label,
     group: row.disbursement_group as DisbursementGroup,
     basis: row.basis,
-    amount: row.amount,
-    percent: row.percent,
+    // numeric(12,2) and numeric(9,4) as JSON numbers: Number() of a decimal of at most 15 digits is
+    // the double whose shortest rendering is that decimal, so the reply writes it exactly.
+    amount: row.amount === null ? null : Number(row.amount),
+    percent: row.percent === null ? null : Number(row.percent),
     target: { productId: row.product_id, programId: row.program_id, planId: row.plan_id, termId: row.term_id },
     effectiveFrom: row.effective_from,
     effectiveTo: row.effective_to,
@@ -315,8 +321,8 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
         throw disbursementErrors.create('disbursement_audit_log_not_found', `No disbursement audit-log entry with id ${auditLogId}`)
       }
       const changes = (row.changes ?? {}) as { before?: Input | null; after?: Input }
-      const before = changes.before ?? null
-      const after = changes.after ?? {}
+      const before = changes.before ? snapshotReply(changes.before) : null
+      const after = snapshotReply(changes.after ?? {})
       return {
         id: row.id,
         disbursementId: row.disbursement_id,

@@ -1,7 +1,7 @@
 // GET /api/Rates/rateQuote/{dealerNumber} (spec §4.3, docs/rate-quote.md) and GET
 // /api/Rates/quotes/{quoteId}, which shows a quote again from its id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { hasPermission, type AuthenticatedContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
@@ -10,10 +10,17 @@ import { validatedExcept } from '../../platform/http/validation.ts'
 import { readQuoteQuery } from './quote.rules.ts'
 import { QUOTE_EXAMPLE, RateQuoteQuery, RateQuoteSchema } from './quote.schemas.ts'
 import type { QuoteService } from './quote.service.ts'
+import type { EncodedReply } from './reply-json.ts'
 import { MAX_QUOTE_ID_LENGTH } from './quote.token.ts'
 
 const TAGS = ['Rates']
 const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
+
+/** Sends an encoded reply; its buffer goes back to the pool when the response is over. */
+function sendEncoded(res: FastifyReply, reply: EncodedReply) {
+  res.raw.once('close', reply.release)
+  return res.type('application/json; charset=utf-8').send(reply.bytes)
+}
 
 function requireExplain(ctx: AuthenticatedContext) {
   if (!hasPermission(ctx.principal?.permissions ?? new Set(), 'rates:explain')) {
@@ -23,8 +30,8 @@ function requireExplain(ctx: AuthenticatedContext) {
 
 export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; today: () => string }> = async (app, { service, today }) => {
   app.addSchema(RateQuoteSchema)
-  // A string is the reply already serialized (see below); the schema documents its shape.
-  const quoteRef = Type.Unsafe<Record<string, unknown> | string>({ $ref: 'RateQuote#' })
+  // A Buffer is the reply already serialized (see below); the schema documents its shape.
+  const quoteRef = Type.Unsafe<Record<string, unknown> | Buffer>({ $ref: 'RateQuote#' })
 
   app.get('/api/Rates/rateQuote/:dealerNumber', {
     schema: {
@@ -51,8 +58,8 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; tod
     if (!read.ok) throw platformErrors.create('validation_failed', `${read.errors.length} invalid parameter(s): ${read.errors.map((e) => e.field).join(', ')}`, { errors: read.errors })
     if (read.explain) requireExplain(ctx)
     // The service writes the reply's JSON itself (to the schema above, from cached priced
-    // fragments); a string is sent as is.
-    return res.type('application/json; charset=utf-8').send(await service.quote(ctx, read.inputs, read.explain))
+    // pieces); a Buffer is sent as is.
+    return sendEncoded(res, await service.quote(ctx, read.inputs, read.explain))
   })
 
   app.get('/api/Rates/quotes/:quoteId', {
@@ -61,12 +68,12 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; tod
       description: 'Replays the quote (same inputs, same rate-book version, same instant) and adds `expired`. A QUOTE_DISBURSEMENTS_CHANGED message warns when the dealer\'s disbursements changed since. 404 for an id that is not this tenant\'s or was altered.',
       params: Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: MAX_QUOTE_ID_LENGTH }) }),
       querystring: Type.Object({ explain: Type.Optional(Type.Boolean({ default: false })) }),
-      response: { 200: Type.Unsafe<Record<string, unknown> | string>({ allOf: [{ $ref: 'RateQuote#' }], examples: [{ ...QUOTE_EXAMPLE, expired: false }] }), ...problemResponses(404) },
+      response: { 200: Type.Unsafe<Record<string, unknown> | Buffer>({ allOf: [{ $ref: 'RateQuote#' }], examples: [{ ...QUOTE_EXAMPLE, expired: false }] }), ...problemResponses(404) },
     },
     config: { permission: 'rates:read' },
   }, async (req, res) => {
     const ctx = ctxOf(req)
     if (req.query.explain) requireExplain(ctx)
-    return res.type('application/json; charset=utf-8').send(await service.replay(ctx, req.params.quoteId, req.query.explain === true))
+    return sendEncoded(res, await service.replay(ctx, req.params.quoteId, req.query.explain === true))
   })
 }

@@ -283,9 +283,13 @@ export function productFactor(tables: readonly IndexedFactorTable[], facts: Fact
 
 const expirationDates = new Map<string, string>()
 
-/** Expiration of a term from the sale: date by months, odometer by miles (null: unlimited miles or no odometer given). */
+/** The odometer a term expires at: miles from the sale odometer or from zero; null for unlimited miles, or no odometer given. */
+export function expirationOdometer(odometer: number | undefined, term: { miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' }): number | null {
+  return term.miles === 0 ? null : term.milesBasis === 'FROM_ZERO' ? term.miles : odometer === undefined ? null : odometer + term.miles
+}
+
+/** Expiration of a term from the sale: date by months, odometer by miles (see expirationOdometer). */
 export function expiration(saleDate: string, odometer: number | undefined, term: { months: number; miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' }) {
-  const expirationOdometer = term.miles === 0 ? null : term.milesBasis === 'FROM_ZERO' ? term.miles : odometer === undefined ? null : odometer + term.miles
   // Every quote of a day asks for the same few dates: kept, with a bound on the map.
   const key = `${saleDate}+${term.months}`
   let expirationDate = expirationDates.get(key)
@@ -294,7 +298,7 @@ export function expiration(saleDate: string, odometer: number | undefined, term:
     expirationDate = addMonths(saleDate, term.months)
     expirationDates.set(key, expirationDate)
   }
-  return { expirationDate, expirationOdometer }
+  return { expirationDate, expirationOdometer: expirationOdometer(odometer, term) }
 }
 
 /** An account-holder disbursement (dealer pack, agent commission...) as the quote applies it. */

@@ -17,14 +17,15 @@ import { ratingErrors } from './rating.errors.ts'
 import type { IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
 import { quoteKey } from './ratebook.repository.ts'
 import type { RateBookStore } from './ratebook.store.ts'
+import { visibleEntry } from './rate-visibility.rules.ts'
 import type { VisibilityEntry } from './rate-visibility.service.ts'
 import {
-  disbursementApplies, expiration, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
+  disbursementApplies, expiration, expirationOdometer, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
   shortDriveType, shortFuelType, type HolderDisbursement, type QuoteInputs, type Vehicle,
 } from './quote.rules.ts'
 import { encodeQuoteId, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
 import type { VinDecoder } from './vin.decoder.ts'
-import { TreeWriter, withArray } from './reply-json.ts'
+import { openArrayPrefix, TreeWriter, type EncodedReply } from './reply-json.ts'
 
 export type QuoteMessage = { severity: 'INFO' | 'WARNING'; code: string; text: string; productCode?: string }
 export type Exclusion = {
@@ -49,12 +50,14 @@ export type QuoteService = ReturnType<typeof createQuoteService>
 
 const NO_PLANS: QuoteMessage = { severity: 'WARNING', code: 'NO_PLANS_FOUND', text: 'No plans found' }
 
-/** Priced deductible entries kept per instance (about 1 KB each). */
-const MAX_FRAGMENTS = 50_000
+/** Memory for priced pieces kept per instance: deductible entries (about 1 KB) and whole plans (about 25 KB). */
+const FRAGMENT_BYTES = 32 * 1024 * 1024
+const PLAN_PIECE_BYTES = 96 * 1024 * 1024
 
 export function createQuoteService(ports: Ports) {
   const { db, clock, store, directory, settings } = ports
-  const fragments = createFragmentCache(MAX_FRAGMENTS)
+  const fragments = createFragmentCache<Buffer>(FRAGMENT_BYTES, (b) => b.length)
+  const planFragments = createFragmentCache<PlanPiece[]>(PLAN_PIECE_BYTES, (pieces) => pieces.reduce((n, p) => n + p.json.length, 0))
   const keys = new Map<number, Promise<KeyObject>>()
   const keyOf = (tenantId: number) => {
     let key = keys.get(tenantId)
@@ -111,7 +114,7 @@ export function createQuoteService(ports: Ports) {
     explain: boolean; at: Date; dealer: DealerProfile; book: RateBookIndex | undefined; lifetimeSeconds: number
     /** Messages and fields a replay adds. */
     extraMessages?: QuoteMessage[]; extraFields?: Record<string, unknown>
-  }): Promise<string> {
+  }): Promise<EncodedReply> {
     const { explain, at, dealer, book } = options
     const messages: QuoteMessage[] = [...(options.extraMessages ?? [])]
     const exclusions: Exclusion[] = []
@@ -136,29 +139,32 @@ export function createQuoteService(ports: Ports) {
       condition: inputs.vehicleCondition ?? null, odometer: inputs.odometer ?? null, inServiceDate: inputs.inServiceDate ?? null,
       vehicleClass, manufacturerWarranties: warranties,
     }
-    const reply = (products: TreeWriter | null) => {
-      if (!products?.hasContent) messages.push(NO_PLANS)
-      return withArray({
+    const reply = (products: TreeWriter) => {
+      if (!products.hasContent) messages.push(NO_PLANS)
+      return products.toReply({
         quoteId, quoteExpiresAt: new Date(claims.expiresAt * 1000).toISOString(), quotedAt: at.toISOString(),
         dealerNumber: dealer.dealerNumber, saleDate: inputs.saleDate,
         rateBook: book ? { version: book.version, effectiveDate: book.effectiveDate } : null,
         vehicle: vehicleOut, messages, ...(explain ? { exclusions } : {}), ...options.extraFields,
-      }, 'products', products?.text() ?? '')
+      }, 'products')
     }
 
     if (!book) {
       messages.push({ severity: 'WARNING', code: 'NO_RATE_BOOK', text: `No rate book is in force on ${inputs.saleDate}` })
-      return reply(null)
+      return reply(new TreeWriter())
     }
     if (!isActiveAccountHolder({ status: dealer.status, expired_date: dealer.expiredDate }, at)) {
       messages.push({ severity: 'WARNING', code: 'DEALER_INACTIVE', text: `Dealer ${dealer.dealerNumber} is not active: it can sell no products` })
-      return reply(null)
+      return reply(new TreeWriter())
     }
     if (visibility.length === 0) {
       messages.push({ severity: 'WARNING', code: 'DEALER_HAS_NO_PRODUCTS', text: `Dealer ${dealer.dealerNumber} may sell no products: its rate visibility is empty` })
-      return reply(null)
+      return reply(new TreeWriter())
     }
     const vehicleKnown = vehicle.make !== null && vehicle.year !== null && (vehicle.model !== null || vehicle.vin !== null)
+    if (inputs.vin && !vehicleKnown) {
+      messages.push({ severity: 'INFO', code: 'VEHICLE_NOT_DECODED', text: `The VIN ${inputs.vin} does not decode to a make and model year; give vehicleYear, vehicleMake and vehicleModel` })
+    }
     if (vehicleKnown && vehicleClass === null) {
       messages.push({ severity: 'INFO', code: 'VEHICLE_NOT_CLASSIFIED', text: `The rate book gives ${vehicle.year} ${vehicle.make} ${vehicle.model ?? ''} no vehicle class`.trimEnd() })
     }
@@ -206,7 +212,8 @@ export function createQuoteService(ports: Ports) {
         const programMark = out.openPrefix(program.replyPrefix)
         for (const plan of program.plans) {
           const l = { ...g, level: 'PLAN' as const, planCode: plan.code }
-          const entry = productVisibility.find((v) => (v.programId === null || v.programId === program.id) && (v.planId === null || v.planId === plan.id))
+          // The most specific entry decides (a plan's own markup limit beats its product's).
+          const entry = visibleEntry(productVisibility, { productId: product.id, programId: program.id, planId: plan.id })
           if (!entry) { exclude({ ...l, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell plan ${plan.code}` }); continue }
           if (!plan.conditions.has(inputs.vehicleCondition ?? '')) {
             exclude({ ...l, reason: 'CONDITION', text: `${plan.code} is for ${[...plan.conditions].join(', ')} vehicles, not ${inputs.vehicleCondition ?? 'an unknown condition'}` })
@@ -216,7 +223,7 @@ export function createQuoteService(ports: Ports) {
           if (!check(plan.criteria, l, `Plan ${plan.code}`)) continue
           if (vehicleClass === null) { exclude({ ...l, reason: 'NO_VEHICLE_CLASS', text: `${plan.code}: the vehicle has no class in the rate book` }); continue }
           const planMark = out.openPrefix(plan.replyPrefix)
-          priceTerms({ book, product, program, plan, visibility: entry, factor, facts, applicableTo: holderRules, holderFingerprint: holders.fingerprint, inputs, requested, offered, check, exclude, vehicleClass, at: l, optionReply, fragments, out, explain })
+          priceTerms({ book, product, program, plan, visibility: entry, factor, facts, applicableTo: holderRules, holderFingerprint: holders.fingerprint, inputs, requested, offered, check, exclude, vehicleClass, at: l, optionReply, fragments, planFragments, out, explain })
           out.close(planMark)
         }
         out.close(programMark)
@@ -230,10 +237,10 @@ export function createQuoteService(ports: Ports) {
 
   return {
     /**
-     * A new quote for the dealer, as JSON text (the reply is large and hot: it is written once, with
-     * cached priced fragments). 404 for an unknown or invisible dealer, 422 for unacceptable dates.
+     * A new quote for the dealer, as encoded JSON (the reply is large and hot: it is assembled once,
+     * from cached priced pieces; see reply-json.ts). The caller releases it once it is sent. 404 for an unknown or invisible dealer, 422 for unacceptable dates.
      */
-    async quote(ctx: AuthenticatedContext, inputs: QuoteInputs, explain: boolean): Promise<string> {
+    async quote(ctx: AuthenticatedContext, inputs: QuoteInputs, explain: boolean): Promise<EncodedReply> {
       const at = clock.now()
       const today = at.toISOString().slice(0, 10)
       const [dealer, lookBack, lifetime] = await Promise.all([
@@ -251,7 +258,7 @@ export function createQuoteService(ports: Ports) {
      * Shows a quote again from its id: the same inputs over the same book version at the original
      * instant. 404 for an id that is not this tenant's or was tampered with.
      */
-    async replay(ctx: AuthenticatedContext, quoteId: string, explain: boolean): Promise<string> {
+    async replay(ctx: AuthenticatedContext, quoteId: string, explain: boolean): Promise<EncodedReply> {
       const claims = verifyQuoteId(await keyOf(ctx.tenantId), quoteId)
       if (!claims || claims.tenantId !== ctx.tenantId) throw ratingErrors.create('quote_not_found', 'no such quote')
       const dealer = await dealerFor(ctx, claims.inputs.dealerNumber)
@@ -273,16 +280,25 @@ export function createQuoteService(ports: Ports) {
 
 type Check = (rule: IndexedProduct['criteria'], e: Omit<Exclusion, 'reason' | 'text' | 'criteria'>, what: string) => boolean
 
-/** A bounded map from everything that decides a priced deductible entry to its JSON (least recently used leave first). */
-function createFragmentCache(max: number) {
-  const entries = new Map<string, string>()
-  return (key: string, build: () => string): string => {
+/**
+ * A map from everything that decides a priced piece to the piece, bounded in bytes: the oldest
+ * pieces leave first. Keys hold the book version, so a piece is never stale, only unused.
+ */
+function createFragmentCache<T>(maxBytes: number, bytesOf: (value: T) => number) {
+  const entries = new Map<string, T>()
+  let bytes = 0
+  return (key: string, build: () => T): T => {
     const hit = entries.get(key)
     if (hit !== undefined) return hit
-    const json = build()
-    entries.set(key, json)
-    if (entries.size > max) entries.delete(entries.keys().next().value!)
-    return json
+    const value = build()
+    entries.set(key, value)
+    bytes += bytesOf(value) + key.length
+    for (const [oldKey, old] of entries) {
+      if (bytes <= maxBytes) break
+      entries.delete(oldKey)
+      bytes -= bytesOf(old) + oldKey.length
+    }
+    return value
   }
 }
 
@@ -311,8 +327,47 @@ type TermPricing = {
   book: RateBookIndex; product: IndexedProduct; program: IndexedProgram; plan: IndexedPlan; visibility: VisibilityEntry; factor: Decimal
   facts: Record<string, string | number | boolean | null>; applicableTo: readonly HolderDisbursement[]; holderFingerprint: string; inputs: QuoteInputs
   requested: ReadonlySet<string>; offered: Set<string>; check: Check; exclude: (e: Exclusion) => void; vehicleClass: string
-  at: Omit<Exclusion, 'reason' | 'text' | 'criteria'>; optionReply: OptionReply; fragments: ReturnType<typeof createFragmentCache>
+  at: Omit<Exclusion, 'reason' | 'text' | 'criteria'>; optionReply: OptionReply
+  fragments: ReturnType<typeof createFragmentCache<Buffer>>; planFragments: ReturnType<typeof createFragmentCache<PlanPiece[]>>
   out: TreeWriter; explain: boolean
+}
+
+/**
+ * A priced term of a plan, encoded up to its deductibles' closing bracket: only the expiration
+ * odometer, which depends on the exact sale odometer, is written per quote after it.
+ */
+type PlanPiece = { json: Buffer; term: IndexedPlan['terms'][number] }
+
+/**
+ * The common case, priced a whole plan at a time: no term criteria, options that read no term or
+ * deductible fact, and rates chosen by odometer band alone for every term (see termCell). The
+ * plan's priced terms are then one cached piece per combination of bands, and a quote writes them
+ * with the expiration odometers. False when the plan is not such a case (or in explain mode, which
+ * records why each deductible has no rate).
+ */
+function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): boolean {
+  const { book, product, program, plan, facts, inputs, vehicleClass } = x
+  if (x.explain || !plan.termsFreeOfCriteria || product.optionsReadTermFacts) return false
+  const cells = book.planCells(plan, vehicleClass)
+  if (!cells) return false
+  let bands = ''
+  for (const cell of cells) bands += `${cell.band(inputs.odometer)}.`
+  const offeredHere = judgeOptions(product, plan, facts, x.requested, x.offered)
+  const applicable = x.applicableTo.length === 0 ? null
+    : plan.terms.map((term) => x.applicableTo.filter((d) => disbursementApplies(d, { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }, inputs.saleDate)))
+  const holderKey = applicable === null || applicable.every((a) => a.length === 0) ? '' : `${applicable.map((a) => a.map((d) => d.id).join(',')).join('/')}@${x.holderFingerprint}`
+  // Everything that decides the pieces is in the key; book versions are immutable, so a piece never goes stale.
+  const key = `${book.bookId}|P${plan.id}|${vehicleClass}|${bands}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}|${inputs.saleDate}`
+  const pieces = x.planFragments(key, () => plan.terms.flatMap((term, i) => {
+    const cell = cells[i]!
+    const entries = cell.select(cell.band(inputs.odometer), inputs.odometer).flatMap((rate, d) =>
+      (rate ? [deductibleJson(x, term, product.deductibles[d]!, rate, applicable?.[i] ?? [], offeredHere.options)] : []))
+    if (entries.length === 0) return []
+    const head = { termId: term.id, termCode: term.code, termMonths: term.months, termMiles: term.miles, milesBasis: term.milesBasis, expirationDate: expiration(inputs.saleDate, undefined, term).expirationDate }
+    return [{ json: Buffer.from(`${openArrayPrefix(head, 'deductibles')}${entries.join(',')}]`), term }]
+  }))
+  for (const { json, term } of pieces) x.out.element(json, `,"expirationOdometer":${expirationOdometer(inputs.odometer, term)}}`)
+  return true
 }
 
 type JudgedOptions = { options: Array<[IndexedOption, boolean, boolean]>; key: string }
@@ -357,6 +412,7 @@ function priceTerms(x: TermPricing): void {
   const factorKey = factor.toString()
   const markupKey = `${visibility.maxMarkupAmount ?? ''}/${visibility.maxMarkupPercent ?? ''}`
   const out = x.out
+  if (pricePlanAtOnce(x, factorKey, markupKey)) return
   for (const term of plan.terms) {
     const t = { ...x.at, level: 'TERM' as const, termCode: term.code }
     // Term and rate criteria see the term being priced; the facts object is reset after each use.
@@ -379,10 +435,10 @@ function priceTerms(x: TermPricing): void {
       const band = cell.band(inputs.odometer)
       const offeredHere = judgeOptions(product, plan, facts, requested, offered)
       const key = `${book.bookId}|T${term.id}|${vehicleClass}|${band}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
-      const json = x.fragments(key, () => cell.select(band, inputs.odometer)
+      const json = x.fragments(key, () => Buffer.from(cell.select(band, inputs.odometer)
         .map((rate, i) => (rate ? deductibleJson(x, term, product.deductibles[i]!, rate, applicable, offeredHere.options) : ''))
-        .filter((j) => j !== '').join(','))
-      if (json !== '') out.raw(json)
+        .filter((j) => j !== '').join(',')))
+      if (json.length > 0) out.raw(json)
       facts.termMonths = null
       facts.termMiles = null
       out.close(termMark)
@@ -402,7 +458,7 @@ function priceTerms(x: TermPricing): void {
       const offeredHere = judgeOptions(product, plan, facts, requested, offered)
       // Everything that decides the entry is in the key; book versions are immutable, so an entry never goes stale.
       const key = `${book.bookId}|${rate.index}|${deductible.id}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
-      out.raw(x.fragments(key, () => deductibleJson(x, term, deductible, rate, applicable, offeredHere.options)))
+      out.raw(x.fragments(key, () => Buffer.from(deductibleJson(x, term, deductible, rate, applicable, offeredHere.options))))
     }
     facts.termMonths = null
     facts.termMiles = null

@@ -13,7 +13,7 @@ before(async () => {
 after(() => t.close())
 
 type Headers = Record<string, string>
-type Entry = { dealerId: number; productId: number; programId: number | null; planId: number | null; maxMarkupAmount: string | null; maxMarkupPercent: string | null }
+type Entry = { dealerId: number; productId: number; programId: number | null; planId: number | null; maxMarkupAmount: number | null; maxMarkupPercent: number | null }
 type Problem = { status: number; code: string; errors?: Array<{ field: string; code: string; message: string }> }
 
 const fields = (res: { json(): unknown }) => ((res.json() as Problem).errors ?? []).map((e) => [e.field, e.code])
@@ -72,16 +72,19 @@ describe('dealer rate visibility', () => {
     assert.equal(initial.headers.etag, '"0"')
 
     const first = await put(h, w.dealer, [
-      { productId: gap, maxMarkupPercent: 150 },
-      { productId: vsc, programId: plat, planId: platUsed, maxMarkupAmount: '400', maxMarkupPercent: null },
+      { productId: gap, maxMarkupPercent: '12.5000' },
+      { productId: vsc, programId: plat, planId: platUsed, maxMarkupAmount: 400.1, maxMarkupPercent: null },
     ], { 'if-match': '"0"' })
     assert.equal(first.statusCode, 200, first.body)
     assert.equal(first.headers.etag, '"1"')
     const expected: Entry[] = [
-      { dealerId: w.dealer, productId: vsc, programId: plat, planId: platUsed, maxMarkupAmount: '400.00', maxMarkupPercent: null },
-      { dealerId: w.dealer, productId: gap, programId: null, planId: null, maxMarkupAmount: null, maxMarkupPercent: '150.0000' },
+      { dealerId: w.dealer, productId: vsc, programId: plat, planId: platUsed, maxMarkupAmount: 400.1, maxMarkupPercent: null },
+      { dealerId: w.dealer, productId: gap, programId: null, planId: null, maxMarkupAmount: null, maxMarkupPercent: 12.5 },
     ].toSorted((a, b) => a.productId - b.productId)
     assert.deepEqual(json(first), expected)
+    // Numbers and decimal strings in, JSON numbers out (in the reply text itself).
+    assert.match(first.body, /"maxMarkupAmount":400\.1,"maxMarkupPercent":null/)
+    assert.match(first.body, /"maxMarkupAmount":null,"maxMarkupPercent":12\.5\}/)
     const read = await getOne(h, w.dealer)
     assert.deepEqual(json(read), expected)
     assert.equal(read.headers.etag, '"1"')

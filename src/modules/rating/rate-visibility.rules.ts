@@ -1,8 +1,7 @@
 // Pure rules of dealer rate visibility (docs/rate-visibility.md): what a dealer's entries must be,
 // and which entry, if any, lets the dealer sell a given plan. No I/O.
 import type { FieldError } from '../../platform/http/errors.ts'
-import { Decimal } from '../../platform/money.ts'
-import { decimalProblem } from './disbursement.rules.ts'
+import { Decimal, decimalProblem } from '../../platform/money.ts'
 
 /** Most entries one dealer may have (the PUT body's bound, and so the per-dealer GET's). */
 export const MAX_ENTRIES = 1000

@@ -19,7 +19,7 @@ export const EntryInput = Type.Object({
 
 export const PUT_EXAMPLE = [
   { productId: 11, maxMarkupPercent: 150 },
-  { productId: 21, programId: 22, planId: 24, maxMarkupAmount: '400.00' },
+  { productId: 21, programId: 22, planId: 24, maxMarkupAmount: 400 },
 ]
 
 export const ReplaceVisibilityBody = Type.Array(EntryInput, {
@@ -28,15 +28,15 @@ export const ReplaceVisibilityBody = Type.Array(EntryInput, {
   examples: [PUT_EXAMPLE],
 })
 
-export const VISIBILITY_EXAMPLE = { dealerId: 77, productId: 21, programId: 22, planId: 24, maxMarkupAmount: '400.00', maxMarkupPercent: null }
+export const VISIBILITY_EXAMPLE = { dealerId: 77, productId: 21, programId: 22, planId: 24, maxMarkupAmount: 400, maxMarkupPercent: null }
 
 export const VisibilityEntrySchema = Type.Object({
   dealerId: Type.Integer(),
   productId: Type.Integer(),
   programId: Type.Union([Type.Integer(), Type.Null()], { description: 'null: every program of the product.' }),
   planId: Type.Union([Type.Integer(), Type.Null()], { description: 'null: every plan (of the program, if given).' }),
-  maxMarkupAmount: Type.Union([Type.String(), Type.Null()], { description: 'Decimal string with 2 places ("400.00"); null: no limit here.' }),
-  maxMarkupPercent: Type.Union([Type.String(), Type.Null()], { description: 'Decimal string with 4 places ("150.0000"); null: no limit here.' }),
+  maxMarkupAmount: Type.Union([Type.Number(), Type.Null()], { description: 'Largest markup per contract, a JSON number with at most 2 decimal places (400, 49.5); null: no limit here.' }),
+  maxMarkupPercent: Type.Union([Type.Number(), Type.Null()], { description: 'Largest markup as a per cent of the dealer cost, a JSON number with at most 4 decimal places (150, 12.5); null: no limit here.' }),
 }, { $id: 'DealerRateVisibility', examples: [VISIBILITY_EXAMPLE] })
 
 export type VisibilityReply = Static<typeof VisibilityEntrySchema>

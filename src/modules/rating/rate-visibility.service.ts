@@ -11,15 +11,19 @@ import { platformErrors, type FieldError } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { compileSchemaValidator } from '../../platform/http/validation.ts'
 import { isStorableId } from '../../platform/ids.ts'
+import { toStoredDecimal } from '../../platform/money.ts'
 import { disbursementErrors } from './disbursement.errors.ts'
 import { catalogueKinds } from './disbursement.repository.ts'
-import { toStoredDecimal } from './disbursement.rules.ts'
 import type { HolderDirectory } from './disbursement.service.ts'
 import * as repo from './rate-visibility.repository.ts'
 import { visibilityViolations } from './rate-visibility.rules.ts'
 import { ReplaceVisibilityBody, type VisibilityReply } from './rate-visibility.schemas.ts'
 
-/** One entry of a dealer's visibility, as the rate quote applies it (docs/rate-visibility.md). */
+/**
+ * One entry of a dealer's visibility, as the rate quote applies it (docs/rate-visibility.md). The
+ * markup limits are the `numeric` columns' decimal strings ("400.00"), which the quote's Decimal
+ * arithmetic reads; replies carry them as JSON numbers (toReply).
+ */
 export type VisibilityEntry = { productId: number; programId: number | null; planId: number | null; maxMarkupAmount: string | null; maxMarkupPercent: string | null }
 
 /** Bus topic; the key is `<tenantId>:<dealerId>`, the dealer whose visibility changed. */
@@ -50,7 +54,18 @@ function toEntry(row: repo.EntryRow): VisibilityEntry {
   })
 }
 
-const toReply = (row: repo.EntryRow): VisibilityReply => ({ dealerId: row.dealer_id, ...toEntry(row) })
+/**
+ * The reply form of a row: numeric(12,2) and numeric(9,4) as JSON numbers. Number() of a decimal of
+ * at most 15 digits is the double whose shortest rendering is that decimal, so the reply writes it exactly.
+ */
+const toReply = (row: repo.EntryRow): VisibilityReply => ({
+  dealerId: row.dealer_id,
+  productId: row.product_id,
+  programId: row.program_id,
+  planId: row.plan_id,
+  maxMarkupAmount: row.max_markup_amount === null ? null : Number(row.max_markup_amount),
+  maxMarkupPercent: row.max_markup_percent === null ? null : Number(row.max_markup_percent),
+})
 
 function toWrite(item: Input): repo.EntryWrite {
   const id = (v: unknown) => (typeof v === 'number' ? v : null)

@@ -54,6 +54,8 @@ export type IndexedPlan = {
   requiresCustomFields: boolean
   /** The opening JSON of the plan in a quote reply, up to its terms (see quote.service.ts). */
   replyPrefix: string
+  /** No term of the plan has criteria. */
+  termsFreeOfCriteria: boolean
   program: IndexedProgram
   product: IndexedProduct
 }
@@ -67,6 +69,8 @@ export type IndexedProduct = {
   options: IndexedOption[]
   /** Whether any option's criteria read the `deductible` fact (then options are judged per deductible). */
   optionsReadDeductible: boolean
+  /** Whether any option's criteria read a term or deductible fact (then options are judged per term). */
+  optionsReadTermFacts: boolean
   programs: IndexedProgram[]
   replyPrefix: string
 }
@@ -101,6 +105,8 @@ export type RateBookIndex = {
    * choice, one rate (or none) per deductible of the product, is worked out once. Null otherwise.
    */
   termCell(plan: IndexedPlan, termId: number, vehicleClass: string): TermCell | null
+  /** The cells of all the plan's terms (in order) for a class, or null when any term has none. */
+  planCells(plan: IndexedPlan, vehicleClass: string): readonly TermCell[] | null
   rateByIndex(index: number): IndexedRate | undefined
   /** The class of a vehicle: the most specific matching entry, else the book's default class. */
   classify(vehicle: { make?: string; model?: string; trim?: string; year?: number }): { vehicleClass: string; entry: VehicleEntry | null } | null
@@ -128,6 +134,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   const planByCode = new Map<string, IndexedPlan>()
   const termById = new Map<number, { term: IndexedTerm; plan: IndexedPlan }>()
   const products = book.products.map((p) => {
+    const optionFacts = new Set((p.options ?? []).flatMap((o) => [o.criteria, o.requiredWhen]).flatMap((c) => (c === undefined ? [] : [...factsOf(parseCriteria(c))])))
     const product: IndexedProduct = {
       id: id('PRODUCT', p.code), code: p.code, name: p.name, type: p.type,
       assetTypes: new Set(p.assetTypes), requiredInputs: p.requiredInputs, criteria: rule(p.criteria),
@@ -139,7 +146,8 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
         requiredWhen: rule(o.requiredWhen), criteria: rule(o.criteria), plans: o.plans ? new Set(o.plans) : null,
         buckets: buckets(o.buckets), suggestedRetailCents: o.suggestedRetail === undefined ? null : cents(o.suggestedRetail),
       })),
-      optionsReadDeductible: (p.options ?? []).some((o) => [o.criteria, o.requiredWhen].some((c) => c !== undefined && factsOf(parseCriteria(c)).has('deductible'))),
+      optionsReadDeductible: optionFacts.has('deductible'),
+      optionsReadTermFacts: ['deductible', 'termMonths', 'termMiles'].some((f) => optionFacts.has(f)),
       programs: [],
       replyPrefix: openArrayPrefix({ productId: id('PRODUCT', p.code), productCode: p.code, productName: p.name, productType: p.type }, 'programs'),
     }
@@ -160,7 +168,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
           })),
           coverageGroups: pl.coverageGroups ?? [], ppmServices: pl.ppmServices ?? [],
           customFields: [...productFields, ...(pl.customFields ?? []).map((f) => fieldDefinition(f, 'PLAN'))].toSorted((a, b) => a.order - b.order),
-          customFieldsReply: [], requiresCustomFields: false, replyPrefix: '',
+          customFieldsReply: [], requiresCustomFields: false, replyPrefix: '', termsFreeOfCriteria: pl.terms.every((t) => t.criteria === undefined),
           program, product,
         }
         plan.customFieldsReply = plan.customFields.map(({ level: _level, ...f }) => f)
@@ -228,6 +236,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   const empty: IndexedRate[] = []
   // Built on first use: a cell per plan, term and class a quote has asked for.
   const cells = new Map<string, TermCell | null>()
+  const planCells = new Map<number, Map<string, TermCell[] | null>>()
 
   return {
     bookId, version, effectiveDate: book.effectiveDate, book, products, productById, programById, planById, termById,
@@ -248,6 +257,20 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
         cells.set(key, cell)
       }
       return cell
+    },
+    planCells(plan, vehicleClass) {
+      let byClass = planCells.get(plan.id)
+      if (byClass === undefined) {
+        byClass = new Map()
+        planCells.set(plan.id, byClass)
+      }
+      let found = byClass.get(vehicleClass)
+      if (found === undefined) {
+        const list = plan.terms.map((t) => this.termCell(plan, t.id, vehicleClass))
+        found = list.every((c) => c !== null) ? (list as TermCell[]) : null
+        byClass.set(vehicleClass, found)
+      }
+      return found
     },
     rateByIndex: (index) => allRates[index],
     classify({ make, model, trim, year }) {
