@@ -389,7 +389,10 @@ export const COMMANDS: readonly Command[] = [
       const file = text(v, 'file')
       const ratesFile = optionalText(v, 'rates')
       const book = await readJsonFile(file)
-      if (ratesFile !== undefined) book.ratesCsv = await readTextFile(ratesFile)
+      if (ratesFile !== undefined) {
+        if (book.ratesCsv !== undefined) throw new InputError(`${file} has ratesCsv already: give the rates either there or with --rates`)
+        book.ratesCsv = await readTextFile(ratesFile)
+      }
       const sources = { file: path.basename(file), ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }) }
       const dryRun = v['dry-run'] === true
       return async ({ rateBooks, operator }) => {

@@ -129,7 +129,7 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
           await writeAudit(tx, ctx, now, { action: `${def.kind.toLowerCase()}.created`, entityType: 'account_holder', entityId: id, changes: { after: auditable(toEditable(def, row)) } })
           return row
         })
-        await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+        await db.afterCommit(() => bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`))
         return created
       } catch (err) {
         conflict(def, err, write)
@@ -164,7 +164,7 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
           })
           return after
         })
-        await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+        await db.afterCommit(() => bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`))
         return updated
       } catch (err) {
         if (write) conflict(def, err, write)

@@ -107,7 +107,7 @@ export function createAutoExpireService({ db, clock, bus }: Deps) {
         }
         return result
       })
-      if (applied.expired.length > 0) await bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`)
+      if (applied.expired.length > 0) await db.afterCommit(() => bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`))
       return applied
     },
   }

@@ -47,7 +47,7 @@ const upperCaseQuery = (...names: string[]) => async (req: FastifyRequest) => {
 const invalidQuery = (field: string, code: string, message: string) =>
   platformErrors.create('validation_failed', `1 invalid field(s) in the query string: ${field}`, { errors: [{ field, code, message }] })
 
-export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; today: () => string }> = async (app, { store, today }) => {
+export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; today: (tenantId: number) => Promise<string> }> = async (app, { store, today }) => {
   /** Sorted candidate rows per book version and vehicle list; a version never changes, so neither do they. */
   const rowCache = new WeakMap<RateBookIndex, Map<VehicleList, VehicleRow[]>>()
   function rowsOf(book: RateBookIndex, list: VehicleList): VehicleRow[] {
@@ -62,7 +62,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; 
   async function bookOf(req: FastifyRequest, res: FastifyReply, q: { date?: string | undefined; version?: number | undefined }): Promise<RateBookIndex | undefined> {
     if (q.date !== undefined && q.version !== undefined) throw invalidQuery('version', 'conflict', 'give either date or version, not both')
     const { tenantId } = ctxOf(req)
-    const book = q.version === undefined ? await store.inForce(tenantId, q.date ?? today()) : await store.byVersion(tenantId, q.version)
+    const date = q.date ?? await today(tenantId)
+    const book = q.version === undefined ? await store.inForce(tenantId, date) : await store.byVersion(tenantId, q.version)
     if (!book && q.version !== undefined) throw ratingErrors.create('rate_book_not_found', `rate book version ${q.version} does not exist`)
     if (book) res.header(BOOK_HEADER, String(book.version))
     return book
@@ -70,7 +71,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; 
 
   async function requireBook(req: FastifyRequest, res: FastifyReply, q: { date?: string | undefined; version?: number | undefined }): Promise<RateBookIndex> {
     const book = await bookOf(req, res, q)
-    if (!book) throw ratingErrors.create('rate_book_not_found', `no rate book is in force on ${q.date ?? today()}`)
+    if (!book) throw ratingErrors.create('rate_book_not_found', `no rate book is in force ${q.date ? `on ${q.date}` : 'today'}`)
     return book
   }
 

@@ -102,11 +102,6 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
     },
     validatorCompiler: bodyByService,
     config: WRITE,
-    // A POST with Idempotency-Key runs inside a transaction that commits after the handler: publish
-    // the invalidation again once the reply is out, so no instance keeps rules read before the commit.
-    onResponse: async (req, res) => {
-      if (res.statusCode === 201) await service.invalidate(ctxOf(req).tenantId, (req.params as { accountHolderId: number }).accountHolderId)
-    },
   }, async (req, res) => {
     const created = await service.create(ctxOf(req), req.params.accountHolderId, req.body as unknown)
     setEtag(res, created.version)

@@ -173,7 +173,8 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
 
   const cacheKey = (tenantId: number, holderId: number) => `${tenantId}:${holderId}`
 
-  const invalidate = (tenantId: number, holderId: number) => bus.publish(DISBURSEMENTS_TOPIC, cacheKey(tenantId, holderId))
+  // Announced once the change is committed, also when the request's own transaction holds it (Idempotency-Key).
+  const invalidate = (tenantId: number, holderId: number) => db.afterCommit(() => bus.publish(DISBURSEMENTS_TOPIC, cacheKey(tenantId, holderId)))
 
   function rulesOf(tenantId: number, holderId: number): Promise<Cached | undefined> {
     return cache.getOrLoad(cacheKey(tenantId, holderId), async () => {
@@ -382,9 +383,6 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
       })
       return { fingerprint: fingerprintOf(versions), rules }
     },
-
-    /** Publishes the invalidation of a holder's cached rules again (after an enclosing transaction commits). */
-    invalidate,
   }
 }
 

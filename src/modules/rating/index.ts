@@ -16,7 +16,7 @@ import { createDisbursementService } from './disbursement.service.ts'
 import { rateVisibilityRoutes } from './rate-visibility.routes.ts'
 import { createRateVisibilityService } from './rate-visibility.service.ts'
 import type { InvalidationBus } from '../../platform/cache.ts'
-import type { Clock } from '../../platform/clock.ts'
+import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DealerDirectory } from '../parties/index.ts'
 import type { SettingsService } from '../settings/index.ts'
@@ -49,14 +49,15 @@ export type RatingDeps = {
 export function createRatingModule(deps: RatingDeps) {
   const cache = createCriteriaCache(1000)
   const store = createRateBookStore(deps)
-  const rateBooks = createRateBookService({ ...deps, store })
-  const today = () => deps.clock.now().toISOString().slice(0, 10)
+  /** Today in the tenant's time zone (the timeZone setting): sale dates and versions in force are reckoned in it. */
+  const today = async (tenantId: number) => localDate(deps.clock.now(), await deps.settings.get(tenantId, 'timeZone'))
+  const rateBooks = createRateBookService({ ...deps, store, today })
   // Disbursement codes are those of the rate book in force today.
-  const codes = { disbursementCodes: async (tenantId: number) => [...((await store.inForce(tenantId, today()))?.disbursementCodes.values() ?? [])] }
+  const codes = { disbursementCodes: async (tenantId: number) => [...((await store.inForce(tenantId, await today(tenantId)))?.disbursementCodes.values() ?? [])] }
   const disbursements = createDisbursementService({ ...deps, codes })
   const rateVisibility = createRateVisibilityService(deps)
   const vin = createVinDecoder()
-  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility })
+  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility, today })
   return {
     quotes,
     /** Sets the demo tenant up for quoting: the demo book, visibility for every dealer, a few disbursements. */

@@ -132,8 +132,10 @@ describe('real vehicles are priced', () => {
   test('filters: productTypes', async () => {
     const q = await quote(`${HONDA}&${FINANCE}&productTypes=GAP,tire_wheel`)
     assert.deepEqual(q.products.map((p) => p.productCode), ['GAP', 'TW'])
-    // Types, not codes: TW is the code of the TIRE_WHEEL product.
-    assert.deepEqual((await quote(`${HONDA}&productTypes=TW`)).products, [])
+    // Types, not codes: TW is the code of the TIRE_WHEEL product, not a type (400).
+    const wrong = await quoteRes(`${HONDA}&productTypes=TW`)
+    assert.equal(wrong.statusCode, 400, wrong.body)
+    assert.deepEqual(json<Problem>(wrong).errors!.map((e) => e.field), ['productTypes'])
   })
 })
 
@@ -279,6 +281,17 @@ describe('bad requests', () => {
       assert.equal((await put(60)).statusCode, 200)
     }
     assert.equal((await quoteRes('saleDate=2026-11-11')).statusCode, 200)
+  })
+  test('"today" is the tenant\'s (timeZone setting): at 21:00 in Chicago on the 22nd, UTC is already the 23rd', async () => {
+    t.clock.set(new Date('2026-11-23T03:00:00Z'))
+    try {
+      const h = await tokenHeaders()
+      assert.equal((await quote('vehicleYear=2026&vehicleMake=Honda&vehicleModel=Accord&vehicleCondition=NEW&odometer=5', '10001', h)).saleDate, '2026-11-22')
+      const tomorrow = await quoteRes('vehicleYear=2026&vehicleMake=Honda&vehicleModel=Accord&vehicleCondition=NEW&odometer=5&saleDate=2026-11-23', '10001', h)
+      assert.equal(tomorrow.statusCode, 422, tomorrow.body)
+    } finally {
+      t.clock.set(NOW)
+    }
   })
 })
 

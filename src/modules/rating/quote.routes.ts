@@ -28,7 +28,7 @@ function requireExplain(ctx: AuthenticatedContext) {
   }
 }
 
-export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; today: () => string }> = async (app, { service, today }) => {
+export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; today: (tenantId: number) => Promise<string> }> = async (app, { service, today }) => {
   app.addSchema(RateQuoteSchema)
   // A Buffer is the reply already serialized (see below); the schema documents its shape.
   const quoteRef = Type.Unsafe<Record<string, unknown> | Buffer>({ $ref: 'RateQuote#' })
@@ -54,7 +54,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; tod
   }, async (req, res) => {
     const ctx = ctxOf(req)
     const { dealerNumber } = req.params as { dealerNumber: string }
-    const read = readQuoteQuery(dealerNumber, req.query as Record<string, unknown>, today())
+    const read = readQuoteQuery(dealerNumber, req.query as Record<string, unknown>, await today(ctx.tenantId))
     if (!read.ok) throw platformErrors.create('validation_failed', `${read.errors.length} invalid parameter(s): ${read.errors.map((e) => e.field).join(', ')}`, { errors: read.errors })
     if (read.explain) requireExplain(ctx)
     // The service writes the reply's JSON itself (to the schema above, from cached priced

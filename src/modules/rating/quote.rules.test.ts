@@ -75,7 +75,7 @@ describe('readQuoteQuery', () => {
     ['financeType', 'LOAN', 'invalid_value'],
     ['financeTermMonths', '0', 'out_of_range'], ['financeTermMonths', '145', 'out_of_range'],
     ['apr', '100.001', 'invalid_value'], ['apr', '6.9999', 'invalid_value'], ['apr', '-1', 'invalid_value'], ['apr', 'six', 'invalid_value'],
-    ['productTypes', ',,', 'invalid_value'], ['productTypes', 'VSC;GAP', 'invalid_value'], ['productTypes', Array.from({ length: 51 }, (_, i) => `P${i}`).join(','), 'invalid_value'],
+    ['productTypes', ',,', 'invalid_value'], ['productTypes', 'VSC,WARRANTY', 'invalid_value'], ['productTypes', 'VSC;GAP', 'invalid_value'], ['productTypes', Array.from({ length: 51 }, (_, i) => `P${i}`).join(','), 'invalid_value'],
     ['productIds', 'a', 'invalid_value'], ['productIds', '-1', 'invalid_value'], ['programIds', '1.5', 'invalid_value'], ['productIds', '', 'invalid_value'],
     ['surcharges', 'lift kit', 'invalid_value'],
     ['customerState', 'Texas', 'invalid_format'], ['customerState', 'T1', 'invalid_format'],

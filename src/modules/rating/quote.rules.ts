@@ -5,7 +5,7 @@ import { Decimal, formatMoney, multiplyCents, parseDecimal, parseMoney, percentO
 import type { Facts } from './criteria.evaluator.ts'
 import { isIsoDate } from './criteria.parser.ts'
 import type { Bucket, IndexedFactorTable } from './ratebook.index.ts'
-import { ASSET_TYPES, FINANCE_TYPES, VEHICLE_CONDITIONS, type QuoteInput } from './ratebook.schema.ts'
+import { ASSET_TYPES, FINANCE_TYPES, PRODUCT_TYPES, VEHICLE_CONDITIONS, type QuoteInput } from './ratebook.schema.ts'
 import { validateVin } from './vin.rules.ts'
 
 /** The quote's inputs after reading: what a quote id carries and what replaying it needs. */
@@ -117,7 +117,12 @@ const READERS: Record<string, Reader> = {
   },
   monthlyPayment: money,
   firstPaymentDate: date,
-  productTypes: codeList,
+  productTypes: (raw, field) => {
+    const types = codeList(raw, field) as string[]
+    const unknown = types.filter((t) => !(PRODUCT_TYPES as readonly string[]).includes(t))
+    if (unknown.length > 0) throw problem(field, 'invalid_value', `${unknown.join(', ')}: not a product type (${PRODUCT_TYPES.join(', ')})`)
+    return types
+  },
   productIds: idList,
   programIds: idList,
   surcharges: codeList,

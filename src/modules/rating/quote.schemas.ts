@@ -32,7 +32,7 @@ export const RateQuoteQuery = Type.Object({
   explain: S('true: add `exclusions` (needs rates:explain).', ['false']),
 })
 
-const Money = Type.String({ description: 'Amount with two decimals.', examples: ['1450.00'] })
+const Money = Type.Number({ description: 'An amount: a JSON number with at most two decimals.', examples: [1450] })
 const Message = Type.Object({
   severity: Type.String({ enum: ['INFO', 'WARNING'] }), code: Type.String(), text: Type.String(), productCode: Type.Optional(Type.String()),
 })
@@ -93,7 +93,7 @@ export const QUOTE_EXAMPLE = {
   quoteExpiresAt: '2026-11-23T02:10:00.000Z', quotedAt: '2026-11-22T02:10:00.000Z', dealerNumber: '10001', saleDate: '2026-11-22',
   rateBook: { version: 1, effectiveDate: '2026-01-01' },
   vehicle: {
-    vin: '1HGCV1F34LA012345', year: 2020, make: 'HONDA', model: 'ACCORD', trim: 'EX', series: null, bodyStyle: 'Sedan/Saloon', driveType: 'FWD', fuelType: 'GASOLINE',
+    vin: '1HGCV1F37LA012345', year: 2020, make: 'HONDA', model: 'ACCORD', trim: 'SPORT', series: null, bodyStyle: 'Sedan/Saloon', driveType: 'FWD', fuelType: 'GASOLINE',
     cylinders: 4, manufacturer: 'American Honda Motor Co., Inc.', condition: 'USED', odometer: 42150, inServiceDate: '2020-05-01', vehicleClass: 'A',
     manufacturerWarranties: [{ type: 'BASIC', months: 36, miles: 36000 }, { type: 'POWERTRAIN', months: 60, miles: 60000 }],
   },
@@ -107,17 +107,17 @@ export const QUOTE_EXAMPLE = {
         terms: [{
           termId: 9, termCode: '48-48000', termMonths: 48, termMiles: 48000, milesBasis: 'FROM_SALE_ODOMETER', expirationDate: '2030-11-22', expirationOdometer: 90150,
           deductibles: [{
-            deductibleId: 3, code: 'D100', amount: '100.00', type: 'STANDARD',
+            deductibleId: 3, code: 'D100', amount: 100, type: 'STANDARD',
             rate: {
-              rateId: 'r.4.9.3.57', dealerCost: '1450.00', suggestedRetail: '2540.00', minRetail: '1450.00', maxRetail: '4065.00', retailLocked: false,
+              rateId: 'r.4.9.3.57', dealerCost: 1450, suggestedRetail: 2540, minRetail: 1450, maxRetail: 4065, retailLocked: false,
               disbursements: [
-                { code: 'RES', group: 'RESERVE', label: 'Claims reserve', amount: '1061.00', source: 'RATE' },
-                { code: 'PRM', group: 'CLIP_PREMIUM', label: 'CLIP premium', amount: '64.00', source: 'RATE' },
-                { code: 'ADM', group: 'ADMIN_FEE', label: 'Admin fee', amount: '175.00', source: 'RATE' },
-                { code: 'COM', group: 'COMMISSION', label: 'Agent commission', amount: '150.00', source: 'RATE' },
+                { code: 'RES', group: 'RESERVE', label: 'Claims reserve', amount: 1061, source: 'RATE' },
+                { code: 'PRM', group: 'CLIP_PREMIUM', label: 'CLIP premium', amount: 64, source: 'RATE' },
+                { code: 'ADM', group: 'ADMIN_FEE', label: 'Admin fee', amount: 175, source: 'RATE' },
+                { code: 'COM', group: 'COMMISSION', label: 'Agent commission', amount: 150, source: 'RATE' },
               ],
             },
-            options: [{ optionId: 30, code: 'ROADSIDE', name: 'Roadside assistance', kind: 'OPTION', required: false, selected: false, dealerCost: '35.00', suggestedRetail: '99.00', disbursements: [{ code: 'ADM', amount: '35.00' }] }],
+            options: [{ optionId: 30, code: 'ROADSIDE', name: 'Roadside assistance', kind: 'OPTION', required: false, selected: false, dealerCost: 35, suggestedRetail: 99, disbursements: [{ code: 'ADM', amount: 35 }] }],
           }],
         }],
       }],

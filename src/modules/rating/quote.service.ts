@@ -44,6 +44,8 @@ type Ports = {
   vin: VinDecoder
   disbursements: { forQuote(tenantId: number, holders: { dealerId: number; dealerGroupId: number | null; agentIds: number[] }): Promise<{ fingerprint: string; rules: AppliedDisbursementRule[] }> }
   visibility: { forQuote(tenantId: number, dealerId: number): Promise<VisibilityEntry[]> }
+  /** Today in the tenant's time zone. */
+  today(tenantId: number): Promise<string>
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>
@@ -112,8 +114,8 @@ export function createQuoteService(ports: Ports) {
    */
   async function run(ctx: AuthenticatedContext, inputs: QuoteInputs, options: {
     explain: boolean; at: Date; dealer: DealerProfile; book: RateBookIndex | undefined; lifetimeSeconds: number
-    /** Messages and fields a replay adds. */
-    extraMessages?: QuoteMessage[]; extraFields?: Record<string, unknown>
+    /** What a replay brings: the id shown again (never re-signed), its messages and fields. */
+    quoteId?: string; extraMessages?: QuoteMessage[]; extraFields?: Record<string, unknown>
   }): Promise<EncodedReply> {
     const { explain, at, dealer, book } = options
     const messages: QuoteMessage[] = [...(options.extraMessages ?? [])]
@@ -132,7 +134,7 @@ export function createQuoteService(ports: Ports) {
       tenantId: ctx.tenantId, dealerId: dealer.id, bookId: book?.bookId ?? 0, issuedAt, expiresAt: issuedAt + options.lifetimeSeconds,
       disbursements: holders.fingerprint, inputs,
     }
-    const quoteId = encodeQuoteId(await keyOf(ctx.tenantId), claims)
+    const quoteId = options.quoteId ?? encodeQuoteId(await keyOf(ctx.tenantId), claims)
     const vehicleOut = {
       vin: vehicle.vin, year: vehicle.year, make: vehicle.make, model: vehicle.model, trim: vehicle.trim, series: vehicle.series,
       bodyStyle: vehicle.bodyStyle, driveType: vehicle.driveType, fuelType: vehicle.fuelType, cylinders: vehicle.cylinders, manufacturer: vehicle.manufacturer,
@@ -241,12 +243,13 @@ export function createQuoteService(ports: Ports) {
      * from cached priced pieces; see reply-json.ts). The caller releases it once it is sent. 404 for an unknown or invisible dealer, 422 for unacceptable dates.
      */
     async quote(ctx: AuthenticatedContext, inputs: QuoteInputs, explain: boolean): Promise<EncodedReply> {
-      const at = clock.now()
-      const today = at.toISOString().slice(0, 10)
-      const [dealer, lookBack, lifetime] = await Promise.all([
+      // Whole seconds: the quote id carries seconds, and a replay must show the same instant.
+      const at = new Date(Math.floor(clock.now().getTime() / 1000) * 1000)
+      const [dealer, lookBack, lifetime, today] = await Promise.all([
         dealerFor(ctx, inputs.dealerNumber),
         settings.get(ctx.tenantId, 'saleDateLookBackDays'),
         settings.get(ctx.tenantId, 'quoteLifetime'),
+        ports.today(ctx.tenantId),
       ])
       const dateProblems: FieldError[] = quoteDateProblems(inputs, today, lookBack)
       if (dateProblems.length > 0) throw ratingErrors.create('quote_dates_invalid', dateProblems.map((p) => p.message).join('; '), { errors: dateProblems })
@@ -272,7 +275,7 @@ export function createQuoteService(ports: Ports) {
       }]
       return run(ctx, claims.inputs, {
         explain, at: new Date(claims.issuedAt * 1000), dealer, book, lifetimeSeconds: claims.expiresAt - claims.issuedAt,
-        extraMessages, extraFields: { expired: now >= claims.expiresAt },
+        quoteId, extraMessages, extraFields: { expired: now >= claims.expiresAt },
       })
     },
   }
@@ -352,7 +355,9 @@ function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): 
   if (!cells) return false
   let bands = ''
   for (const cell of cells) bands += `${cell.band(inputs.odometer)}.`
-  const offeredHere = judgeOptions(product, plan, facts, x.requested, x.offered)
+  // Options count as offered only if the plan gets priced terms.
+  const offeredInPlan = new Set<string>()
+  const offeredHere = judgeOptions(product, plan, facts, x.requested, offeredInPlan)
   const applicable = x.applicableTo.length === 0 ? null
     : plan.terms.map((term) => x.applicableTo.filter((d) => disbursementApplies(d, { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }, inputs.saleDate)))
   const holderKey = applicable === null || applicable.every((a) => a.length === 0) ? '' : `${applicable.map((a) => a.map((d) => d.id).join(',')).join('/')}@${x.holderFingerprint}`
@@ -367,6 +372,7 @@ function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): 
     return [{ json: Buffer.from(`${openArrayPrefix(head, 'deductibles')}${entries.join(',')}]`), term }]
   }))
   for (const { json, term } of pieces) x.out.element(json, `,"expirationOdometer":${expirationOdometer(inputs.odometer, term)}}`)
+  if (pieces.length > 0) for (const code of offeredInPlan) x.offered.add(code)
   return true
 }
 

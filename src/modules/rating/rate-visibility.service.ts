@@ -166,7 +166,7 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
         }
         throw err
       }
-      await bus.publish(VISIBILITY_TOPIC, cacheKey(ctx.tenantId, dealerId))
+      await db.afterCommit(() => bus.publish(VISIBILITY_TOPIC, cacheKey(ctx.tenantId, dealerId)))
       return result
     },
 

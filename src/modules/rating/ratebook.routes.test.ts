@@ -11,7 +11,8 @@ import { demoRateBook } from './demo-ratebook.ts'
 import type { RateBookInput } from './ratebook.schema.ts'
 
 // Half an hour before midnight, so a book effective tomorrow comes into force within the tokens' lifetime.
-const NOW = new Date('2026-11-22T23:30:00Z')
+// 23:30 on 2026-11-22 in the tenant's time zone (the default, America/Chicago: UTC-6 in November).
+const NOW = new Date('2026-11-23T05:30:00Z')
 const URL = '/api/Rates/ratebooks'
 
 let t: TestApp
@@ -205,7 +206,7 @@ describe('versions', () => {
     assert.deepEqual(json(one), list[0])
     assert.deepEqual(json(await get(tenant.headers, '/active')), list[1])
 
-    t.clock.advance(45 * 60_000) // 2026-11-23T00:15Z
+    t.clock.advance(45 * 60_000) // 00:15 on 2026-11-23 in Chicago
     try {
       const later = await versions(tenant.headers)
       assert.deepEqual(later.map((v) => [v.version, v.inForce]), [[2, true], [1, false]])

@@ -68,7 +68,7 @@ function toVersion(row: RateBookVersionRow, inForce: boolean) {
   }
 }
 
-export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookService; today: () => string }> = async (app, { service, today }) => {
+export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookService; today: (tenantId: number) => Promise<string> }> = async (app, { service, today }) => {
   app.addSchema(VersionSchema)
   const versionRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'RateBookVersion#' })
 
@@ -109,8 +109,9 @@ export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookServic
     },
     config: { permission: 'rates:read' },
   }, async (req) => {
-    const rows = await service.versions(ctxOf(req).tenantId)
-    const inForce = rows.find((v) => v.effective_date <= today())
+    const { tenantId } = ctxOf(req)
+    const [rows, date] = await Promise.all([service.versions(tenantId), today(tenantId)])
+    const inForce = rows.find((v) => v.effective_date <= date)
     return rows.map((r) => toVersion(r, r === inForce))
   })
 
@@ -129,7 +130,7 @@ export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookServic
   app.get(`${COLLECTION}/:version/document`, {
     schema: {
       tags: TAGS, summary: 'Export a rate-book version in the import format',
-      description: 'The stored book, normalised (amounts as two-decimal strings, defaults filled in, CSV rates merged into `rates`); importing it again gives the same checksum.',
+      description: 'The stored book, normalised (amounts as JSON numbers, defaults filled in, CSV rates merged into `rates`); importing it again gives the same checksum.',
       params: VersionParam,
       response: { 200: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'A rate book (docs/rate-books.md).', examples: [{ formatVersion: 1, effectiveDate: '2026-12-01', products: [] }] }), ...problemResponses(404) },
     },

@@ -382,3 +382,27 @@ describe('catalogueItemsOf and summarize', () => {
     assert.equal(bucketTotal({ RES: 0.1, PRM: 0.2, ADM: 1000000.7 }).toFixed(2), '1000001.00')
   })
 })
+
+describe('facts criteria cannot see where they are judged', () => {
+  const cases: Array<[string, (b: Record<string, any>) => void, string]> = [
+    ['a plan criteria naming termMonths', (b) => { b.products[0].programs[0].plans[0].criteria = 'termMonths <= 36' }, '/products/0/programs/0/plans/0/criteria'],
+    ['a product criteria naming deductible', (b) => { b.products[0].criteria = 'deductible = 0' }, '/products/0/criteria'],
+    ['a term criteria naming deductible', (b) => { b.products[0].programs[0].plans[0].terms[0].criteria = 'deductible = 0' }, '/products/0/programs/0/plans/0/terms/0/criteria'],
+    ['a factor table keyed on termMiles', (b) => { b.factorTables[0].fact = 'termMiles' }, '/factorTables/0/fact'],
+  ]
+  for (const [name, change, path] of cases) {
+    test(`${name} is refused (fact_not_available)`, () => {
+      const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+      change(input)
+      const result = checkRateBook(input, { file: 'book.json' })
+      assert.equal(result.ok, false)
+      if (!result.ok) assert.deepEqual(result.problems.map((p) => [p.path, p.code]), [[path, 'fact_not_available']])
+    })
+  }
+  test('term criteria may name termMonths; rate and option criteria may name deductible', () => {
+    const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+    input.products[0].programs[0].plans[0].terms[0].criteria = 'termMonths <= 36'
+    input.products[0].options[0].criteria = 'deductible >= 0'
+    assert.equal(checkRateBook(input, { file: 'book.json' }).ok, true)
+  })
+})

@@ -35,6 +35,17 @@ const REQUIRED_CSV_COLUMNS = ['plan', 'term', 'deductible', 'vehicleClass', 'sug
 const validateBookShape = compileSchemaValidator(RateBookSchema)
 const validateRateShape = compileSchemaValidator(RateSchema)
 
+/** Facts of the term being priced, and of its deductible: unknown above the level that prices them. */
+const TERM_FACTS = new Set(['termMonths', 'termMiles'])
+const DEDUCTIBLE_FACTS = new Set(['deductible'])
+
+/** Whether criteria judged at `level` can see `fact` (products, programs and plans are judged before any term). */
+export function factAvailable(fact: string, level: 'ABOVE_TERM' | 'TERM' | 'RATE'): boolean {
+  if (level === 'RATE') return true
+  if (DEDUCTIBLE_FACTS.has(fact)) return false
+  return level === 'TERM' || !TERM_FACTS.has(fact)
+}
+
 /** The fact names a criteria tree reads. */
 export function factsOf(node: CriteriaNode, into = new Set<string>()): Set<string> {
   const operand = (o: Operand) => { if (o.type === 'fact') into.add(o.name) }
@@ -174,11 +185,15 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
   const date = (loc: Location, field: string, value: string | undefined) => {
     if (value !== undefined && !isIsoDate(value)) add(loc, field, 'invalid_date', `${field} must be a date YYYY-MM-DD`)
   }
-  const criteria = (loc: Location, field: string, text: string | undefined) => {
+  /** `level`: where the criteria are judged, which decides the term and deductible facts they may read. */
+  const criteria = (loc: Location, field: string, text: string | undefined, level: 'ABOVE_TERM' | 'TERM' | 'RATE' = 'ABOVE_TERM') => {
     if (text === undefined) return
     try {
-      const unknown = [...factsOf(parseCriteria(text))].filter((f) => !isQuoteFact(f))
+      const facts = [...factsOf(parseCriteria(text))]
+      const unknown = facts.filter((f) => !isQuoteFact(f))
       if (unknown.length > 0) add(loc, field, 'unknown_fact', `${field} names ${unknown.map((f) => `'${f}'`).join(', ')}, not a quote fact (docs/criteria.md)`)
+      const unavailable = facts.filter((f) => !factAvailable(f, level))
+      if (unavailable.length > 0) add(loc, field, 'fact_not_available', `${field} names ${unavailable.map((f) => `'${f}'`).join(', ')}, which ${level === 'TERM' ? 'term criteria' : 'product, program and plan criteria'} never see (docs/criteria.md)`)
     } catch (err) {
       if (!(err instanceof CriteriaSyntaxError)) throw err
       add(loc, field, 'invalid_criteria', `${field}: ${err.message}`)
@@ -217,6 +232,7 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
   const normFactorTables = (book.factorTables ?? []).map((t, i) => {
     const loc = { file, path: `/factorTables/${i}` }
     if (!isQuoteFact(t.fact)) add(loc, 'fact', 'unknown_fact', `'${t.fact}' is not a quote fact`)
+    else if (!factAvailable(t.fact, 'ABOVE_TERM')) add(loc, 'fact', 'fact_not_available', `'${t.fact}' is not known when a product's factor is taken`)
     unique(t.entries, (e) => String(e.key), (j) => ({ file, path: `${loc.path}/entries/${j}` }), 'key', 'factor table key')
     return {
       code: t.code, name: t.name, fact: t.fact,
@@ -250,8 +266,8 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
       deductibles: p.deductibles.map((d, k) => ({ ...d, amount: money({ file, path: `${ploc.path}/deductibles/${k}` }, 'amount', d.amount) })),
       options: (p.options ?? []).map((o, k) => {
         const oloc = { file, path: `${ploc.path}/options/${k}` }
-        criteria(oloc, 'criteria', o.criteria)
-        criteria(oloc, 'requiredWhen', o.requiredWhen)
+        criteria(oloc, 'criteria', o.criteria, 'RATE')
+        criteria(oloc, 'requiredWhen', o.requiredWhen, 'RATE')
         ;(o.plans ?? []).forEach((pl, m) => { if (!productPlans.has(pl)) add(oloc, `plans/${m}`, 'unknown_reference', `plan '${pl}' is not a plan of product ${p.code}`) })
         return { ...o, buckets: checkBuckets(o.buckets, oloc, codes, money, add), ...(o.suggestedRetail === undefined ? {} : { suggestedRetail: money(oloc, 'suggestedRetail', o.suggestedRetail) }) }
       }),
@@ -271,7 +287,7 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
             checkCustomFields(pl.customFields ?? [], { file, path: `${lloc.path}/customFields` }, add, new Set((p.customFields ?? []).map((f) => f.key)))
             const terms = pl.terms.map((t) => ({ ...t, code: t.code ?? `${t.months}-${t.miles}`, milesBasis: t.milesBasis ?? 'FROM_SALE_ODOMETER' }))
             const termCodes = unique(terms, (t) => t.code, (m) => ({ file, path: `${lloc.path}/terms/${m}` }), 'code', 'term')
-            pl.terms.forEach((t, m) => criteria({ file, path: `${lloc.path}/terms/${m}` }, 'criteria', t.criteria))
+            pl.terms.forEach((t, m) => criteria({ file, path: `${lloc.path}/terms/${m}` }, 'criteria', t.criteria, 'TERM'))
             planIndex.set(pl.code, { product: p.code, deductibles, terms: termCodes })
             return { ...pl, terms, coverageGroups: pl.coverageGroups ?? [], ppmServices: pl.ppmServices ?? [], customFields: pl.customFields ?? [] }
           }),
@@ -290,7 +306,7 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
     }
     if (rate.vehicleClass !== '*' && !classes.has(rate.vehicleClass)) add(loc, 'vehicleClass', 'unknown_reference', `vehicle class '${rate.vehicleClass}' is not in vehicleClasses`)
     if (rate.odometerFrom !== undefined && rate.odometerTo !== undefined && rate.odometerFrom > rate.odometerTo) add(loc, 'odometerTo', 'invalid_range', 'odometerTo is below odometerFrom')
-    criteria(loc, 'criteria', rate.criteria)
+    criteria(loc, 'criteria', rate.criteria, 'RATE')
     const key = [rate.plan, rate.term, rate.deductible, rate.vehicleClass, rate.odometerFrom ?? '', rate.odometerTo ?? '', rate.state ?? '', rate.criteria ?? ''].join('|')
     if (rateKeys.has(key)) add(loc, undefined, 'duplicate', `another rate has the same plan, term, deductible, class, odometer band, state and criteria`)
     rateKeys.add(key)

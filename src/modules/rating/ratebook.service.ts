@@ -36,7 +36,7 @@ export class RateBookRefused extends Error {
 
 export type RateBookService = ReturnType<typeof createRateBookService>
 
-export function createRateBookService({ db, clock, store, directory }: { db: Database; clock: Clock; store: RateBookStore; directory: DealerDirectory }) {
+export function createRateBookService({ db, clock, store, directory, today }: { db: Database; clock: Clock; store: RateBookStore; directory: DealerDirectory; today: (tenantId: number) => Promise<string> }) {
   /** Fixed payees must be account holders of the tenant; reported like every other problem. */
   async function payeeProblems(tenantId: number, book: RateBook, file: string): Promise<RateBookProblem[]> {
     const wanted = book.disbursementCodes.flatMap((c, i) => (c.payee?.role === 'ACCOUNT_HOLDER' ? [{ i, kind: c.payee.kind as AccountHolderKind, businessKey: c.payee.businessKey! }] : []))
@@ -84,7 +84,7 @@ export function createRateBookService({ db, clock, store, directory }: { db: Dat
         })
         return { unchanged: false, version, id }
       })
-      if (!stored.unchanged) await store.invalidate(ctx.tenantId)
+      if (!stored.unchanged) await db.afterCommit(() => store.invalidate(ctx.tenantId))
       return { dryRun: false, ...stored, ...base }
     },
 
@@ -103,8 +103,8 @@ export function createRateBookService({ db, clock, store, directory }: { db: Dat
     /** The version row for a number, or 'active' for the one in force today. */
     async version(tenantId: number, which: number | 'active'): Promise<{ row: RateBookVersionRow; active: boolean }> {
       const list = await store.versions(tenantId)
-      const today = clock.now().toISOString().slice(0, 10)
-      const activeRow = list.find((v) => v.effective_date <= today)
+      const date = await today(tenantId)
+      const activeRow = list.find((v) => v.effective_date <= date)
       const row = which === 'active' ? activeRow : list.find((v) => v.version === which)
       if (!row) throw ratingErrors.create('rate_book_not_found', which === 'active' ? 'no rate book is in force today' : `rate book version ${which} does not exist`)
       return { row, active: row === activeRow }

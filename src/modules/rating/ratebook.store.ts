@@ -3,6 +3,7 @@
 // import, and an import publishes on the invalidation bus so every instance re-reads the list.
 import { gunzipSync } from 'node:zlib'
 import type { InvalidationBus } from '../../platform/cache.ts'
+import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { buildRateBookIndex, type RateBookIndex } from './ratebook.index.ts'
 import { listRateBookVersions, loadCatalogueIds, loadRateBookDocument, type RateBookVersionRow } from './ratebook.repository.ts'
@@ -15,19 +16,25 @@ const MAX_INDEXES = 8
 
 export type RateBookStore = ReturnType<typeof createRateBookStore>
 
-export function createRateBookStore({ db, bus }: { db: Database; bus: InvalidationBus }) {
-  const versions = new Map<number, Promise<RateBookVersionRow[]>>()
+/**
+ * How long a version list is trusted without an announcement: a safety net for an instance that
+ * missed one (a dropped LISTEN connection). Future versions are in the list; the date picks them.
+ */
+const VERSION_LIST_TTL_MS = 60_000
+
+export function createRateBookStore({ db, bus, clock }: { db: Database; bus: InvalidationBus; clock: Clock }) {
+  const versions = new Map<number, { list: Promise<RateBookVersionRow[]>; loadedAt: number }>()
   const indexes = new Map<number, Promise<RateBookIndex>>()
 
   bus.subscribe(RATE_BOOK_TOPIC, (key) => versions.delete(Number(key.split(':')[0])))
 
   function versionList(tenantId: number): Promise<RateBookVersionRow[]> {
-    let list = versions.get(tenantId)
-    if (!list) {
-      list = db.read(tenantId, (x) => listRateBookVersions(x, tenantId))
-      versions.set(tenantId, list)
-      list.catch(() => versions.delete(tenantId))
-    }
+    const now = clock.now().getTime()
+    const cached = versions.get(tenantId)
+    if (cached && now - cached.loadedAt < VERSION_LIST_TTL_MS) return cached.list
+    const list = db.read(tenantId, (x) => listRateBookVersions(x, tenantId))
+    versions.set(tenantId, { list, loadedAt: now })
+    list.catch(() => versions.delete(tenantId))
     return list
   }
 

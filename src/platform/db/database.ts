@@ -20,7 +20,8 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v)
 
 export type Executor = Kysely<DB> | Transaction<DB>
 
-type UnitOfWork = { tenantId: number | null; tx?: Transaction<DB> }
+type AfterCommit = () => Promise<void> | void
+type UnitOfWork = { tenantId: number | null; tx?: Transaction<DB>; afterCommit?: AfterCommit[] }
 
 /** The role the embedded database runs the application as: not a superuser, no BYPASSRLS. */
 export const EMBEDDED_APP_ROLE = 'vpp_app'
@@ -37,6 +38,13 @@ export type Database = {
   transaction<T>(tenantId: number | null, fn: (tx: Transaction<DB>) => Promise<T>): Promise<T>
   /** Runs `fn` with `tx` as the ambient transaction, so nested read/transaction calls join it. */
   withAmbient<T>(tenantId: number | null, tx: Transaction<DB>, fn: () => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` once the outermost transaction around the caller has committed (at once when there
+   * is none). For announcing a change (cache invalidation) that other readers must not see before
+   * the change itself: a service's own transaction may be joined into a request's (Idempotency-Key).
+   * Not run when the transaction rolls back.
+   */
+  afterCommit(fn: AfterCommit): Promise<void>
   ping(): Promise<void>
   close(): Promise<void>
 }
@@ -124,12 +132,21 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
     transaction(tenantId, fn) {
       const tx = ambient(tenantId)
       if (tx) return fn(tx)
-      return als.run({ tenantId }, () =>
-        kysely.transaction().execute((trx) => als.run({ tenantId, tx: trx }, () => fn(trx))),
-      )
+      return als.run({ tenantId }, async () => {
+        const afterCommit: AfterCommit[] = []
+        const result = await kysely.transaction().execute((trx) => als.run({ tenantId, tx: trx, afterCommit }, () => fn(trx)))
+        for (const run of afterCommit) await run()
+        return result
+      })
     },
     withAmbient(tenantId, tx, fn) {
-      return als.run({ tenantId, tx }, fn)
+      const current = als.getStore()
+      return als.run({ tenantId, tx, ...(current?.tx === tx && current.afterCommit ? { afterCommit: current.afterCommit } : {}) }, fn)
+    },
+    async afterCommit(fn) {
+      const pending = als.getStore()?.afterCommit
+      if (pending) pending.push(fn)
+      else await fn()
     },
     async ping() {
       await als.run({ tenantId: null }, () => sql`select 1`.execute(kysely))

@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       effective_date date not null,
       description text,
       checksum text not null,
-      -- The normalised book (codes resolved, money as strings), gzip-compressed JSON: read whole
+      -- The normalised book (the import format, defaults filled in), gzip-compressed JSON: read whole
       -- into the in-memory index, never queried piecemeal.
       document bytea not null,
       summary jsonb not null,
