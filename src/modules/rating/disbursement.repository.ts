@@ -12,20 +12,9 @@ export const AUDIT_ENTITY = 'rate_disbursement'
 export type RuleRow = Selectable<RateDisbursementTable>
 export type DisbursementRow = RuleRow & { audit_log_id: number | null }
 
-export type DisbursementWrite = {
-  code: string
-  label: string
-  disbursement_group: string
-  basis: RateDisbursementTable['basis']
-  amount: string | null
-  percent: string | null
-  product_id: number | null
-  program_id: number | null
-  plan_id: number | null
-  term_id: number | null
-  effective_from: string
-  effective_to: string | null
-}
+/** The columns a create or change writes. */
+export type DisbursementWrite = Pick<RuleRow, 'code' | 'label' | 'disbursement_group' | 'basis' | 'amount' | 'percent'
+  | 'product_id' | 'program_id' | 'plan_id' | 'term_id' | 'effective_from' | 'effective_to'>
 
 export type DisbursementFilter = { effectiveOn?: string; code?: string }
 

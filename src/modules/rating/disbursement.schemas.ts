@@ -59,18 +59,12 @@ export const IMMUTABLE_FIELDS = ['id', 'accountHolderId', 'accountHolderKind', '
 
 /** What a PATCH result must be: the editable members plus the read-only members of a reply. */
 export const PatchedDisbursementSchema = Type.Object({
+  ...CreateDisbursementBody.properties,
   id: Type.Integer(),
   accountHolderId: Type.Integer(),
   accountHolderKind: Type.String(),
-  code: Code,
   label: Type.String(),
   group: Type.String(),
-  basis: Basis,
-  amount: Type.Optional(Type.Union([Amount, Type.Null()])),
-  percent: Type.Optional(Type.Union([Percent, Type.Null()])),
-  target: Type.Optional(TargetInput),
-  effectiveFrom: EffectiveFrom,
-  effectiveTo: Type.Optional(EffectiveTo),
   createdAt: Type.String(),
   updatedAt: Type.Optional(Type.String()),
   version: Type.Optional(Type.Integer()),

@@ -129,6 +129,25 @@ describe('real vehicles are priced', () => {
     assert.equal(q.messages.at(-1)!.code, 'NO_PLANS_FOUND')
   })
 
+  test('VEHICLE_NOT_CLASSIFIED for a make the book does not class; VEHICLE_NOT_DECODED for a VIN of an unknown maker', async () => {
+    const ferrari = await quote('vehicleYear=2024&vehicleMake=Ferrari&vehicleModel=Roma&vehicleCondition=USED&odometer=2000&inServiceDate=2024-06-01')
+    assert.deepEqual(ferrari.messages.filter((m) => m.code === 'VEHICLE_NOT_CLASSIFIED').map((m) => m.severity), ['INFO'])
+    // A valid check digit, but a WMI no manufacturer has: no make, so no vehicle for any product.
+    const unknown = await quote('vin=9ZZABCDE1RA012345&vehicleCondition=USED&odometer=2000')
+    assert.deepEqual(unknown.messages.filter((m) => m.code === 'VEHICLE_NOT_DECODED').map((m) => m.severity), ['INFO'])
+    assert.deepEqual(unknown.products, [])
+  })
+
+  test('NO_RATE_BOOK for a tenant without a rate book in force', async () => {
+    const other = await createTenant(t, 'Quotes without a book')
+    const created = await t.app.inject({ method: 'POST', url: '/api/dealers', headers: other.headers, payload: { dealerNumber: 'NB-1', legalName: 'No Book Motors' } })
+    assert.equal(created.statusCode, 201, created.body)
+    const res = await get(`/api/Rates/rateQuote/NB-1?${HONDA}`, other.headers)
+    assert.equal(res.statusCode, 200, res.body)
+    const q = json<Quote>(res)
+    assert.deepEqual([q.products, q.rateBook, q.messages.map((m) => m.code)], [[], null, ['NO_RATE_BOOK', 'NO_PLANS_FOUND']])
+  })
+
   test('filters: productTypes', async () => {
     const q = await quote(`${HONDA}&${FINANCE}&productTypes=GAP,tire_wheel`)
     assert.deepEqual(q.products.map((p) => p.productCode), ['GAP', 'TW'])
@@ -466,15 +485,27 @@ describe('showing a quote again', () => {
     }
   })
 
-  // Known bug (reported): src/app.ts sets the router's maxParamLength to 500 while quote ids may be up
-  // to MAX_QUOTE_ID_LENGTH (4096); a quote with every input and a few surcharges has a longer id, and
-  // its replay is answered 414 FST_ERR_MAX_PARAM_LENGTH (not even problem+json).
+  // Ids grow with the inputs (they carry them): the router takes path segments up to 5000 characters.
   test('a quote with every input (a long id) can be shown again', async () => {
     const original = await quote(`${HONDA}&${FINANCE}&vehicleTrim=Sport&monthlyPayment=410.22&firstPaymentDate=2026-12-22&surcharges=ROADSIDE,RENTAL&customerState=TX&productTypes=VSC,GAP,TIRE_WHEEL`)
     assert.ok(original.quoteId.length > 500, String(original.quoteId.length))
     const res = await get(`/api/Rates/quotes/${original.quoteId}`)
     assert.equal(res.statusCode, 200, res.body)
     assert.deepEqual(json<Quote>(res).products, original.products)
+  })
+
+  test('QUOTE_DISBURSEMENTS_CHANGED when the dealer\'s disbursements changed since; the id stays the one asked for', async () => {
+    const original = await quote(HONDA, '10003')
+    const dealer = dealers.get('10003')!
+    const added = await t.app.inject({
+      method: 'POST', url: `/api/Rates/Disbursements/AccountHolder/${dealer.id}`, headers,
+      payload: { code: 'PCK', basis: 'AMOUNT', amount: 75, effectiveFrom: '2025-01-01' },
+    })
+    assert.equal(added.statusCode, 201, added.body)
+    const replay = json<Quote>(await get(`/api/Rates/quotes/${original.quoteId}`))
+    assert.equal(replay.quoteId, original.quoteId)
+    assert.deepEqual(replay.messages.filter((m) => m.code === 'QUOTE_DISBURSEMENTS_CHANGED').map((m) => m.severity), ['WARNING'])
+    assert.equal((await quote(HONDA, '10003')).messages.some((m) => m.code === 'QUOTE_DISBURSEMENTS_CHANGED'), false)
   })
 
   test('an altered quote id, a made-up one, or another tenant\'s: 404 quote_not_found', async () => {
