@@ -13,15 +13,21 @@ export function createManualClock(start: Date = new Date()): Clock & { set(d: Da
   }
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
+const dateFormats = new Map<string, { format: Intl.DateTimeFormat; minute: number; date: string }>()
 
 /** The calendar date (YYYY-MM-DD) of `instant` in the IANA time zone `timeZone`. */
 export function localDate(instant: Date, timeZone: string): string {
-  let format = dateFormats.get(timeZone)
-  if (!format) {
+  let zone = dateFormats.get(timeZone)
+  if (!zone) {
     // en-CA writes dates as YYYY-MM-DD.
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-    dateFormats.set(timeZone, format)
+    zone = { format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), minute: Number.NaN, date: '' }
+    dateFormats.set(timeZone, zone)
   }
-  return format.format(instant)
+  // Zone offsets are whole minutes, so the date changes only on a minute: the last one is kept.
+  const minute = Math.floor(instant.getTime() / 60_000)
+  if (minute !== zone.minute) {
+    zone.date = zone.format.format(instant)
+    zone.minute = minute
+  }
+  return zone.date
 }

@@ -169,7 +169,14 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
   // every instance; the TTL only bounds staleness should a notification be lost.
   type Cached = { rules: readonly AppliedDisbursementRule[]; versions: ReadonlyArray<{ id: number; version: number }> }
   const cache = createTtlCache<Cached>({ ttlMs: 5 * 60_000, maxEntries: 100_000, clock })
-  bus.subscribe(DISBURSEMENTS_TOPIC, (key) => cache.delete(key))
+  // What forQuote answers for a dealer's set of holders, kept whole (the quote asks per request);
+  // any change of the tenant's disbursements drops the tenant's sets.
+  type ForQuote = { fingerprint: string; rules: AppliedDisbursementRule[] }
+  const sets = createTtlCache<ForQuote>({ ttlMs: 5 * 60_000, maxEntries: 100_000, clock })
+  bus.subscribe(DISBURSEMENTS_TOPIC, (key) => {
+    cache.delete(key)
+    sets.deletePrefix(`${key.slice(0, key.indexOf(':'))}:`)
+  })
 
   const cacheKey = (tenantId: number, holderId: number) => `${tenantId}:${holderId}`
 
@@ -181,6 +188,27 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
       const rows = await db.read(tenantId, (x) => repo.rulesOfHolder(x, tenantId, holderId))
       return { rules: Object.freeze(rows.map(toRule)), versions: rows.map((r) => ({ id: r.id, version: r.version })) }
     })
+  }
+
+  /** The rules of a sale's holders (see forQuote), read through the per-holder cache. */
+  async function holderSet(tenantId: number, holders: QuoteHolders): Promise<ForQuote> {
+    const slots: Holder[] = [{ id: holders.dealerId, kind: 'DEALER' }]
+    if (holders.dealerGroupId !== null) slots.push({ id: holders.dealerGroupId, kind: 'DEALER_GROUP' })
+    for (const agentId of holders.agentIds) slots.push({ id: agentId, kind: 'AGENT' })
+    const seen = new Set<string>()
+    const wanted = slots.filter((s) => isStorableId(s.id) && !seen.has(`${s.kind}:${s.id}`) && seen.add(`${s.kind}:${s.id}`))
+    const loaded = await Promise.all(wanted.map((s) => rulesOf(tenantId, s.id)))
+    const rules: AppliedDisbursementRule[] = []
+    const versions: Array<{ id: number; version: number }> = []
+    loaded.forEach((entry, i) => {
+      if (!entry) return
+      entry.rules.forEach((rule, k) => {
+        if (rule.accountHolderKind !== wanted[i]!.kind) return
+        rules.push(rule)
+        versions.push(entry.versions[k]!)
+      })
+    })
+    return { fingerprint: fingerprintOf(versions), rules }
   }
 
   const notFound = (id: number) => disbursementErrors.create('disbursement_not_found', `No disbursement with id ${id}`)
@@ -364,24 +392,9 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
      * `fingerprint` changes whenever any returned rule does. Served from memory; every change
      * invalidates it on every instance.
      */
-    async forQuote(tenantId: number, holders: QuoteHolders): Promise<{ fingerprint: string; rules: AppliedDisbursementRule[] }> {
-      const slots: Holder[] = [{ id: holders.dealerId, kind: 'DEALER' }]
-      if (holders.dealerGroupId !== null) slots.push({ id: holders.dealerGroupId, kind: 'DEALER_GROUP' })
-      for (const agentId of holders.agentIds) slots.push({ id: agentId, kind: 'AGENT' })
-      const seen = new Set<string>()
-      const wanted = slots.filter((s) => isStorableId(s.id) && !seen.has(`${s.kind}:${s.id}`) && seen.add(`${s.kind}:${s.id}`))
-      const loaded = await Promise.all(wanted.map((s) => rulesOf(tenantId, s.id)))
-      const rules: AppliedDisbursementRule[] = []
-      const versions: Array<{ id: number; version: number }> = []
-      loaded.forEach((entry, i) => {
-        if (!entry) return
-        entry.rules.forEach((rule, k) => {
-          if (rule.accountHolderKind !== wanted[i]!.kind) return
-          rules.push(rule)
-          versions.push(entry.versions[k]!)
-        })
-      })
-      return { fingerprint: fingerprintOf(versions), rules }
+    async forQuote(tenantId: number, holders: QuoteHolders): Promise<ForQuote> {
+      const key = `${tenantId}:${holders.dealerId}:${holders.dealerGroupId ?? ''}:${holders.agentIds.join(',')}`
+      return (await sets.getOrLoad(key, () => holderSet(tenantId, holders)))!
     },
   }
 }

@@ -88,7 +88,13 @@ export class TreeWriter {
     const pooled = capacity <= POOLED_SIZE
     const out = pooled ? (pool.pop() ?? Buffer.allocUnsafeSlow(POOLED_SIZE)) : Buffer.allocUnsafe(capacity)
     let at = out.write(prefix, 0)
-    for (const part of this.parts) at += typeof part === 'string' ? out.write(part, at) : part.copy(out, at)
+    for (const part of this.parts) {
+      if (typeof part === 'string') at += out.write(part, at)
+      else {
+        out.set(part, at)
+        at += part.length
+      }
+    }
     at += out.write(']}', at)
     let released = !pooled
     return {
