@@ -277,8 +277,11 @@ export function quoteFacts(inputs: QuoteInputs, vehicle: Vehicle, vehicleClass: 
 }
 
 /** The product's multiplier: the product of its factor tables' entries for the quote's facts. */
+const NO_FACTOR = new Decimal(1)
+
 export function productFactor(tables: readonly IndexedFactorTable[], facts: Facts): Decimal {
-  let factor = new Decimal(1)
+  // Most products have no factor table: the shared 1 spares a Decimal per product and quote.
+  let factor = NO_FACTOR
   for (const t of tables) {
     const value = facts[t.fact]
     factor = factor.times((value === null || value === undefined ? undefined : t.factors.get(String(value))) ?? t.defaultFactor)

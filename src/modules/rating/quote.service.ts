@@ -204,6 +204,7 @@ export function createQuoteService(ports: Ports) {
       }
       if (!check(product.criteria, p, product.code)) continue
       const factor = productFactor(product.factorTables, facts)
+      const factorKey = factor.toString()
       const optionReply = optionReplies(factor)
       const productMark = out.openPrefix(product.replyPrefix)
       for (const program of product.programs) {
@@ -225,7 +226,7 @@ export function createQuoteService(ports: Ports) {
           if (!check(plan.criteria, l, `Plan ${plan.code}`)) continue
           if (vehicleClass === null) { exclude({ ...l, reason: 'NO_VEHICLE_CLASS', text: `${plan.code}: the vehicle has no class in the rate book` }); continue }
           const planMark = out.openPrefix(plan.replyPrefix)
-          priceTerms({ book, product, program, plan, visibility: entry, factor, facts, applicableTo: holderRules, holderFingerprint: holders.fingerprint, inputs, requested, offered, check, exclude, vehicleClass, at: l, optionReply, fragments, planFragments, out, explain })
+          priceTerms({ book, product, program, plan, visibility: entry, factor, factorKey, facts, applicableTo: holderRules, holderFingerprint: holders.fingerprint, inputs, requested, offered, check, exclude, vehicleClass, at: l, optionReply, fragments, planFragments, out, explain })
           out.close(planMark)
         }
         out.close(programMark)
@@ -327,7 +328,7 @@ function optionReplies(factor: Decimal): OptionReply {
 }
 
 type TermPricing = {
-  book: RateBookIndex; product: IndexedProduct; program: IndexedProgram; plan: IndexedPlan; visibility: VisibilityEntry; factor: Decimal
+  book: RateBookIndex; product: IndexedProduct; program: IndexedProgram; plan: IndexedPlan; visibility: VisibilityEntry; factor: Decimal; factorKey: string
   facts: Record<string, string | number | boolean | null>; applicableTo: readonly HolderDisbursement[]; holderFingerprint: string; inputs: QuoteInputs
   requested: ReadonlySet<string>; offered: Set<string>; check: Check; exclude: (e: Exclusion) => void; vehicleClass: string
   at: Omit<Exclusion, 'reason' | 'text' | 'criteria'>; optionReply: OptionReply
@@ -415,7 +416,7 @@ function deductibleJson(x: TermPricing, term: IndexedPlan['terms'][number], dedu
 /** Writes the plan's priced terms. */
 function priceTerms(x: TermPricing): void {
   const { book, product, program, plan, visibility, factor, facts, inputs, requested, offered, check, exclude, vehicleClass } = x
-  const factorKey = factor.toString()
+  const factorKey = x.factorKey
   const markupKey = `${visibility.maxMarkupAmount ?? ''}/${visibility.maxMarkupPercent ?? ''}`
   const out = x.out
   if (pricePlanAtOnce(x, factorKey, markupKey)) return
