@@ -52,6 +52,11 @@ export type QuoteService = ReturnType<typeof createQuoteService>
 
 const NO_PLANS: QuoteMessage = { severity: 'WARNING', code: 'NO_PLANS_FOUND', text: 'No plans found' }
 
+type ExclusionAt = Omit<Exclusion, 'reason' | 'text' | 'criteria'>
+/** The place of exclusions that are not recorded (explain off). */
+const NOWHERE: ExclusionAt = Object.freeze({ level: 'PRODUCT', productCode: '' })
+const NO_ENTRIES: VisibilityEntry[] = []
+
 /** Memory for priced pieces kept per instance: deductible entries (about 1 KB) and whole plans (about 25 KB). */
 const FRAGMENT_BYTES = 32 * 1024 * 1024
 const PLAN_PIECE_BYTES = 96 * 1024 * 1024
@@ -186,12 +191,19 @@ export function createQuoteService(ports: Ports) {
     }
     const inWindow = (from: string | null, to: string | null) => (from === null || from <= inputs.saleDate) && (to === null || inputs.saleDate <= to)
 
+    const visibleByProduct = new Map<number, VisibilityEntry[]>()
+    for (const v of visibility) {
+      const list = visibleByProduct.get(v.productId)
+      if (list) list.push(v)
+      else visibleByProduct.set(v.productId, [v])
+    }
     const out = new TreeWriter()
     for (const product of book.products) {
-      const p = { level: 'PRODUCT' as const, productCode: product.code }
+      // Where an exclusion happened: built only when explaining (a quote walks dozens of these).
+      const p: ExclusionAt = explain ? { level: 'PRODUCT', productCode: product.code } : NOWHERE
       if (inputs.productTypes && !inputs.productTypes.includes(product.type)) continue
       if (inputs.productIds && !inputs.productIds.includes(product.id)) continue
-      const productVisibility = visibility.filter((v) => v.productId === product.id)
+      const productVisibility = visibleByProduct.get(product.id) ?? NO_ENTRIES
       if (productVisibility.length === 0) { exclude({ ...p, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell ${product.code}` }); continue }
       if (!product.assetTypes.has(inputs.assetType)) { exclude({ ...p, reason: 'ASSET_TYPE', text: `${product.code} is not sold for asset type ${inputs.assetType}` }); continue }
       if (!inWindow(product.effectiveFrom, product.effectiveTo)) { exclude({ ...p, reason: 'NOT_EFFECTIVE', text: `${product.code} is not on sale on ${inputs.saleDate}` }); continue }
@@ -209,12 +221,12 @@ export function createQuoteService(ports: Ports) {
       const productMark = out.openPrefix(product.replyPrefix)
       for (const program of product.programs) {
         if (inputs.programIds && !inputs.programIds.includes(program.id)) continue
-        const g = { ...p, level: 'PROGRAM' as const, programCode: program.code }
+        const g: ExclusionAt = explain ? { ...p, level: 'PROGRAM', programCode: program.code } : NOWHERE
         if (!productVisibility.some((v) => v.programId === null || v.programId === program.id)) { exclude({ ...g, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell program ${program.code}` }); continue }
         if (!check(program.criteria, g, `Program ${program.code}`)) continue
         const programMark = out.openPrefix(program.replyPrefix)
         for (const plan of program.plans) {
-          const l = { ...g, level: 'PLAN' as const, planCode: plan.code }
+          const l: ExclusionAt = explain ? { ...g, level: 'PLAN', planCode: plan.code } : NOWHERE
           // The most specific entry decides (a plan's own markup limit beats its product's).
           const entry = visibleEntry(productVisibility, { productId: product.id, programId: program.id, planId: plan.id })
           if (!entry) { exclude({ ...l, reason: 'NOT_VISIBLE', text: `Dealer ${dealer.dealerNumber} may not sell plan ${plan.code}` }); continue }
@@ -356,9 +368,8 @@ function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): 
   if (!cells) return false
   let bands = ''
   for (const cell of cells) bands += `${cell.band(inputs.odometer)}.`
-  // Options count as offered only if the plan gets priced terms.
-  const offeredInPlan = new Set<string>()
-  const offeredHere = judgeOptions(product, plan, facts, x.requested, offeredInPlan)
+  // Options count as offered only if the plan gets priced terms (added below).
+  const offeredHere = judgeOptions(product, plan, facts, x.requested, null)
   const applicable = x.applicableTo.length === 0 ? null
     : plan.terms.map((term) => x.applicableTo.filter((d) => disbursementApplies(d, { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }, inputs.saleDate)))
   const holderKey = applicable === null || applicable.every((a) => a.length === 0) ? '' : `${applicable.map((a) => a.map((d) => d.id).join(',')).join('/')}@${x.holderFingerprint}`
@@ -373,14 +384,14 @@ function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): 
     return [{ json: Buffer.from(`${openArrayPrefix(head, 'deductibles')}${entries.join(',')}]`), term }]
   }))
   for (const { json, term } of pieces) x.out.element(json, `,"expirationOdometer":${expirationOdometer(inputs.odometer, term)}}`)
-  if (pieces.length > 0) for (const code of offeredInPlan) x.offered.add(code)
+  if (pieces.length > 0) for (const [option] of offeredHere.options) x.offered.add(option.code)
   return true
 }
 
 type JudgedOptions = { options: Array<[IndexedOption, boolean, boolean]>; key: string }
 
 /** The product's options offered with this plan for these facts: [option, required, selected], and a key of the lot. */
-function judgeOptions(product: IndexedProduct, plan: IndexedPlan, facts: Record<string, string | number | boolean | null>, requested: ReadonlySet<string>, offered: Set<string>): JudgedOptions {
+function judgeOptions(product: IndexedProduct, plan: IndexedPlan, facts: Record<string, string | number | boolean | null>, requested: ReadonlySet<string>, offered: Set<string> | null): JudgedOptions {
   const options: Array<[IndexedOption, boolean, boolean]> = []
   let key = ''
   for (const option of product.options) {
@@ -388,7 +399,7 @@ function judgeOptions(product: IndexedProduct, plan: IndexedPlan, facts: Record<
     if (option.criteria && !option.criteria.compiled.evaluate(facts as Facts)) continue
     const required = option.requiredWhen !== null && option.requiredWhen.compiled.evaluate(facts as Facts)
     const selected = required || requested.has(option.code)
-    offered.add(option.code)
+    offered?.add(option.code)
     options.push([option, required, selected])
     key += `${option.id}${required ? 'r' : ''}${selected ? 's' : ''},`
   }
@@ -421,7 +432,7 @@ function priceTerms(x: TermPricing): void {
   const out = x.out
   if (pricePlanAtOnce(x, factorKey, markupKey)) return
   for (const term of plan.terms) {
-    const t = { ...x.at, level: 'TERM' as const, termCode: term.code }
+    const t: ExclusionAt = x.explain ? { ...x.at, level: 'TERM', termCode: term.code } : NOWHERE
     // Term and rate criteria see the term being priced; the facts object is reset after each use.
     facts.termMonths = term.months
     facts.termMiles = term.miles
