@@ -8,7 +8,7 @@ import { installAuthentication } from './platform/auth/authenticate.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
-import { installErrorHandling } from './platform/http/error-handler.ts'
+import { frameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts'
 import { platformErrors } from './platform/http/errors.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
@@ -47,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Strict bodies, coerced query strings, every error reported (platform/http/validation.ts).
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    frameworkErrors: frameworkErrorHandler,
   })
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', String(req.id))

@@ -2,6 +2,8 @@
 // derived from them. A rate book whose criteria name anything else is refused at import, so a typo
 // cannot silently exclude a plan forever.
 
+import type { CriteriaNode, Operand } from './criteria.parser.ts'
+
 export type FactType = 'string' | 'number' | 'boolean' | 'date'
 
 export const QUOTE_FACTS: Readonly<Record<string, { type: FactType; description: string }>> = {
@@ -42,4 +44,41 @@ export const QUOTE_FACTS: Readonly<Record<string, { type: FactType; description:
 
 export function isQuoteFact(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(QUOTE_FACTS, name)
+}
+
+/**
+ * Where criteria would compare a quote fact with a value of another type (`odometer = 'HIGH'`), or
+ * use a fact that is not a boolean as a condition: at quote time that is an evaluation error, so a
+ * rate book carrying it is refused at import. Dates compare with DATE literals and with strings.
+ */
+export function factTypeProblems(node: CriteriaNode): string[] {
+  const problems: string[] = []
+  const typeOf = (o: Operand): FactType | 'null' | undefined => {
+    if (o.type === 'fact') return QUOTE_FACTS[o.name]?.type
+    return o.literal.kind === 'date' ? 'date' : o.literal.kind
+  }
+  const fits = (a: FactType, b: FactType) => a === b || (a === 'date' && b === 'string') || (a === 'string' && b === 'date')
+  const name = (o: Operand) => (o.type === 'fact' ? `'${o.name}'` : `${JSON.stringify(o.literal.value)}`)
+  const pair = (a: Operand, b: Operand) => {
+    const ta = typeOf(a)
+    const tb = typeOf(b)
+    if (ta && tb && ta !== 'null' && tb !== 'null' && !fits(ta, tb)) problems.push(`${name(a)} (${ta}) is compared with ${name(b)} (${tb})`)
+  }
+  const walk = (n: CriteriaNode): void => {
+    switch (n.type) {
+      case 'and': case 'or': for (const c of n.operands) walk(c); break
+      case 'not': walk(n.operand); break
+      case 'compare': pair(n.left, n.right); break
+      case 'between': pair(n.operand, n.low); pair(n.operand, n.high); break
+      case 'in': for (const v of n.values) pair(n.operand, { type: 'literal', literal: v, start: 0, end: 0 }); break
+      case 'truth': {
+        const t = typeOf(n.operand)
+        if (t !== undefined && t !== 'boolean') problems.push(`${name(n.operand)} (${t}) is used as a condition; compare it with a value`)
+        break
+      }
+      case 'isNull': break
+    }
+  }
+  walk(node)
+  return problems
 }

@@ -545,3 +545,19 @@ describe('who may quote for which dealer', () => {
     assert.equal((await quoteRes(HONDA, '10001', adjuster.headers)).statusCode, 403)
   })
 })
+
+describe('the longest quote ids', () => {
+  test('a quote with every list at its longest can still be shown again (the inputs are bounded so the id fits)', async () => {
+    const codes = Array.from({ length: 20 }, (_, i) => `S${i}_${'X'.repeat(36)}`).join(',')
+    const ids = Array.from({ length: 20 }, (_, i) => String(10 ** 14 + i)).join(',')
+    const original = await quote(`${HONDA}&${FINANCE}&vehicleTrim=${'T'.repeat(80)}&surcharges=${codes}&productIds=${ids}&programIds=${ids}&customerState=TX`)
+    const res = await get(`/api/Rates/quotes/${original.quoteId}`)
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300))
+  })
+
+  test('a path segment over the router\'s limit is a 414 problem, not the framework\'s own body', async () => {
+    const res = await get(`/api/Rates/quotes/q1.${'A'.repeat(6000)}.x`)
+    assert.equal(res.statusCode, 414)
+    assert.equal(json<Problem>(res).code, 'uri_too_long')
+  })
+})

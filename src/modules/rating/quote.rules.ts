@@ -37,7 +37,8 @@ export type QuoteInputs = {
 }
 
 type Reader = (raw: string, field: string) => unknown
-const MAX_LIST = 50
+// Bounds what a quote id carries: with every input at its longest the id stays under MAX_QUOTE_ID_LENGTH.
+const MAX_LIST = 20
 
 const text = (max: number): Reader => (raw, field) => {
   const v = raw.trim()
@@ -315,15 +316,6 @@ export type HolderDisbursement = {
   basis: 'AMOUNT' | 'PERCENT'; amount: string | null; percent: string | null
   productId: number | null; programId: number | null; planId: number | null; termId: number | null
   effectiveFrom: string; effectiveTo: string | null
-}
-
-/** True when the disbursement targets this product/program/plan/term and is in effect on the sale date. */
-export function disbursementApplies(d: HolderDisbursement, target: { productId: number; programId: number; planId: number; termId: number }, saleDate: string): boolean {
-  return (d.productId === null || d.productId === target.productId)
-    && (d.programId === null || d.programId === target.programId)
-    && (d.planId === null || d.planId === target.planId)
-    && (d.termId === null || d.termId === target.termId)
-    && d.effectiveFrom <= saleDate && (d.effectiveTo === null || saleDate <= d.effectiveTo)
 }
 
 export type PricedLine = { code: string; group: string; label: string; cents: number; source: 'RATE' | 'ACCOUNT_HOLDER'; accountHolderId?: number }

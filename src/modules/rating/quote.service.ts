@@ -17,10 +17,11 @@ import { ratingErrors } from './rating.errors.ts'
 import type { IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
 import { quoteKey } from './ratebook.repository.ts'
 import type { RateBookStore } from './ratebook.store.ts'
+import { ruleApplies } from './disbursement.rules.ts'
 import { visibleEntry } from './rate-visibility.rules.ts'
 import type { VisibilityEntry } from './rate-visibility.service.ts'
 import {
-  disbursementApplies, expiration, expirationOdometer, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
+  expiration, expirationOdometer, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
   shortDriveType, shortFuelType, type HolderDisbursement, type QuoteInputs, type Vehicle,
 } from './quote.rules.ts'
 import { encodeQuoteId, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
@@ -361,7 +362,7 @@ type PlanPiece = { json: Buffer; term: IndexedPlan['terms'][number] }
  * with the expiration odometers. False when the plan is not such a case (or in explain mode, which
  * records why each deductible has no rate).
  */
-function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): boolean {
+function pricePlanAtOnce(x: TermPricing, markupKey: string): boolean {
   const { book, product, program, plan, facts, inputs, vehicleClass } = x
   if (x.explain || !plan.termsFreeOfCriteria || product.optionsReadTermFacts) return false
   const cells = book.planCells(plan, vehicleClass)
@@ -371,10 +372,10 @@ function pricePlanAtOnce(x: TermPricing, factorKey: string, markupKey: string): 
   // Options count as offered only if the plan gets priced terms (added below).
   const offeredHere = judgeOptions(product, plan, facts, x.requested, null)
   const applicable = x.applicableTo.length === 0 ? null
-    : plan.terms.map((term) => x.applicableTo.filter((d) => disbursementApplies(d, { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }, inputs.saleDate)))
+    : plan.terms.map((term) => x.applicableTo.filter((d) => ruleApplies(d, { saleDate: inputs.saleDate, productId: product.id, programId: program.id, planId: plan.id, termId: term.id })))
   const holderKey = applicable === null || applicable.every((a) => a.length === 0) ? '' : `${applicable.map((a) => a.map((d) => d.id).join(',')).join('/')}@${x.holderFingerprint}`
   // Everything that decides the pieces is in the key; book versions are immutable, so a piece never goes stale.
-  const key = `${book.bookId}|P${plan.id}|${vehicleClass}|${bands}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}|${inputs.saleDate}`
+  const key = `${book.bookId}|P${plan.id}|${vehicleClass}|${bands}|${x.factorKey}|${holderKey}|${markupKey}|${offeredHere.key}|${inputs.saleDate}`
   const pieces = x.planFragments(key, () => plan.terms.flatMap((term, i) => {
     const cell = cells[i]!
     const entries = cell.select(cell.band(inputs.odometer), inputs.odometer).flatMap((rate, d) =>
@@ -426,42 +427,25 @@ function deductibleJson(x: TermPricing, term: IndexedPlan['terms'][number], dedu
 
 /** Writes the plan's priced terms. */
 function priceTerms(x: TermPricing): void {
-  const { book, product, program, plan, visibility, factor, facts, inputs, requested, offered, check, exclude, vehicleClass } = x
+  const { book, product, program, plan, visibility, facts, inputs, requested, offered, check, exclude, vehicleClass } = x
   const factorKey = x.factorKey
   const markupKey = `${visibility.maxMarkupAmount ?? ''}/${visibility.maxMarkupPercent ?? ''}`
   const out = x.out
-  if (pricePlanAtOnce(x, factorKey, markupKey)) return
+  if (pricePlanAtOnce(x, markupKey)) return
+  // Term, rate and option criteria see the term (and deductible) being priced: set here, reset below.
   for (const term of plan.terms) {
     const t: ExclusionAt = x.explain ? { ...x.at, level: 'TERM', termCode: term.code } : NOWHERE
-    // Term and rate criteria see the term being priced; the facts object is reset after each use.
     facts.termMonths = term.months
     facts.termMiles = term.miles
     facts.deductible = null
     if (!check(term.criteria, t, `Term ${term.code}`)) continue
-    const target = { productId: product.id, programId: program.id, planId: plan.id, termId: term.id }
-    const applicable = x.applicableTo.filter((d) => disbursementApplies(d, target, inputs.saleDate))
+    const sale = { saleDate: inputs.saleDate, productId: product.id, programId: program.id, planId: plan.id, termId: term.id }
+    const applicable = x.applicableTo.filter((d) => ruleApplies(d, sale))
     const holderKey = applicable.length === 0 ? '' : `${applicable.map((d) => d.id).join(',')}@${x.holderFingerprint}`
     const termMark = out.open({
       termId: term.id, termCode: term.code, termMonths: term.months, termMiles: term.miles, milesBasis: term.milesBasis,
       ...expiration(inputs.saleDate, inputs.odometer, term),
     }, 'deductibles')
-    // The common case: rates chosen by odometer band alone and options that ignore the deductible.
-    // The whole deductible list is then one cached piece per band (explain mode takes the long way,
-    // which records why each deductible has no rate).
-    const cell = x.explain || product.optionsReadDeductible ? null : book.termCell(plan, term.id, vehicleClass)
-    if (cell) {
-      const band = cell.band(inputs.odometer)
-      const offeredHere = judgeOptions(product, plan, facts, requested, offered)
-      const key = `${book.bookId}|T${term.id}|${vehicleClass}|${band}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
-      const json = x.fragments(key, () => Buffer.from(cell.select(band, inputs.odometer)
-        .map((rate, i) => (rate ? deductibleJson(x, term, product.deductibles[i]!, rate, applicable, offeredHere.options) : ''))
-        .filter((j) => j !== '').join(',')))
-      if (json.length > 0) out.raw(json)
-      facts.termMonths = null
-      facts.termMiles = null
-      out.close(termMark)
-      continue
-    }
     for (const deductible of product.deductibles) {
       facts.deductible = centsToNumber(deductible.amountCents)
       const rate = book.findRate(plan.id, term.id, deductible.id, vehicleClass, (r) =>
@@ -478,9 +462,9 @@ function priceTerms(x: TermPricing): void {
       const key = `${book.bookId}|${rate.index}|${deductible.id}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
       out.raw(x.fragments(key, () => Buffer.from(deductibleJson(x, term, deductible, rate, applicable, offeredHere.options))))
     }
-    facts.termMonths = null
-    facts.termMiles = null
-    facts.deductible = null
     out.close(termMark)
   }
+  facts.termMonths = null
+  facts.termMiles = null
+  facts.deductible = null
 }

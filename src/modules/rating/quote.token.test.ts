@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { createHmac, randomBytes } from 'node:crypto'
 import { describe, test } from 'node:test'
-import { encodeQuoteId, MAX_QUOTE_ID_LENGTH, quoteIdTenant, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
+import { encodeQuoteId, MAX_QUOTE_ID_LENGTH, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
 
 const key = randomBytes(32)
 const otherKey = randomBytes(32)
@@ -115,7 +115,6 @@ describe('quote ids', () => {
     for (const [name, id] of cases) {
       test(name, () => {
         assert.equal(verifyQuoteId(key, id), undefined)
-        assert.equal(quoteIdTenant(id), undefined)
       })
     }
     test('the well-formed control case verifies', () => {
@@ -127,18 +126,6 @@ describe('quote ids', () => {
       const id = signedId(JSON.stringify([7, 12, 3, 1, 2, filler, {}]))
       assert.ok(id.length <= MAX_QUOTE_ID_LENGTH && id.length > MAX_QUOTE_ID_LENGTH - 8, String(id.length))
       assert.equal(verifyQuoteId(key, id)?.disbursements, filler)
-    })
-  })
-
-  describe('quoteIdTenant', () => {
-    test('the tenant an id claims, without verifying it (so the right key can be fetched)', () => {
-      assert.equal(quoteIdTenant(encodeQuoteId(key, claims)), 7)
-      assert.equal(quoteIdTenant(encodeQuoteId(otherKey, { ...claims, tenantId: 99 })), 99)
-      const [prefix, payload] = parts(encodeQuoteId(key, claims))
-      assert.equal(quoteIdTenant(`${prefix}.${payload}.forged`), 7)
-    })
-    test('undefined for malformed ids', () => {
-      for (const id of ['', 'q1..', 'q1.e30.x', 'nonsense', `q1.${'A'.repeat(MAX_QUOTE_ID_LENGTH)}.x`]) assert.equal(quoteIdTenant(id), undefined, id)
     })
   })
 })

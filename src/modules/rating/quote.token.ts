@@ -9,7 +9,7 @@ const PREFIX = 'q1'
 /** 128 bits of HMAC-SHA256 are plenty against forgery and keep ids short. */
 const SIGNATURE_BYTES = 16
 /** Ids longer than this are refused before any parsing. */
-export const MAX_QUOTE_ID_LENGTH = 4096
+export const MAX_QUOTE_ID_LENGTH = 4800
 
 export type QuoteClaims = {
   tenantId: number
@@ -35,18 +35,9 @@ export function encodeQuoteId(key: QuoteKey, claims: QuoteClaims): string {
   return `${PREFIX}.${payload}.${sign(key, payload)}`
 }
 
-/** The tenant a quote id claims to belong to (unverified), so the right key can be fetched; undefined when malformed. */
-export function quoteIdTenant(quoteId: string): number | undefined {
-  const claims = unverified(quoteId)
-  return claims?.tenantId
-}
-
-function unverified(quoteId: string): QuoteClaims | undefined {
-  if (quoteId.length > MAX_QUOTE_ID_LENGTH) return undefined
-  const parts = quoteId.split('.')
-  if (parts.length !== 3 || parts[0] !== PREFIX) return undefined
+function parseClaims(payload: string): QuoteClaims | undefined {
   try {
-    const raw = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown
+    const raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown
     if (!Array.isArray(raw) || raw.length !== 7) return undefined
     const [tenantId, dealerId, bookId, issuedAt, expiresAt, disbursements, inputs] = raw as [unknown, unknown, unknown, unknown, unknown, unknown, unknown]
     if (![tenantId, dealerId, bookId, issuedAt, expiresAt].every((n) => Number.isSafeInteger(n)) || typeof disbursements !== 'string'
@@ -59,12 +50,14 @@ function unverified(quoteId: string): QuoteClaims | undefined {
 
 /** The claims of a quote id signed with `key`; undefined when malformed or the signature does not match. */
 export function verifyQuoteId(key: QuoteKey, quoteId: string): QuoteClaims | undefined {
-  const claims = unverified(quoteId)
-  if (!claims) return undefined
-  const [, payload, signature] = quoteId.split('.') as [string, string, string]
+  if (quoteId.length > MAX_QUOTE_ID_LENGTH) return undefined
+  const parts = quoteId.split('.')
+  if (parts.length !== 3 || parts[0] !== PREFIX) return undefined
+  const [, payload, signature] = parts as [string, string, string]
   // The signature's text is compared, not its decoded bytes: Node's base64url decoding ignores padding,
   // stray characters and the spare low bits of the last character, so other texts decode to the same bytes.
   const expected = Buffer.from(sign(key, payload), 'utf8')
   const given = Buffer.from(signature, 'utf8')
-  return given.length === expected.length && timingSafeEqual(given, expected) ? claims : undefined
+  // The signature is checked before anything of the payload is parsed.
+  return given.length === expected.length && timingSafeEqual(given, expected) ? parseClaims(payload) : undefined
 }

@@ -26,8 +26,6 @@ export type IndexedRate = {
   state: string | null
   criteria: Rule
   buckets: Bucket[]
-  /** Sum of the buckets, cents. */
-  costCents: number
   suggestedRetailCents: number
   minRetailCents: number
   maxRetailCents: number
@@ -92,9 +90,7 @@ export type RateBookIndex = {
   book: RateBook
   products: IndexedProduct[]
   productById: ReadonlyMap<number, IndexedProduct>
-  programById: ReadonlyMap<number, IndexedProgram>
   planById: ReadonlyMap<number, IndexedPlan>
-  termById: ReadonlyMap<number, { term: IndexedTerm; plan: IndexedPlan }>
   factorTableById: ReadonlyMap<number, IndexedFactorTable>
   disbursementCodes: ReadonlyMap<string, DisbursementCode>
   /** The first candidate rate (class-specific ones before '*' ones, most specific first) that `accept` takes. */
@@ -107,7 +103,6 @@ export type RateBookIndex = {
   termCell(plan: IndexedPlan, termId: number, vehicleClass: string): TermCell | null
   /** The cells of all the plan's terms (in order) for a class, or null when any term has none. */
   planCells(plan: IndexedPlan, vehicleClass: string): readonly TermCell[] | null
-  rateByIndex(index: number): IndexedRate | undefined
   /** The class of a vehicle: the most specific matching entry, else the book's default class. */
   classify(vehicle: { make?: string; model?: string; trim?: string; year?: number }): { vehicleClass: string; entry: VehicleEntry | null } | null
   warranties(make: string | undefined): ReadonlyArray<{ type: string; months: number; miles: number }>
@@ -129,10 +124,8 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   } satisfies IndexedFactorTable]))
 
   const productById = new Map<number, IndexedProduct>()
-  const programById = new Map<number, IndexedProgram>()
   const planById = new Map<number, IndexedPlan>()
   const planByCode = new Map<string, IndexedPlan>()
-  const termById = new Map<number, { term: IndexedTerm; plan: IndexedPlan }>()
   const products = book.products.map((p) => {
     const optionFacts = new Set((p.options ?? []).flatMap((o) => [o.criteria, o.requiredWhen]).flatMap((c) => (c === undefined ? [] : [...factsOf(parseCriteria(c))])))
     const product: IndexedProduct = {
@@ -180,31 +173,27 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
         program.plans.push(plan)
         planById.set(plan.id, plan)
         planByCode.set(plan.code, plan)
-        for (const term of plan.terms) termById.set(term.id, { term, plan })
       }
       product.programs.push(program)
-      programById.set(program.id, program)
     }
     productById.set(product.id, product)
     return product
   })
 
   const rateIndex = new Map<string, IndexedRate[]>()
-  const allRates: IndexedRate[] = book.rates.map((r, index) => {
+  book.rates.forEach((r, index) => {
     const plan = planByCode.get(r.plan)!
     const termId = id('TERM', `${r.plan}/${r.term}`)
     const deductibleId = id('DEDUCTIBLE', `${plan.product.code}/${r.deductible}`)
-    const rateBuckets = buckets(r.buckets)
     const rate: IndexedRate = {
       index, vehicleClass: r.vehicleClass, odometerFrom: r.odometerFrom ?? null, odometerTo: r.odometerTo ?? null, state: r.state ?? null,
-      criteria: rule(r.criteria), buckets: rateBuckets, costCents: rateBuckets.reduce((n, b) => n + b.cents, 0),
+      criteria: rule(r.criteria), buckets: buckets(r.buckets),
       suggestedRetailCents: cents(r.suggestedRetail), minRetailCents: cents(r.minRetail), maxRetailCents: cents(r.maxRetail), retailLocked: r.retailLocked,
     }
     const key = `${plan.id}|${termId}|${deductibleId}|${r.vehicleClass}`
     const list = rateIndex.get(key)
     if (list) list.push(rate)
     else rateIndex.set(key, [rate])
-    return rate
   })
   // Most specific first: a state's own rate before the nationwide one, criteria-bound before plain.
   for (const list of rateIndex.values()) list.sort((a, b) => specificity(b) - specificity(a) || a.index - b.index)
@@ -239,7 +228,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   const planCells = new Map<number, Map<string, TermCell[] | null>>()
 
   return {
-    bookId, version, effectiveDate: book.effectiveDate, book, products, productById, programById, planById, termById,
+    bookId, version, effectiveDate: book.effectiveDate, book, products, productById, planById,
     factorTableById: new Map([...factorTables.values()].map((t) => [t.id, t])),
     disbursementCodes: new Map(book.disbursementCodes.map((c) => [c.code, c])),
     findRate(planId, termId, deductibleId, vehicleClass, accept) {
@@ -250,7 +239,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
       const key = `${plan.id}|${termId}|${vehicleClass}`
       let cell = cells.get(key)
       if (cell === undefined) {
-        cell = buildTermCell(plan, termId, vehicleClass, (deductibleId) => [
+        cell = buildTermCell(plan, (deductibleId) => [
           ...(rateIndex.get(`${plan.id}|${termId}|${deductibleId}|${vehicleClass}`) ?? empty),
           ...(rateIndex.get(`${plan.id}|${termId}|${deductibleId}|*`) ?? empty),
         ])
@@ -272,7 +261,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
       }
       return found
     },
-    rateByIndex: (index) => allRates[index],
+
     classify({ make, model, trim, year }) {
       const candidates = make ? (trim === undefined ? byMakeTrimUnknown : byMakeTrimKnown).get(make) : undefined
       const match = candidates?.find(({ v }) =>
@@ -289,7 +278,7 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
 }
 
 /** See RateBookIndex.termCell. `candidates` lists a deductible's rates in the order findRate tries them. */
-function buildTermCell(plan: IndexedPlan, termId: number, _vehicleClass: string, candidates: (deductibleId: number) => IndexedRate[]): TermCell | null {
+function buildTermCell(plan: IndexedPlan, candidates: (deductibleId: number) => IndexedRate[]): TermCell | null {
   const perDeductible = plan.product.deductibles.map((d) => candidates(d.id))
   if (perDeductible.some((list) => list.some((r) => r.state !== null || r.criteria !== null))) return null
   // Every band edge of every candidate: between two consecutive cuts no rate starts or ends.

@@ -406,3 +406,41 @@ describe('facts criteria cannot see where they are judged', () => {
     assert.equal(checkRateBook(input, { file: 'book.json' }).ok, true)
   })
 })
+
+describe('criteria whose facts and values do not fit', () => {
+  const cases: Array<[string, (b: Record<string, any>) => void, string]> = [
+    ['a number fact compared with a string', (b) => { b.products[0].criteria = "odometer = 'HIGH'" }, '/products/0/criteria'],
+    ['a deductible compared with its code', (b) => { b.rates[0].criteria = "deductible = 'D100'" }, '/rates/0/criteria'],
+    ['a string fact in a numeric BETWEEN', (b) => { b.products[0].programs[0].plans[0].criteria = 'make BETWEEN 1 AND 2' }, '/products/0/programs/0/plans/0/criteria'],
+    ['an IN list of the wrong kind', (b) => { b.products[0].options[0].requiredWhen = 'vehicleAge IN (\'OLD\')' }, '/products/0/options/0/requiredWhen'],
+    ['a number used as a condition', (b) => { b.products[0].criteria = 'odometer' }, '/products/0/criteria'],
+    ['a string fact compared with a number fact', (b) => { b.products[0].criteria = 'make = odometer' }, '/products/0/criteria'],
+  ]
+  for (const [name, change, path] of cases) {
+    test(`${name} is refused (fact_type_mismatch)`, () => {
+      const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+      change(input)
+      const result = checkRateBook(input, { file: 'book.json' })
+      assert.equal(result.ok, false)
+      if (!result.ok) assert.deepEqual(result.problems.map((p) => [p.path, p.code]), [[path, 'fact_type_mismatch']])
+    })
+  }
+  test('dates compare with DATE literals and with strings; numbers with numbers', () => {
+    const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+    input.products[0].criteria = "inServiceDate >= DATE '2015-01-01' AND saleDate <> '2026-12-25' AND odometer BETWEEN 0 AND 150000 AND make IN ('HONDA')"
+    assert.equal(checkRateBook(input, { file: 'book.json' }).ok, true)
+  })
+})
+
+describe('lists of a product that must not repeat', () => {
+  for (const field of ['factorTables', 'assetTypes', 'requiredInputs'] as const) {
+    test(`${field} listing a value twice is refused (it would apply a factor twice)`, () => {
+      const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+      const first = input.products[0][field][0]
+      input.products[0][field] = [first, first]
+      const result = checkRateBook(input, { file: 'book.json' })
+      assert.equal(result.ok, false)
+      if (!result.ok) assert.deepEqual(result.problems.map((p) => [p.path, p.code]), [[`/products/0/${field}`, 'duplicate']])
+    })
+  }
+})

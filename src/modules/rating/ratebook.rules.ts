@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync'
 import { compileSchemaValidator } from '../../platform/http/validation.ts'
 import { Decimal, formatMoney, parseDecimal, parseMoney, sumMoney } from '../../platform/money.ts'
 import { isIsoDate, parseCriteria, CriteriaSyntaxError, type CriteriaNode, type Operand } from './criteria.parser.ts'
-import { isQuoteFact } from './quote.facts.ts'
+import { factTypeProblems, isQuoteFact } from './quote.facts.ts'
 import {
   RATE_BOOK_FORMAT_VERSION, RateBookSchema, RateSchema,
   type CustomFieldInput, type RateBookInput, type RateInput,
@@ -114,7 +114,8 @@ function readRatesCsv(text: string, bucketCodes: Set<string>, file: string, prob
   // `info` gives each record's line, so a row number points at the line even after skipped blank lines.
   let records: Array<{ record: string[]; info: { lines: number } }>
   try {
-    records = parseCsv(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: true, info: true }) as unknown as typeof records
+    // Rows of the wrong length are reported one by one below, so one bad row hides no other problem.
+    records = parseCsv(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as typeof records
   } catch (err) {
     const e = err as { message: string; lines?: number }
     problems.add({ file, ...(e.lines ? { row: e.lines } : {}), code: 'invalid_csv', message: e.message })
@@ -143,6 +144,10 @@ function readRatesCsv(text: string, bucketCodes: Set<string>, file: string, prob
   for (let r = 1; r < records.length; r++) {
     const { record: cells, info } = records[r]!
     const row = info.lines
+    if (cells.length !== header.length) {
+      problems.add({ file, row, code: 'invalid_csv', message: `row has ${cells.length} cells; the header has ${header.length} columns` })
+      continue
+    }
     const rate: Record<string, unknown> = { buckets: {} }
     const buckets = rate.buckets as Record<string, string>
     let rowOk = true
@@ -189,11 +194,14 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
   const criteria = (loc: Location, field: string, text: string | undefined, level: 'ABOVE_TERM' | 'TERM' | 'RATE' = 'ABOVE_TERM') => {
     if (text === undefined) return
     try {
-      const facts = [...factsOf(parseCriteria(text))]
+      const ast = parseCriteria(text)
+      const facts = [...factsOf(ast)]
       const unknown = facts.filter((f) => !isQuoteFact(f))
       if (unknown.length > 0) add(loc, field, 'unknown_fact', `${field} names ${unknown.map((f) => `'${f}'`).join(', ')}, not a quote fact (docs/criteria.md)`)
       const unavailable = facts.filter((f) => !factAvailable(f, level))
       if (unavailable.length > 0) add(loc, field, 'fact_not_available', `${field} names ${unavailable.map((f) => `'${f}'`).join(', ')}, which ${level === 'TERM' ? 'term criteria' : 'product, program and plan criteria'} never see (docs/criteria.md)`)
+      const mismatched = factTypeProblems(ast)
+      if (mismatched.length > 0) add(loc, field, 'fact_type_mismatch', `${field}: ${mismatched.join('; ')} (docs/criteria.md)`)
     } catch (err) {
       if (!(err instanceof CriteriaSyntaxError)) throw err
       add(loc, field, 'invalid_criteria', `${field}: ${err.message}`)
@@ -257,6 +265,11 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
     date(ploc, 'effectiveTo', p.effectiveTo)
     if (p.effectiveFrom && p.effectiveTo && p.effectiveFrom > p.effectiveTo) add(ploc, 'effectiveTo', 'invalid_range', 'effectiveTo is before effectiveFrom')
     ;(p.factorTables ?? []).forEach((t, k) => { if (!factorTables.has(t)) add(ploc, `factorTables/${k}`, 'unknown_reference', `factor table '${t}' is not in the book`) })
+    // A table listed twice would apply its factor twice; a type or input twice is a slip.
+    for (const field of ['factorTables', 'assetTypes', 'requiredInputs'] as const) {
+      const list: readonly string[] = p[field] ?? []
+      if (new Set(list).size !== list.length) add(ploc, field, 'duplicate', `${field} lists a value more than once`)
+    }
     const deductibles = unique(p.deductibles, (d) => d.code, (k) => ({ file, path: `${ploc.path}/deductibles/${k}` }), 'code', 'deductible')
     const productPlans = new Set(p.programs.flatMap((g) => g.plans.map((pl) => pl.code)))
     unique(p.options ?? [], (o) => o.code, (k) => ({ file, path: `${ploc.path}/options/${k}` }), 'code', 'option')
@@ -314,7 +327,7 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
     const suggested = money(loc, 'suggestedRetail', rate.suggestedRetail)
     const minRetail = rate.minRetail === undefined ? suggested : money(loc, 'minRetail', rate.minRetail)
     const maxRetail = rate.maxRetail === undefined ? suggested : money(loc, 'maxRetail', rate.maxRetail)
-    const cost = sumMoney(Object.values(buckets).map((v) => parseMoney(v)!))
+    const cost = bucketTotal(buckets)
     const s = parseMoney(suggested)!, lo = parseMoney(minRetail)!, hi = parseMoney(maxRetail)!
     const locked = rate.retailLocked ?? false
     // An amount already reported as invalid stands in as 0.00: comparing it would report problems that are not there.

@@ -20,11 +20,6 @@ export function openArrayPrefix(head: Record<string, unknown>, key: string): str
   return `${JSON.stringify(head).slice(0, -1)},${JSON.stringify(key)}:[`
 }
 
-/** A piece of JSON encoded once (UTF-8), to be reused in many replies. */
-export function encodedJson(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value))
-}
-
 /**
  * Writes a tree of JSON objects, each a small head plus one array of children, as pieces joined
  * once at the end. A node that ends up with no children is taken back out.

@@ -122,6 +122,14 @@ function createMethodIndex() {
   }
 }
 
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route or hook runs (a
+ * URL that cannot be decoded, a path segment over maxParamLength) answered as problem+json too.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendProblem(reply, request, toAppError(error) ?? platformErrors.create('route_not_found', 'The URL cannot be routed'))
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   const methodIndex = createMethodIndex()
   app.addHook('onRoute', (route) => {
