@@ -171,6 +171,53 @@ test('settings set checks the value against the setting type; settings list show
   assertOneLineFailure(await admin(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', 'soon']), /freeLookDays/)
 })
 
+test('ratebook import (file and --rates CSV, dry run, refused with every problem), list and export; an unknown tenant is one line', async () => {
+  const tenant = String(acme.tenantId)
+  const { demoRateBook } = await import('../src/modules/rating/index.ts')
+  const book = demoRateBook('2025-01-01') as unknown as Record<string, unknown>
+  // The fixed payees are demo insurers this tenant does not have.
+  book.disbursementCodes = (book.disbursementCodes as Array<Record<string, unknown>>).map((c) => ({ ...c, payee: { role: 'ADMINISTRATOR' } }))
+  const rates = book.rates as Array<Record<string, unknown>>
+  delete book.rates
+  const codes = ['RES', 'PRM', 'ADM', 'COM', 'GRS', 'TWR', 'PMR']
+  const csv = [['plan', 'term', 'deductible', 'vehicleClass', 'odometerFrom', 'odometerTo', 'state', 'suggestedRetail', 'minRetail', 'maxRetail', 'retailLocked', ...codes].join(',')]
+  for (const r of rates) {
+    const buckets = r.buckets as Record<string, string>
+    csv.push([r.plan, r.term, r.deductible, r.vehicleClass, r.odometerFrom ?? '', r.odometerTo ?? '', r.state ?? '', r.suggestedRetail, r.minRetail ?? '', r.maxRetail ?? '', r.retailLocked ?? '', ...codes.map((c) => buckets[c] ?? '')].join(','))
+  }
+  const bookFile = path.join(root, 'book.json')
+  const csvFile = path.join(root, 'rates.csv')
+  fs.writeFileSync(bookFile, JSON.stringify(book))
+  fs.writeFileSync(csvFile, `${csv.join('\n')}\n`)
+
+  const dry = await adminJson<{ dryRun: boolean; version: number | null; summary: { rates: number } }>(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile, '--dry-run'])
+  assert.deepEqual([dry.dryRun, dry.version, dry.summary.rates], [true, null, rates.length])
+  assert.deepEqual(await adminJson<unknown[]>(['ratebook', 'list', '--tenant', tenant]), [], 'a dry run stores nothing')
+  const stored = await adminJson<{ version: number; unchanged: boolean }>(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile])
+  assert.deepEqual([stored.version, stored.unchanged], [1, false])
+  const list = await adminJson<Array<{ version: number; effectiveDate: string }>>(['ratebook', 'list', '--tenant', tenant])
+  assert.deepEqual(list.map((v) => [v.version, v.effectiveDate]), [[1, '2025-01-01']])
+  const exported = await adminJson<{ rates: unknown[] }>(['ratebook', 'export', '--tenant', tenant])
+  assert.equal(exported.rates.length, rates.length)
+
+  // A bad cell and a bad criteria: both reported, with where they are; nothing stored.
+  fs.writeFileSync(csvFile, `${csv[0]}\n${csv.find((l) => l.startsWith('PPM-NEW'))!.replace(/,([0-9.]+)$/, ',1.234')}\n`)
+  const bad = { ...book, products: (book.products as Array<Record<string, unknown>>).map((p, i) => (i === 0 ? { ...p, criteria: 'vehicleAg <= 3' } : p)) }
+  fs.writeFileSync(bookFile, JSON.stringify(bad))
+  const refused = await admin(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile])
+  assert.equal(refused.status, 1, refused.stderr)
+  assert.match(refused.stderr, /refused \(2 problem\(s\)\)/)
+  assert.match(refused.stderr, /rates\.csv row 2 PMR: .*\[invalid_money\]/)
+  assert.match(refused.stderr, /book\.json \/products\/0\/criteria: .*\[unknown_fact\]/)
+  assert.equal((await adminJson<unknown[]>(['ratebook', 'list', '--tenant', tenant])).length, 1)
+
+  assertOneLineFailure(await admin(['ratebook', 'list', '--tenant', '987654321']), /tenant 987654321 does not exist/)
+  assertOneLineFailure(await admin(['ratebook', 'import', bookFile, '--tenant', '987654321']), /tenant 987654321 does not exist/)
+  const missing = await admin(['ratebook', 'import', '--tenant', tenant])
+  assert.equal(missing.status, 2, 'the file argument is required')
+  assert.match(missing.stderr, /missing required option <file>/)
+})
+
 test('idp set, list and remove; signingkey rotate', async () => {
   const tenant = String(acme.tenantId)
   const issuer = 'https://login.acme.example/'

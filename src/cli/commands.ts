@@ -395,7 +395,8 @@ export const COMMANDS: readonly Command[] = [
       }
       const sources = { file: path.basename(file), ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }) }
       const dryRun = v['dry-run'] === true
-      return async ({ rateBooks, operator }) => {
+      return async ({ rateBooks, tenants, operator }) => {
+        await tenants.assertTenant(tenantId)
         const result = await rateBooks.importForOperator(tenantId, book, { dryRun, sources }, operator)
         if (!result.ok) {
           const where = (p: (typeof result.problems)[number]) => `${p.file}${p.path !== undefined ? ` ${p.path}` : ''}${p.row !== undefined ? ` row ${p.row}` : ''}${p.field !== undefined && p.path === undefined ? ` ${p.field}` : ''}`
@@ -416,7 +417,8 @@ export const COMMANDS: readonly Command[] = [
     examples: ['ratebook list --tenant 1'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
-      return async ({ rateBooks }) => {
+      return async ({ rateBooks, tenants }) => {
+        await tenants.assertTenant(tenantId)
         const rows = await rateBooks.versions(tenantId)
         const json = rows.map((r) => ({ version: r.version, id: r.id, effectiveDate: r.effective_date, description: r.description, checksum: r.checksum, summary: r.summary, importedAt: r.imported_at.toISOString(), importedBy: r.imported_by }))
         return { json, text: table(['VERSION', 'EFFECTIVE', 'IMPORTED', 'BY', 'DESCRIPTION'], json.map((r) => [String(r.version), r.effectiveDate, r.importedAt, r.importedBy, r.description])) }
@@ -437,7 +439,8 @@ export const COMMANDS: readonly Command[] = [
       const tenantId = positiveId(v, 'tenant')
       const version = v.version === undefined ? 'active' as const : positiveId(v, 'version')
       const out = optionalText(v, 'out')
-      return async ({ rateBooks }) => {
+      return async ({ rateBooks, tenants }) => {
+        await tenants.assertTenant(tenantId)
         const book = await rateBooks.exportBook(tenantId, version)
         const body = `${JSON.stringify(book, null, 2)}\n`
         if (out === undefined) return { json: book, text: body }

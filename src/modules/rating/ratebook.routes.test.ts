@@ -313,3 +313,27 @@ describe('the quote after an import', () => {
     assert.equal(costOf(second), costOf(first) - 2500)
   })
 })
+
+describe('who may read rate books', () => {
+  test('a dealer-side user (limited to some dealers) gets 403 for the list, a version and the export; staff see them', async () => {
+    const tenant = await createTenant(t, 'Rate books staff only')
+    await imported(tenant, book('2026-01-01'))
+    const dealerUser = await createUserWithRoles(t, tenant, ['DEALER_USER'], { groups: [] })
+    for (const path of ['', '/1', '/1/document']) {
+      const res = await get(dealerUser.headers, path)
+      assert.equal(res.statusCode, 403, `${path}: ${res.body}`)
+      assert.equal(res.statusCode === 403 && json<{ code: string }>(res).code, 'permission_denied')
+      assert.equal((await get(tenant.headers, path)).statusCode, 200, path)
+    }
+  })
+
+  test('the version list is bounded: limit/offset and X-Total-Count', async () => {
+    const tenant = await createTenant(t, 'Rate books paged')
+    await imported(tenant, book('2026-01-01'))
+    await imported(tenant, book('2026-02-01', (b) => { b.description = 'second' }))
+    const res = await get(tenant.headers, '?limit=1&offset=1')
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.headers['x-total-count'], '2')
+    assert.deepEqual(json<Version[]>(res).map((v) => v.version), [1])
+  })
+})

@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
-import { problemResponses } from '../../platform/http/schemas.ts'
+import { platformErrors } from '../../platform/http/errors.ts'
+import { listWindow, sendList } from '../../platform/http/pagination.ts'
+import { ListQuery, ProblemSchema, problemResponses } from '../../platform/http/schemas.ts'
 import { validatedExcept } from '../../platform/http/validation.ts'
 import { ratingErrors } from './rating.errors.ts'
 import type { RateBookVersionRow } from './ratebook.repository.ts'
@@ -17,6 +19,16 @@ const COLLECTION = '/api/Rates/ratebooks'
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024
 
 const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
+
+/**
+ * A book holds every rate's internal buckets, the criteria and the payees: it is for the
+ * administrator's staff. Dealer-side users (any user limited to some dealers) see quotes, not books.
+ */
+function staffOnly(req: FastifyRequest): AuthenticatedContext {
+  const ctx = ctxOf(req)
+  if (ctx.principal?.visibleAccountHolderIds !== null) throw platformErrors.create('permission_denied', 'Rate books are for the administrator\'s staff')
+  return ctx
+}
 
 const Summary = Type.Object({
   products: Type.Integer(), programs: Type.Integer(), plans: Type.Integer(), terms: Type.Integer(), rates: Type.Integer(),
@@ -41,16 +53,16 @@ const ImportResultSchema = Type.Object({
 }, { examples: [{ dryRun: false, unchanged: false, version: 3, id: 12, effectiveDate: '2026-12-01', checksum: 'a3f1…', summary: SUMMARY_EXAMPLE }] })
 
 const RateBookProblemsSchema = Type.Object({
-  type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), code: Type.String(),
+  ...ProblemSchema.properties,
   errors: Type.Array(Type.Object({
     file: Type.String(), path: Type.Optional(Type.String({ description: 'JSON pointer into the book.' })),
     row: Type.Optional(Type.Integer({ description: 'CSV row (the header is row 1).' })),
     field: Type.String({ description: 'The JSON pointer again, or the CSV column.' }),
     code: Type.String(), message: Type.String(),
   })),
-}, { examples: [{
-  type: 'https://docs.vpp.example/errors#invalid_rate_book', title: 'The rate book is not valid', status: 422, code: 'invalid_rate_book',
-  detail: 'the rate book has 2 problem(s)',
+}, { additionalProperties: true, examples: [{
+  type: 'urn:problem-type:vpp:invalid_rate_book', title: 'The rate book is not valid', status: 422, code: 'invalid_rate_book',
+  detail: 'the rate book has 2 problem(s)', instance: '/api/Rates/ratebooks', requestId: 'req-1',
   errors: [
     { file: 'body', path: '/products/0/programs/1/plans/0/criteria', field: '/products/0/programs/1/plans/0/criteria', code: 'unknown_fact', message: "criteria names 'vehicleAg', not a quote fact (docs/criteria.md)" },
     { file: 'rates.csv', row: 1042, field: 'RES', code: 'invalid_money', message: 'RES must be an amount with at most two decimals, not negative' },
@@ -104,36 +116,39 @@ export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookServic
   app.get(COLLECTION, {
     schema: {
       tags: TAGS, summary: 'List rate-book versions, newest first',
-      description: 'The version in force on a date is, of the versions effective on or before it, the latest imported; `inForce` marks today\'s.',
+      description: 'The version in force on a date is, of the versions effective on or before it, the latest imported; `inForce` marks today\'s. Staff only (403 for dealer-side users). Bounded: `limit`/`offset`, total in `X-Total-Count`.',
+      querystring: Type.Object(ListQuery),
       response: { 200: Type.Array(versionRef), ...problemResponses() },
     },
     config: { permission: 'rates:read' },
-  }, async (req) => {
-    const { tenantId } = ctxOf(req)
+  }, async (req, res) => {
+    const { tenantId } = staffOnly(req)
     const [rows, date] = await Promise.all([service.versions(tenantId), today(tenantId)])
     const inForce = rows.find((v) => v.effective_date <= date)
-    return rows.map((r) => toVersion(r, r === inForce))
+    const window = listWindow(req.query)
+    return sendList(res, { items: rows.slice(window.offset, window.offset + window.limit).map((r) => toVersion(r, r === inForce)), totalCount: rows.length })
   })
 
   app.get(`${COLLECTION}/:version`, {
     schema: {
       tags: TAGS, summary: 'Read a rate-book version',
+      description: 'Staff only (403 for dealer-side users).',
       params: VersionParam,
       response: { 200: versionRef, ...problemResponses(404) },
     },
     config: { permission: 'rates:read' },
   }, async (req) => {
-    const { row, active } = await service.version(ctxOf(req).tenantId, req.params.version)
+    const { row, active } = await service.version(staffOnly(req).tenantId, req.params.version)
     return toVersion(row, active)
   })
 
   app.get(`${COLLECTION}/:version/document`, {
     schema: {
       tags: TAGS, summary: 'Export a rate-book version in the import format',
-      description: 'The stored book, normalised (amounts as JSON numbers, defaults filled in, CSV rates merged into `rates`); importing it again gives the same checksum.',
+      description: 'The stored book, normalised (amounts as JSON numbers, defaults filled in, CSV rates merged into `rates`); importing it again gives the same checksum. Staff only (403 for dealer-side users).',
       params: VersionParam,
       response: { 200: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'A rate book (docs/rate-books.md).', examples: [{ formatVersion: 1, effectiveDate: '2026-12-01', products: [] }] }), ...problemResponses(404) },
     },
     config: { permission: 'rates:read' },
-  }, async (req) => service.exportBook(ctxOf(req).tenantId, req.params.version))
+  }, async (req) => service.exportBook(staffOnly(req).tenantId, req.params.version))
 }
