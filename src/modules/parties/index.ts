@@ -24,10 +24,7 @@ import { createCustomFieldService } from './custom-field.service.ts'
 export { KINDS } from './account-holder.kinds.ts'
 export { isActiveAccountHolder } from './contact.rules.ts'
 
-/**
- * Dealer look-ups for other modules (identity's portal visibility groups). Both join the caller's
- * transaction when there is one and see every dealer of the tenant, whoever the caller is.
- */
+/** What a rate quote needs of its dealer (see createDealerDirectory.dealerByNumber). */
 export type DealerProfile = {
   id: number
   dealerNumber: string
@@ -39,6 +36,11 @@ export type DealerProfile = {
   agentIds: number[]
 }
 
+/**
+ * Account-holder look-ups for other modules (identity's portal visibility groups, rating's quotes
+ * and disbursements). They join the caller's transaction when there is one and see every account
+ * holder of the tenant, whoever the caller is: the caller applies its own visibility.
+ */
 export function createDealerDirectory({ db, clock, bus }: { db: Database; clock: Clock; bus: InvalidationBus }) {
   // Dealer profiles are read by every rate quote; any account-holder change drops the tenant's entries.
   const profiles = createTtlCache<DealerProfile>({ ttlMs: 5 * 60_000, maxEntries: 100_000, clock })

@@ -2,14 +2,14 @@
 // and patch one, read the audit-log entry of a change, and the code/label/group look-ups of the
 // active rate book. Reads need rates:read, changes rates:write.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
-import { buildValidator } from '../../platform/http/validation.ts'
+import { validatedExcept } from '../../platform/http/validation.ts'
 import {
   AccountHolderIdParams, AuditLogIdParams, CreateDisbursementBody, DISBURSEMENT_EXAMPLE, DisbursementAuditEntrySchema, DisbursementCodeSchema,
   DisbursementGroupSchema, DisbursementIdParams, DisbursementLabelSchema, DisbursementListQuery, DisbursementSchema,
@@ -27,8 +27,7 @@ const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
  * The create body is checked by the service, schema and rules in one pass, so that every bad field
  * is listed at once; path parameters are validated (and coerced) as on every route.
  */
-const pathParts = buildValidator()
-const bodyByService: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? () => true : pathParts(route))
+const bodyByService = validatedExcept('body')
 
 export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: DisbursementService }> = async (app, { service }) => {
   app.addSchema(DisbursementSchema)

@@ -1,13 +1,13 @@
 // Dealer rate visibility (docs/rate-visibility.md): one dealer's entries (GET, and PUT replacing
 // them as a whole, with ETag/If-Match), and every dealer's entries, filtered and bounded.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
-import { buildValidator } from '../../platform/http/validation.ts'
+import { validatedExcept } from '../../platform/http/validation.ts'
 import { MAX_ENTRIES } from './rate-visibility.rules.ts'
 import { DealerIdParams, ReplaceVisibilityBody, VISIBILITY_EXAMPLE, VisibilityEntrySchema, VisibilityListQuery } from './rate-visibility.schemas.ts'
 import type { RateVisibilityService } from './rate-visibility.service.ts'
@@ -16,8 +16,7 @@ const TAGS = ['Dealer rate visibility']
 const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /** The PUT body is checked by the service (shape and rules in one pass); path parameters as on every route. */
-const pathParts = buildValidator()
-const bodyByService: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? () => true : pathParts(route))
+const bodyByService = validatedExcept('body')
 
 export const rateVisibilityRoutes: FastifyPluginAsyncTypebox<{ service: RateVisibilityService }> = async (app, { service }) => {
   app.addSchema(VisibilityEntrySchema)

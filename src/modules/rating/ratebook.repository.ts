@@ -44,8 +44,8 @@ export async function insertRateBook(tx: Transaction<DB>, tenantId: number, valu
   return row.id
 }
 
-/** Gives every code a catalogue id (existing ones keep theirs) and returns the tenant's whole map. */
-export async function ensureCatalogueItems(tx: Transaction<DB>, tenantId: number, items: Array<{ kind: CatalogueKind; code: string }>, version: number): Promise<Map<string, number>> {
+/** Gives every code a catalogue id; existing ones keep theirs. */
+export async function ensureCatalogueItems(tx: Transaction<DB>, tenantId: number, items: Array<{ kind: CatalogueKind; code: string }>, version: number): Promise<void> {
   for (let i = 0; i < items.length; i += 1000) {
     const chunk = items.slice(i, i + 1000)
     await tx.insertInto('rating_catalogue_item')
@@ -53,7 +53,6 @@ export async function ensureCatalogueItems(tx: Transaction<DB>, tenantId: number
       .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'code']).doNothing())
       .execute()
   }
-  return loadCatalogueIds(tx, tenantId)
 }
 
 export async function loadCatalogueIds(db: Executor, tenantId: number): Promise<Map<string, number>> {

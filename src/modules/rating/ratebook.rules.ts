@@ -7,7 +7,7 @@ import { Decimal, formatMoney, parseDecimal, parseMoney, sumMoney } from '../../
 import { isIsoDate, parseCriteria, CriteriaSyntaxError, type CriteriaNode, type Operand } from './criteria.parser.ts'
 import { factTypeProblems, isQuoteFact } from './quote.facts.ts'
 import {
-  RATE_BOOK_FORMAT_VERSION, RateBookSchema, RateSchema,
+  RateBookSchema, RateSchema,
   type CustomFieldInput, type RateBookInput, type RateInput,
 } from './ratebook.schema.ts'
 
@@ -217,7 +217,6 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
     return seen
   }
 
-  if (book.formatVersion !== RATE_BOOK_FORMAT_VERSION) add(root, 'formatVersion', 'unsupported_format', `formatVersion must be ${RATE_BOOK_FORMAT_VERSION}`)
   date(root, 'effectiveDate', book.effectiveDate)
 
   const codes = unique(book.disbursementCodes, (c) => c.code, (i) => ({ file, path: `/disbursementCodes/${i}` }), 'code', 'disbursement code')
