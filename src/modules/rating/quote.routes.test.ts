@@ -493,6 +493,12 @@ describe('showing a quote again', () => {
     assert.deepEqual(json<Quote>(res).products, original.products)
   })
 
+  test('the id carries the customer state the quote used (the dealer\'s, when none was given), so a replay prices the same after the dealer moves', async () => {
+    const q = await quote(HONDA)
+    const inputs = JSON.parse(Buffer.from(q.quoteId.split('.')[1]!, 'base64url').toString('utf8'))[6] as Record<string, unknown>
+    assert.equal(inputs.customerState, 'TX')
+  })
+
   test('QUOTE_DISBURSEMENTS_CHANGED when the dealer\'s disbursements changed since; the id stays the one asked for', async () => {
     const original = await quote(HONDA, '10003')
     const dealer = dealers.get('10003')!

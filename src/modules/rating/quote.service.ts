@@ -26,7 +26,7 @@ import {
 } from './quote.rules.ts'
 import { encodeQuoteId, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
 import type { VinDecoder } from './vin.decoder.ts'
-import { openArrayPrefix, TreeWriter, type EncodedReply } from './reply-json.ts'
+import { openArrayPrefix, ownedBuffer, TreeWriter, type EncodedReply } from './reply-json.ts'
 
 export type QuoteMessage = { severity: 'INFO' | 'WARNING'; code: string; text: string; productCode?: string }
 export type Exclusion = {
@@ -268,7 +268,9 @@ export function createQuoteService(ports: Ports) {
       const dateProblems: FieldError[] = quoteDateProblems(inputs, today, lookBack)
       if (dateProblems.length > 0) throw ratingErrors.create('quote_dates_invalid', dateProblems.map((p) => p.message).join('; '), { errors: dateProblems })
       const book = await store.inForce(ctx.tenantId, inputs.saleDate)
-      return run(ctx, { ...inputs, dealerNumber: dealer.dealerNumber }, { explain, at, dealer, book, lifetimeSeconds: Math.floor(lifetime.milliseconds / 1000) })
+      // The quote id carries the state the quote used, so a replay prices the same even if the dealer moves.
+      const resolved: QuoteInputs = { ...inputs, dealerNumber: dealer.dealerNumber, ...(inputs.customerState === undefined && dealer.state !== null ? { customerState: dealer.state } : {}) }
+      return run(ctx, resolved, { explain, at, dealer, book, lifetimeSeconds: Math.floor(lifetime.milliseconds / 1000) })
     },
 
     /**
@@ -298,15 +300,20 @@ export function createQuoteService(ports: Ports) {
 type Check = (rule: IndexedProduct['criteria'], e: Omit<Exclusion, 'reason' | 'text' | 'criteria'>, what: string) => boolean
 
 /**
- * A map from everything that decides a priced piece to the piece, bounded in bytes: the oldest
- * pieces leave first. Keys hold the book version, so a piece is never stale, only unused.
+ * A map from everything that decides a priced piece to the piece, bounded in bytes: the least
+ * recently used pieces leave first. Keys hold the book version, so a piece is never stale, only unused.
  */
 function createFragmentCache<T>(maxBytes: number, bytesOf: (value: T) => number) {
   const entries = new Map<string, T>()
   let bytes = 0
   return (key: string, build: () => T): T => {
     const hit = entries.get(key)
-    if (hit !== undefined) return hit
+    if (hit !== undefined) {
+      // Re-inserted, so the Map's order is least recently used first.
+      entries.delete(key)
+      entries.set(key, hit)
+      return hit
+    }
     const value = build()
     entries.set(key, value)
     bytes += bytesOf(value) + key.length
@@ -382,7 +389,7 @@ function pricePlanAtOnce(x: TermPricing, markupKey: string): boolean {
       (rate ? [deductibleJson(x, term, product.deductibles[d]!, rate, applicable?.[i] ?? [], offeredHere.options)] : []))
     if (entries.length === 0) return []
     const head = { termId: term.id, termCode: term.code, termMonths: term.months, termMiles: term.miles, milesBasis: term.milesBasis, expirationDate: expiration(inputs.saleDate, undefined, term).expirationDate }
-    return [{ json: Buffer.from(`${openArrayPrefix(head, 'deductibles')}${entries.join(',')}]`), term }]
+    return [{ json: ownedBuffer(`${openArrayPrefix(head, 'deductibles')}${entries.join(',')}]`), term }]
   }))
   for (const { json, term } of pieces) x.out.element(json, `,"expirationOdometer":${expirationOdometer(inputs.odometer, term)}}`)
   if (pieces.length > 0) for (const [option] of offeredHere.options) x.offered.add(option.code)
@@ -460,7 +467,7 @@ function priceTerms(x: TermPricing): void {
       const offeredHere = judgeOptions(product, plan, facts, requested, offered)
       // Everything that decides the entry is in the key; book versions are immutable, so an entry never goes stale.
       const key = `${book.bookId}|${rate.index}|${deductible.id}|${factorKey}|${holderKey}|${markupKey}|${offeredHere.key}`
-      out.raw(x.fragments(key, () => Buffer.from(deductibleJson(x, term, deductible, rate, applicable, offeredHere.options))))
+      out.raw(x.fragments(key, () => ownedBuffer(deductibleJson(x, term, deductible, rate, applicable, offeredHere.options))))
     }
     out.close(termMark)
   }

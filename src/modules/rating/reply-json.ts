@@ -21,6 +21,16 @@ export function openArrayPrefix(head: Record<string, unknown>, key: string): str
 }
 
 /**
+ * `text` encoded into a buffer of its own. Buffer.from puts small strings in slices of shared 8 KB
+ * slabs, so a cached piece would keep a whole slab alive, and a cache's byte bound would lie.
+ */
+export function ownedBuffer(text: string): Buffer {
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+  out.write(text)
+  return out
+}
+
+/**
  * Writes a tree of JSON objects, each a small head plus one array of children, as pieces joined
  * once at the end. A node that ends up with no children is taken back out.
  */
