@@ -1,6 +1,8 @@
 // The one money module: decimal arithmetic (decimal.js, never binary floating point), cents
-// rounding half-up, and the wire format (a JSON number with at most two decimals is accepted;
-// amounts are written back as strings with exactly two). Every module computes money here.
+// rounding half-up, whole cents for hot paths (decision 0007), and the wire format: amounts are
+// accepted as decimal strings or JSON numbers with at most two decimals and written back as JSON
+// numbers (formatMoney gives the two-decimal text where text is wanted). Every module computes
+// money here.
 import { Decimal as DecimalJs } from 'decimal.js'
 
 /** A decimal.js clone of our own, so no other code's global configuration can change ours. */
