@@ -444,3 +444,16 @@ describe('lists of a product that must not repeat', () => {
     })
   }
 })
+
+describe('factor bounds', () => {
+  const cases: Array<[unknown, boolean]> = [['1.10', true], [10, true], ['0.000001', true], ['10.000001', false], [1000, false], [0, false], ['-1', false]]
+  for (const [value, ok] of cases) {
+    test(`a factor of ${JSON.stringify(value)} is ${ok ? 'accepted' : 'refused'}`, () => {
+      const input = structuredClone(demoRateBook('2026-01-01')) as Record<string, any>
+      input.factorTables[0].entries[0].factor = value
+      const result = checkRateBook(input, { file: 'book.json' })
+      assert.equal(result.ok, ok)
+      if (!result.ok) assert.deepEqual(result.problems.map((p) => [p.path, p.code]), [['/factorTables/0/entries/0/factor', 'invalid_factor']])
+    })
+  }
+})

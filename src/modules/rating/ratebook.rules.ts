@@ -184,7 +184,8 @@ function checkSemantics(book: RateBookInput, rates: Array<{ rate: RateInput; at:
   }
   const factor = (loc: Location, field: string, value: unknown): number => {
     const d = parseDecimal(value, 6)
-    if (!d || d.isZero()) { add(loc, field, 'invalid_factor', `${field} must be a positive decimal with at most six places`); return 1 }
+    // A multiplier above 10 is a typo (1000 for 1.000), not a state surcharge.
+    if (!d || d.isZero() || d.greaterThan(10)) { add(loc, field, 'invalid_factor', `${field} must be a positive decimal up to 10 with at most six places`); return 1 }
     return d.toNumber()
   }
   const date = (loc: Location, field: string, value: string | undefined) => {
