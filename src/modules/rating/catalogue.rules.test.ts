@@ -166,7 +166,7 @@ test('fractional amounts and factors are written as exactly the decimals of the 
     ...source,
     factorTables: [{
       code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '0.000001',
-      entries: [{ key: 'FL', factor: '123456.123456' }, { key: 'NY', factor: 0.1 }, { key: 'CA', factor: '2.300000' }],
+      entries: [{ key: 'FL', factor: '9.123456' }, { key: 'NY', factor: 0.1 }, { key: 'CA', factor: '2.300000' }],
     }],
     products: source.products.map((p) => (p.code === 'VSC' ? { ...p, deductibles: [...p.deductibles, ...deductibles] } : p)),
   }
@@ -177,7 +177,7 @@ test('fractional amounts and factors are written as exactly the decimals of the 
   const items = deductibleItems(index.productById.get(ids.get(catalogueKey('PRODUCT', 'VSC'))!)!).slice(-3)
   assert.equal(JSON.stringify(items.map((d) => d.amount)), '[62.55,0.01,1234567890.12]')
   const table = factorTableItem(index.factorTableById.get(ids.get(catalogueKey('FACTOR_TABLE', 'STATE_RESERVE'))!)!)
-  assert.equal(JSON.stringify([table.defaultFactor, table.entries]), '[0.000001,{"FL":123456.123456,"NY":0.1,"CA":2.3}]')
+  assert.equal(JSON.stringify([table.defaultFactor, table.entries]), '[0.000001,{"FL":9.123456,"NY":0.1,"CA":2.3}]')
 })
 
 describe('windowOf', () => {
