@@ -17,7 +17,7 @@ export function createModules(deps: ModuleDeps) {
   const parties = createPartiesModule(deps)
   const directory = createDealerDirectory(deps)
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
-  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant], dealers: directory })
+  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant], dealers: directory })
   return {
     identity,
     settings,

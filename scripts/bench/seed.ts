@@ -1,4 +1,4 @@
-// Seeds the benchmark tenant: created through the identity module exactly as an operator would
+// Seeds the benchmark tenant: created through the module list exactly as an operator would
 // (default roles and groups, signing key, API key, an administrator with a password), then N users
 // inserted in batches inside one transaction bound to the tenant, each with one role and one group
 // like real users. A fresh tenant every run, so a reused PostgreSQL database never mixes runs.
@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { InvalidationBus } from '../../src/platform/cache.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Database } from '../../src/platform/db/database.ts'
-import { createIdentityModule } from '../../src/modules/identity/index.ts'
+import { createModules } from '../../src/modules.ts'
 
 export type SeededTenant = {
   tenantId: number
@@ -29,7 +29,8 @@ export async function seedBenchTenant(deps: { db: Database; clock: Clock; bus: I
   const tag = randomBytes(4).toString('hex')
   const adminEmail = `admin@bench-${tag}.example`
   const adminPassword = `bench-${randomBytes(12).toString('base64url')}`
-  const identity = createIdentityModule({ db, clock, bus, accessTokenTtlSeconds: 3600 })
+  // Through the whole module list, so the tenant gets what every module sets up at creation.
+  const { identity } = createModules({ db, clock, bus, accessTokenTtlSeconds: 3600 })
   const created = await identity.tenants.createTenant({ name: `Benchmark ${tag}`, adminEmail, adminPassword, operator: 'bench' })
   const tenantId = created.tenantId
 

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import { createCriteriaCache } from './criteria.evaluator.ts'
 import { criteriaRoutes } from './criteria.routes.ts'
 import { rateBookRoutes } from './ratebook.routes.ts'
+import { createQuoteKey } from './ratebook.repository.ts'
+import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { quoteRoutes } from './quote.routes.ts'
 import { catalogueRoutes } from './catalogue.routes.ts'
 import { seedDemoRating } from './demo.ts'
@@ -60,6 +62,8 @@ export function createRatingModule(deps: RatingDeps) {
   const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility, today })
   return {
     quotes,
+    /** Work done when a tenant is created: its quote-signing key. */
+    initializeTenant: ((tx, tenant) => createQuoteKey(tx, tenant.id)) satisfies TenantInitializer,
     /** Sets the demo tenant up for quoting: the demo book, visibility for every dealer, a few disbursements. */
     seedDemo: (tenantId: number, dealers: ReadonlyArray<{ id: number; dealerNumber: string; agentIds: readonly number[] }>) =>
       seedDemoRating({ rateBooks, store, visibility: rateVisibility, disbursements }, tenantId, dealers),

@@ -60,12 +60,14 @@ export async function loadCatalogueIds(db: Executor, tenantId: number): Promise<
   return new Map(rows.map((r) => [catalogueKey(r.kind, r.code), r.id]))
 }
 
-/** The tenant's quote-signing secret, created on first use. */
-export async function quoteKey(db: Executor, tenantId: number): Promise<Buffer> {
-  const existing = await db.selectFrom('rate_quote_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirst()
-  if (existing) return existing.secret
-  await db.insertInto('rate_quote_key').values({ tenant_id: tenantId, secret: randomBytes(32) })
+/** Gives a new tenant its quote-signing secret (in the tenant's creating transaction). */
+export async function createQuoteKey(tx: Transaction<DB>, tenantId: number): Promise<void> {
+  await tx.insertInto('rate_quote_key').values({ tenant_id: tenantId, secret: randomBytes(32) })
     .onConflict((oc) => oc.column('tenant_id').doNothing()).execute()
+}
+
+/** The tenant's quote-signing secret: made with the tenant (or by migration 0006 for older ones). */
+export async function quoteKey(db: Executor, tenantId: number): Promise<Buffer> {
   const row = await db.selectFrom('rate_quote_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow()
   return row.secret
 }

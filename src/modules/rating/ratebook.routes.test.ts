@@ -69,6 +69,12 @@ describe('importing a rate book', () => {
     assert.equal(again.statusCode, 200, again.body)
     assert.equal(again.headers.location, undefined)
     assert.deepEqual(json(again), { ...first, unchanged: true })
+    // The same book with its members in another order is the same book.
+    const reversed = (v: unknown): unknown => (Array.isArray(v) ? v.map(reversed)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).toReversed().map(([k, x]) => [k, reversed(x)])) : v)
+    const reordered = await post(tenant.headers, reversed(book()) as RateBookInput)
+    assert.equal(reordered.statusCode, 200, reordered.body)
+    assert.deepEqual(json(reordered), { ...first, unchanged: true })
     assert.equal((await versions(tenant.headers)).length, 1)
 
     const audit = await t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_id']).where('tenant_id', '=', tenant.tenantId).where('action', '=', 'rate_book.imported').execute())

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { writeAudit } from '../../platform/audit.ts'
+import { canonicalJson } from '../../platform/canonical-json.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
@@ -61,7 +62,8 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
       const payees = await payeeProblems(ctx.tenantId, book, sources.file)
       if (payees.length > 0) throw new RateBookRefused(payees)
       const json = JSON.stringify(book)
-      const checksum = createHash('sha256').update(json).digest('hex')
+      // Over the canonical form: the same book with its members in another order is the same book.
+      const checksum = createHash('sha256').update(canonicalJson(book)).digest('hex')
       const summary = summarize(book)
       const base = { effectiveDate: book.effectiveDate, checksum, summary }
       if (options.dryRun) return { dryRun: true, unchanged: false, version: null, id: null, ...base }

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { sql } from 'kysely'
 import { authModeOf } from '../auth/authenticate.ts'
 import type { Clock } from '../clock.ts'
+import { canonicalJson } from '../canonical-json.ts'
 import type { Database } from '../db/database.ts'
 import { platformErrors } from './errors.ts'
 
@@ -25,15 +26,6 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url')
 }
 
-/** JSON with object keys sorted, so that equal bodies hash equally whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value ?? null)
-}
 
 type Outcome =
   | { kind: 'fresh'; result: unknown }

@@ -5,6 +5,7 @@ import * as parties from './2026_11_22_0002_parties.ts'
 import * as rlsFriendlyKeys from './2026_11_22_0003_rls_friendly_keys.ts'
 import * as rateBooks from './2026_11_22_0004_rate_books.ts'
 import * as disbursements from './2026_11_22_0005_disbursements.ts'
+import * as quoteKeys from './2026_11_22_0006_quote_keys.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0003_rls_friendly_keys': rlsFriendlyKeys,
   '2026_11_22_0004_rate_books': rateBooks,
   '2026_11_22_0005_disbursements': disbursements,
+  '2026_11_22_0006_quote_keys': quoteKeys,
 }
