@@ -11,8 +11,13 @@ import type { RateBook } from './ratebook.rules.ts'
 
 export const RATE_BOOK_TOPIC = 'rating.rate_book'
 
-/** Built indexes kept per instance; a 100,000-rate book takes tens of megabytes. */
-const MAX_INDEXES = 8
+/**
+ * Built indexes kept per instance, measured in rates (a 100,000-rate index takes on the order of
+ * 100 MB): room for many tenants' small books or a few large ones, least recently used out first.
+ * The index just asked for is never the one evicted.
+ */
+const INDEX_RATE_BUDGET = 400_000
+const MAX_INDEXES = 256
 
 export type RateBookStore = ReturnType<typeof createRateBookStore>
 
@@ -24,7 +29,14 @@ const VERSION_LIST_TTL_MS = 60_000
 
 export function createRateBookStore({ db, bus, clock }: { db: Database; bus: InvalidationBus; clock: Clock }) {
   const versions = new Map<number, { list: Promise<RateBookVersionRow[]>; loadedAt: number }>()
-  const indexes = new Map<number, Promise<RateBookIndex>>()
+  const indexes = new Map<number, { built: Promise<RateBookIndex>; rates: number }>()
+  let heldRates = 0
+  const drop = (bookId: number) => {
+    const entry = indexes.get(bookId)
+    if (!entry) return
+    indexes.delete(bookId)
+    heldRates -= entry.rates
+  }
 
   bus.subscribe(RATE_BOOK_TOPIC, (key) => versions.delete(Number(key.split(':')[0])))
 
@@ -39,22 +51,27 @@ export function createRateBookStore({ db, bus, clock }: { db: Database; bus: Inv
   }
 
   function index(tenantId: number, row: RateBookVersionRow): Promise<RateBookIndex> {
-    let built = indexes.get(row.id)
-    if (built) {
+    const held = indexes.get(row.id)
+    if (held) {
       // Most recently used last, so the oldest unused index leaves first.
       indexes.delete(row.id)
-      indexes.set(row.id, built)
-      return built
+      indexes.set(row.id, held)
+      return held.built
     }
-    built = (async () => {
+    const built = (async () => {
       const [document, ids] = await db.read(tenantId, (x) => Promise.all([loadRateBookDocument(x, tenantId, row.id), loadCatalogueIds(x, tenantId)]))
       if (!document) throw new Error(`rate book ${row.id} vanished`)
       const book = JSON.parse(gunzipSync(document).toString('utf8')) as RateBook
       return buildRateBookIndex(row.id, row.version, book, ids)
     })()
-    indexes.set(row.id, built)
-    built.catch(() => indexes.delete(row.id))
-    if (indexes.size > MAX_INDEXES) indexes.delete(indexes.keys().next().value!)
+    const rates = Math.max(1, Number((row.summary as { rates?: unknown } | null)?.rates) || 1)
+    indexes.set(row.id, { built, rates })
+    heldRates += rates
+    built.catch(() => drop(row.id))
+    for (const bookId of indexes.keys()) {
+      if (heldRates <= INDEX_RATE_BUDGET && indexes.size <= MAX_INDEXES) break
+      if (bookId !== row.id) drop(bookId)
+    }
     return built
   }
 
