@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { Decimal, decimalProblem, toStoredDecimal } from '../../platform/money.ts'
-import { changedFields, dateProblem, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, ruleApplies, snapshotReply } from './disbursement.rules.ts'
+import { changedFields, dateProblem, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, ruleApplies } from './disbursement.rules.ts'
 import { DISBURSEMENT_GROUPS } from './ratebook.schema.ts'
 
 // decimalProblem and toStoredDecimal live in the money module; the values checked here are the
@@ -99,22 +99,6 @@ describe('changedFields', () => {
     assert.deepEqual(changedFields(null, { id: 1, amount: 1, target: { productId: null } }), ['amount', 'id', 'target.productId'])
   })
   test('nothing changed', () => assert.deepEqual(changedFields(before, { ...before, version: 3 }), []))
-})
-
-describe('snapshotReply', () => {
-  test('decimal strings of older snapshots become the numbers they stand for', () => {
-    assert.deepEqual(snapshotReply({ id: 1, basis: 'AMOUNT', amount: '150.00', percent: null }), { id: 1, basis: 'AMOUNT', amount: 150, percent: null })
-    assert.deepEqual(snapshotReply({ basis: 'PERCENT', amount: null, percent: '2.5000' }), { basis: 'PERCENT', amount: null, percent: 2.5 })
-    assert.deepEqual(snapshotReply({ amount: '999999.99', percent: '0.0001' }), { amount: 999999.99, percent: 0.0001 })
-    assert.equal(JSON.stringify(snapshotReply({ amount: '150.10' })), '{"amount":150.1}')
-  })
-  test('newer snapshots are returned as they are', () => {
-    const snapshot = { id: 1, amount: 150.5, percent: null, code: '150.00' }
-    assert.equal(snapshotReply(snapshot), snapshot)
-  })
-  test('something that is not a decimal is left alone', () => {
-    assert.deepEqual(snapshotReply({ amount: 'n/a', percent: '1e3' }), { amount: 'n/a', percent: '1e3' })
-  })
 })
 
 describe('fingerprintOf', () => {

@@ -132,24 +132,6 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
 }
 
 /** Numeric members of a disbursement (numeric columns, JSON numbers in replies). */
-const NUMERIC_MEMBERS = ['amount', 'percent'] as const
-
-/**
- * A stored audit snapshot as replies give it. Snapshots written while replies carried amounts and
- * percentages as decimal strings ("150.00", "2.5000") hold them so; they are read as the JSON
- * numbers they stand for (exact: at most 4 places and 12 digits). Newer snapshots already hold
- * numbers and are returned unchanged.
- */
-export function snapshotReply(snapshot: Record<string, unknown>): Record<string, unknown> {
-  if (!NUMERIC_MEMBERS.some((m) => typeof snapshot[m] === 'string')) return snapshot
-  const out = { ...snapshot }
-  for (const m of NUMERIC_MEMBERS) {
-    const v = out[m]
-    if (typeof v === 'string' && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) out[m] = Number(v)
-  }
-  return out
-}
-
 /**
  * A short stable string that changes whenever any of the rules (by id and row version) does: 16
  * base64url characters of a SHA-256 over the ids and versions in the order given.

@@ -17,7 +17,7 @@ import { toStoredDecimal } from '../../platform/money.ts'
 import { disbursementErrors } from './disbursement.errors.ts'
 import * as repo from './disbursement.repository.ts'
 import {
-  AMOUNT_PLACES, changedFields, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, HOLDER_KINDS, PERCENT_PLACES, snapshotReply,
+  AMOUNT_PLACES, changedFields, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, HOLDER_KINDS, PERCENT_PLACES,
   type DisbursementGroup, type HolderKind,
 } from './disbursement.rules.ts'
 import { CreateDisbursementBody, IMMUTABLE_FIELDS, PatchedDisbursementSchema, type Disbursement, type DisbursementAuditEntry } from './disbursement.schemas.ts'
@@ -350,8 +350,8 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
         throw disbursementErrors.create('disbursement_audit_log_not_found', `No disbursement audit-log entry with id ${auditLogId}`)
       }
       const changes = (row.changes ?? {}) as { before?: Input | null; after?: Input }
-      const before = changes.before ? snapshotReply(changes.before) : null
-      const after = snapshotReply(changes.after ?? {})
+      const before = changes.before ?? null
+      const after = changes.after ?? {}
       return {
         id: row.id,
         disbursementId: row.disbursement_id,

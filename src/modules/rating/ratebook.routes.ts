@@ -12,6 +12,7 @@ import { ratingErrors } from './rating.errors.ts'
 import type { RateBookVersionRow } from './ratebook.repository.ts'
 import { RateBookSchema } from './ratebook.schema.ts'
 import { RateBookRefused, type RateBookService } from './ratebook.service.ts'
+import { versionInForce } from './ratebook.store.ts'
 
 const TAGS = ['Rate books']
 const COLLECTION = '/api/Rates/ratebooks'
@@ -124,7 +125,7 @@ export const rateBookRoutes: FastifyPluginAsyncTypebox<{ service: RateBookServic
   }, async (req, res) => {
     const { tenantId } = staffOnly(req)
     const [rows, date] = await Promise.all([service.versions(tenantId), today(tenantId)])
-    const inForce = rows.find((v) => v.effective_date <= date)
+    const inForce = versionInForce(rows, date)
     const window = listWindow(req.query)
     return sendList(res, { items: rows.slice(window.offset, window.offset + window.limit).map((r) => toVersion(r, r === inForce)), totalCount: rows.length })
   })

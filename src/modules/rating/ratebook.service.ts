@@ -13,7 +13,7 @@ import type { DealerDirectory } from '../parties/index.ts'
 import { ratingErrors } from './rating.errors.ts'
 import { ensureCatalogueItems, insertRateBook, lockRateBooks, type RateBookVersionRow } from './ratebook.repository.ts'
 import { catalogueItemsOf, checkRateBook, summarize, type RateBook, type RateBookProblem, type RateBookSources } from './ratebook.rules.ts'
-import type { RateBookStore } from './ratebook.store.ts'
+import { versionInForce, type RateBookStore } from './ratebook.store.ts'
 
 export type ImportResult = {
   dryRun: boolean
@@ -106,7 +106,7 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
     async version(tenantId: number, which: number | 'active'): Promise<{ row: RateBookVersionRow; active: boolean }> {
       const list = await store.versions(tenantId)
       const date = await today(tenantId)
-      const activeRow = list.find((v) => v.effective_date <= date)
+      const activeRow = versionInForce(list, date)
       const row = which === 'active' ? activeRow : list.find((v) => v.version === which)
       if (!row) throw ratingErrors.create('rate_book_not_found', which === 'active' ? 'no rate book is in force today' : `rate book version ${which} does not exist`)
       return { row, active: row === activeRow }

@@ -27,6 +27,11 @@ export type RateBookStore = ReturnType<typeof createRateBookStore>
  */
 const VERSION_LIST_TTL_MS = 60_000
 
+/** The version in force on `date` (YYYY-MM-DD): of those effective on or before it, the latest imported (`rows` newest first). */
+export function versionInForce<R extends { effective_date: string }>(rows: readonly R[], date: string): R | undefined {
+  return rows.find((v) => v.effective_date <= date)
+}
+
 export function createRateBookStore({ db, bus, clock }: { db: Database; bus: InvalidationBus; clock: Clock }) {
   const versions = new Map<number, { list: Promise<RateBookVersionRow[]>; loadedAt: number }>()
   const indexes = new Map<number, { built: Promise<RateBookIndex>; rates: number }>()
@@ -82,7 +87,7 @@ export function createRateBookStore({ db, bus, clock }: { db: Database; bus: Inv
      * latest imported. Undefined when the tenant has none.
      */
     async inForce(tenantId: number, date: string): Promise<RateBookIndex | undefined> {
-      const row = (await versionList(tenantId)).find((v) => v.effective_date <= date)
+      const row = versionInForce(await versionList(tenantId), date)
       return row && index(tenantId, row)
     },
     /** A version by number, in force or not. */
