@@ -17,7 +17,7 @@ import { buildValidator } from './platform/http/validation.ts'
 import { createModules } from './modules.ts'
 
 export type AppDeps = {
-  config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'>
+  config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'> & Partial<Pick<Config, 'documents'>>
   db: Database
   clock: Clock
   bus: InvalidationBus
@@ -75,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   })
 
-  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   installAuthentication(app, { store: modules.identity.credentialStore, tokens: modules.identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
   installIdempotency(app, { db, clock })
   await installOpenApi(app)

@@ -22,6 +22,14 @@ export type Config = Readonly<{
   bodyLimitBytes: number
   /** Seed the demo tenant when the database is new. */
   seedDemo: boolean
+  /** Stored documents (docs/documents.md). */
+  documents: Readonly<{
+    /** Where new versions go: the database, or files under `dir`. */
+    storage: 'database' | 'filesystem'
+    dir: string
+    maxBytes: number
+    linkTtlSeconds: number
+  }>
 }>
 
 type Env = Record<string, string | undefined>
@@ -57,10 +65,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`)
   }
+  const dataDir = path.resolve(env.DATA_DIR || 'data')
+  // Files beside the embedded database by default; with PostgreSQL, the database, which every instance shares.
+  const storage = env.DOCUMENT_STORAGE || (databaseUrl ? 'database' : 'filesystem')
+  if (storage !== 'database' && storage !== 'filesystem') {
+    problems.push(`DOCUMENT_STORAGE must be database or filesystem (got "${storage}")`)
+  }
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: int('PORT', 8080, 0, 65535),
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    dataDir,
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
     databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
@@ -70,6 +84,12 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 1_073_741_824),
     seedDemo: bool('SEED_DEMO', true),
+    documents: Object.freeze({
+      storage: storage === 'filesystem' ? 'filesystem' : 'database',
+      dir: path.resolve(env.DOCUMENT_DIR || path.join(dataDir, 'documents')),
+      maxBytes: int('DOCUMENT_MAX_BYTES', 25 * 1024 * 1024, 1024, 1_073_741_824),
+      linkTtlSeconds: int('DOCUMENT_LINK_TTL_SECONDS', 300, 10, 86_400),
+    }),
   }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)

@@ -3,28 +3,43 @@
 // compose the service through this one function.
 import type { FastifyInstance } from 'fastify'
 import { createIdentityModule } from './modules/identity/index.ts'
-import { createDealerDirectory, createPartiesModule } from './modules/parties/index.ts'
+import { createDocumentsModule } from './modules/documents/index.ts'
+import { createFinanceModule } from './modules/finance/index.ts'
+import { createContractParties, createDealerDirectory, createPartiesModule } from './modules/parties/index.ts'
+import { createContractsModule } from './modules/contracts/index.ts'
 import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
 
-export type ModuleDeps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number }
+export type ModuleDeps = {
+  db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number
+  /** Document storage (config.documents); the documents module's defaults when absent. */
+  documents?: Parameters<typeof createDocumentsModule>[0]['documents']
+}
 
 export function createModules(deps: ModuleDeps) {
   const settings = createSettingsModule(deps)
   const parties = createPartiesModule(deps)
   const directory = createDealerDirectory(deps)
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
-  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant], dealers: directory })
+  const finance = createFinanceModule(deps)
+  const documents = createDocumentsModule(deps)
+  const contracts = createContractsModule({
+    ...deps, settings: settings.service, quotes: rating.quotes, directory, parties: createContractParties(deps), ledger: finance.ledger, documents,
+  })
+  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant, documents.initializeTenant], dealers: directory })
   return {
     identity,
     settings,
     parties,
     rating,
+    finance,
+    documents,
+    contracts,
     /** Route plugins, in registration order. */
-    routes: [identity.routes, settings.routes, parties.routes, rating.routes] as Array<(app: FastifyInstance) => Promise<void>>,
+    routes: [identity.routes, settings.routes, parties.routes, rating.routes, finance.routes, documents.routes, contracts.routes] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }
 

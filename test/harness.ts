@@ -2,6 +2,8 @@
 // DATABASE_URL is set, as in CI), migrated once; a fresh app per test file with its own moved-by-
 // hand clock; a new tenant per test, so tests never see each other's data.
 import { randomBytes } from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
 import { after } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../src/app.ts'
@@ -45,6 +47,7 @@ export const TEST_CONFIG = {
   accessTokenTtlSeconds: 3600,
   bodyLimitBytes: 1_048_576,
   logLevel: 'silent',
+  documents: { storage: 'database' as 'database' | 'filesystem', dir: path.join(os.tmpdir(), 'vpp-test-documents'), maxBytes: 1_048_576, linkTtlSeconds: 300 },
 }
 
 export async function createTestApp(options: { config?: Partial<typeof TEST_CONFIG>; now?: Date } = {}): Promise<TestApp> {
@@ -54,7 +57,7 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
   const config = { ...TEST_CONFIG, ...options.config }
   const app = await buildApp({ config, db, clock, bus, logger: false })
   await app.ready()
-  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close: () => app.close() }
 }
 

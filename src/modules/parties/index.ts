@@ -22,6 +22,7 @@ import { customFieldRoutes } from './custom-field.routes.ts'
 import { createCustomFieldService } from './custom-field.service.ts'
 
 export { KINDS } from './account-holder.kinds.ts'
+export { createContractParties, customerLegalName, type ContractParties, type CustomerInput, type LienHolderInput, type LienHolderRecord, type PartyAddress } from './contract-parties.ts'
 export { isActiveAccountHolder } from './contact.rules.ts'
 
 /** What a rate quote needs of its dealer (see createDealerDirectory.dealerByNumber). */

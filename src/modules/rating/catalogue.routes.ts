@@ -9,12 +9,12 @@ import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import {
-  assetTypes, classifyVehicle, deductibleItems, factorTableItem, planItem, productFilter, productItem, programItem,
+  assetTypes, classifyVehicle, customFieldItem, deductibleItems, factorTableItem, planItem, productFilter, productItem, programItem,
   selectVehicleRows, termItems, vehicleClasses, vehicleItem, vehicleRows, windowOf,
   type VehicleFilter, type VehicleList, type VehicleRow,
 } from './catalogue.rules.ts'
 import {
-  AssetTypeSchema, BodyStyleSchema, BookOnlyQuery, DeductibleSchema, FactorTableIdParams, FactorTableSchema, ListedQuery,
+  AssetTypeSchema, BodyStyleSchema, BookOnlyQuery, CustomFieldsQuery, CustomFieldsSchema, DeductibleSchema, FactorTableIdParams, FactorTableSchema, ListedQuery,
   MakeSchema, MakesQuery, ModelSchema, ModelsQuery, PlanIdParams, PlanSchema, ProductIdParams, ProductListQuery, ProductSchema,
   ProgramListQuery, ProgramSchema, SegmentationQuery, SegmentationSchema, SeriesSchema, TermSchema, TrimSchema, VehicleDetailQuery,
 } from './catalogue.schemas.ts'
@@ -47,7 +47,11 @@ const upperCaseQuery = (...names: string[]) => async (req: FastifyRequest) => {
 const invalidQuery = (field: string, code: string, message: string) =>
   platformErrors.create('validation_failed', `1 invalid field(s) in the query string: ${field}`, { errors: [{ field, code, message }] })
 
-export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; today: (tenantId: number) => Promise<string> }> = async (app, { store, today }) => {
+export const catalogueRoutes: FastifyPluginAsyncTypebox<{
+  store: RateBookStore; today: (tenantId: number) => Promise<string>
+  /** The book version a quote used (verifying the id); 422 quote_unknown for an id that is not this tenant's. */
+  bookOfQuote: (ctx: AuthenticatedContext, quoteId: string) => Promise<RateBookIndex | undefined>
+}> = async (app, { store, today, bookOfQuote }) => {
   /** Sorted candidate rows per book version and vehicle list; a version never changes, so neither do they. */
   const rowCache = new WeakMap<RateBookIndex, Map<VehicleList, VehicleRow[]>>()
   function rowsOf(book: RateBookIndex, list: VehicleList): VehicleRow[] {
@@ -134,6 +138,41 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ store: RateBookStore; 
     const product = book.productById.get(req.params.productId)
     if (!product) throw notFound('product', req.params.productId, book)
     return sendList(res, windowOf(product.programs.flatMap((g) => g.plans).map(planItem), listWindow(req.query)))
+  })
+
+  app.get('/api/Rates/Products/:productId/customfields', {
+    schema: {
+      tags: TAGS, summary: 'List the custom fields a contract of the product (and plan) must carry',
+      description: describe('Digital retailing step 2: the fields the administrator requires on a contract, each with its label, type, limits, allowed values, whether it is required or unique, and its order.',
+        'Give `planId` or a quote\'s `rateId` for the plan\'s own fields as well; with `quoteId` the fields come from the rate-book version of that quote, which is what POST /api/contracts enforces.',
+        WHICH_BOOK, NO_BOOK_ONE, 'A plan or rate of another product: 404 catalogue_item_not_found.'),
+      params: ProductIdParams,
+      querystring: CustomFieldsQuery,
+      response: { 200: CustomFieldsSchema, ...problemResponses(400, 404, 422) },
+    },
+    config: READ,
+  }, async (req, res) => {
+    const { quoteId, rateId, ...rest } = req.query
+    if (quoteId !== undefined && (rest.date !== undefined || rest.version !== undefined)) throw invalidQuery('quoteId', 'conflict', 'give either quoteId or date/version, not both')
+    const planFromRate = rateId === undefined ? undefined : Number(rateId.split('.')[1])
+    if (planFromRate !== undefined && rest.planId !== undefined && planFromRate !== rest.planId) throw invalidQuery('rateId', 'conflict', 'the rate is of another plan than planId')
+    let book: RateBookIndex | undefined
+    if (quoteId === undefined) book = await requireBook(req, res, rest)
+    else {
+      book = await bookOfQuote(ctxOf(req), quoteId)
+      if (!book) throw ratingErrors.create('rate_book_not_found', 'the quote was made without a rate book')
+      res.header(BOOK_HEADER, String(book.version))
+    }
+    const product = book.productById.get(req.params.productId)
+    if (!product) throw notFound('product', req.params.productId, book)
+    const planId = planFromRate ?? rest.planId
+    const plan = planId === undefined ? undefined : book.planById.get(planId)
+    if (planId !== undefined && (!plan || plan.product !== product)) throw notFound('plan', planId, book)
+    const fields = plan ? plan.customFields : product.customFields
+    return {
+      productId: product.id, productCode: product.code, planId: plan?.id ?? null, planCode: plan?.code ?? null,
+      rateBookVersion: book.version, fields: fields.map(customFieldItem),
+    }
   })
 
   app.get('/api/Rates/Terms/Plan/:planId', {

@@ -183,15 +183,20 @@ export function planItem(pl: IndexedPlan) {
     formNumber: pl.formNumber, effectiveFrom: pl.effectiveFrom, effectiveTo: pl.effectiveTo,
     coverageGroups: (pl.coverageGroups ?? []).map((g) => ({ code: g.code, name: g.name, components: g.components.map((c) => ({ code: c.code, name: c.name })) })),
     ppmServices: (pl.ppmServices ?? []).map((s) => ({ code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count })),
-    customFields: pl.customFields.map((f) => ({
-      key: f.key, label: f.label, type: f.type, required: f.required, unique: f.unique, order: f.order, level: f.level,
-      ...(f.minLength === undefined ? {} : { minLength: f.minLength }),
-      ...(f.maxLength === undefined ? {} : { maxLength: f.maxLength }),
-      ...(f.pattern === undefined ? {} : { pattern: f.pattern }),
-      ...(f.min === undefined ? {} : { min: f.min }),
-      ...(f.max === undefined ? {} : { max: f.max }),
-      ...(f.options === undefined ? {} : { options: f.options.map((o) => ({ value: o.value, label: o.label })) }),
-    })),
+    customFields: pl.customFields.map(customFieldItem),
+  }
+}
+
+/** A contract custom field as the catalogue shows it: the rules POST /contracts enforces. */
+export function customFieldItem(f: IndexedPlan['customFields'][number]) {
+  return {
+    key: f.key, label: f.label, type: f.type, required: f.required, unique: f.unique, order: f.order, level: f.level,
+    ...(f.minLength === undefined ? {} : { minLength: f.minLength }),
+    ...(f.maxLength === undefined ? {} : { maxLength: f.maxLength }),
+    ...(f.pattern === undefined ? {} : { pattern: f.pattern }),
+    ...(f.min === undefined ? {} : { min: f.min }),
+    ...(f.max === undefined ? {} : { max: f.max }),
+    ...(f.options === undefined ? {} : { options: f.options.map((o) => ({ value: o.value, label: o.label })) }),
   }
 }
 

@@ -168,3 +168,25 @@ export const SegmentationSchema = Type.Object({
   isDefault: Type.Boolean({ description: 'The book\'s class for vehicles no entry matches.' }),
   matchedBy: Type.Optional(enumOf(['ENTRY', 'DEFAULT'] as const, 'With make: whether a vehicle entry classed the vehicle, or the book\'s default class.')),
 }, { examples: [{ vehicleClass: 'C', description: 'Premium and luxury', isDefault: false, matchedBy: 'ENTRY' }] })
+
+export const CustomFieldsQuery = Type.Object({
+  ...BookQuery,
+  planId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The plan: its own fields are added to the product\'s.', examples: [8] })),
+  rateId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^r\\.\\d+\\.\\d+\\.\\d+\\.\\d+$', description: 'A rate of a quote (`rateId` in the quote reply): the plan is the rate\'s.', examples: ['r.8.11.6.42'] })),
+  quoteId: Type.Optional(Type.String({ minLength: 1, maxLength: 4800, description: 'A quote id: the fields are read from the rate-book version the quote used, which is the version POST /contracts checks against. Not together with `date` or `version`.' })),
+}, { additionalProperties: false })
+
+export const CUSTOM_FIELDS_EXAMPLE = {
+  productId: 1, productCode: 'VSC', planId: 8, planCode: 'PLAT-USED', rateBookVersion: 3,
+  fields: [
+    { key: 'financeManagerCode', label: 'F&I manager code', type: 'STRING', required: true, unique: false, order: 1, level: 'PRODUCT', maxLength: 10 },
+    { key: 'keyCount', label: 'Number of keys', type: 'INTEGER', required: true, unique: false, order: 2, level: 'PLAN', min: 1, max: 4 },
+  ],
+}
+export const CustomFieldsSchema = Type.Object({
+  productId: Type.Integer(), productCode: Type.String(),
+  planId: nullable(Type.Integer(), 'The plan whose fields are included; null: the product\'s fields only.'),
+  planCode: nullable(Type.String()),
+  rateBookVersion: Type.Integer({ description: 'The rate-book version the fields were read from.' }),
+  fields: Type.Array(CustomField, { description: 'In display order. A contract for this plan must carry every required field, each value valid for its type and limits; unique values may be used by one contract of the tenant only.' }),
+}, { examples: [CUSTOM_FIELDS_EXAMPLE] })

@@ -1,6 +1,7 @@
 // The criteria language (docs/criteria.md): a hand-written lexer and recursive-descent parser
 // producing a small AST. Bounded: the input length and the nesting depth are capped, so any
 // string ends in an AST or a CriteriaSyntaxError, never a stack overflow or a hang.
+import { isIsoDate } from '../../platform/calendar.ts'
 
 export const MAX_CRITERIA_LENGTH = 10_000
 export const MAX_CRITERIA_DEPTH = 64
@@ -43,17 +44,8 @@ type TokenType = 'ident' | 'keyword' | 'number' | 'string' | 'op' | 'eof'
 type Token = { type: TokenType; text: string; value: string; start: number; end: number }
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'DATE'])
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-/** True when `text` is a real calendar date written YYYY-MM-DD. */
-export function isIsoDate(text: string): boolean {
-  const m = DATE_RE.exec(text)
-  if (!m) return false
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  if (mo < 1 || mo > 12 || d < 1) return false
-  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate()
-  return d <= days
-}
+export { isIsoDate }
 
 export function positionOf(source: string, offset: number): Position {
   let line = 1

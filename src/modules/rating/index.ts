@@ -31,7 +31,8 @@ export { createVinDecoder, type VehicleDecodedVin, type VinDecoder, type VinDeco
 export type { VinDataSource } from './vin.data.ts'
 
 export { demoRateBook } from './demo-ratebook.ts'
-export type { QuoteService } from './quote.service.ts'
+export type { BucketPayee, QuotedLine, QuotedRate, QuoteService } from './quote.service.ts'
+export type { CustomFieldDefinition } from './ratebook.index.ts'
 export { RateBookRefused, type ImportResult, type RateBookService } from './ratebook.service.ts'
 export type { RateBookProblem } from './ratebook.rules.ts'
 export { ruleApplies, type SaleScope } from './disbursement.rules.ts'
@@ -79,7 +80,7 @@ export function createRatingModule(deps: RatingDeps) {
       await app.register(disbursementRoutes, { service: disbursements })
       await app.register(rateVisibilityRoutes, { service: rateVisibility })
       await app.register(quoteRoutes, { service: quotes, today })
-      await app.register(catalogueRoutes, { store, today })
+      await app.register(catalogueRoutes, { store, today, bookOfQuote: quotes.quoteBook })
     },
   }
 }

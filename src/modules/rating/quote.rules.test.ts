@@ -2,13 +2,14 @@
 // months, required inputs, the facts criteria see, factors, expiration, which disbursements apply,
 // and pricing (per-bucket rounding, holder disbursements, retail moves, markup caps), with a
 // property test that the lines of a price always add up to its dealer cost.
+import { addDays, addMonths } from '../../platform/calendar.ts'
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { Decimal } from '../../platform/money.ts'
 import type { Bucket, IndexedFactorTable } from './ratebook.index.ts'
 import {
-  addDays, addMonths, expiration, missingInputs, priceOption, priceRate, productFactor, QUOTE_QUERY_PARAMETERS,
+  expiration, missingInputs, priceOption, priceRate, productFactor, QUOTE_QUERY_PARAMETERS,
   quoteDateProblems, quoteFacts, readQuoteQuery, shortDriveType, shortFuelType, wholeMonthsBetween,
   type HolderDisbursement, type QuoteInputs, type Vehicle,
 } from './quote.rules.ts'

@@ -1,5 +1,6 @@
 // Pure rules of the rate quote (docs/rate-quote.md): reading the query, the date rules, the facts
 // criteria see, expiration, and pricing (factors, account-holder disbursements, markup limits).
+import { addDays, addMonths } from '../../platform/calendar.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { Decimal, formatMoney, multiplyCents, parseDecimal, parseMoney, percentOfCents, toCents } from '../../platform/money.ts'
 import type { Facts } from './criteria.evaluator.ts'
@@ -181,22 +182,6 @@ export function quoteDateProblems(inputs: QuoteInputs, today: string, lookBackDa
     errors.push({ field: 'inServiceDate', code: 'out_of_range', message: `in-service date ${inputs.inServiceDate} is after the sale date ${inputs.saleDate}` })
   }
   return errors
-}
-
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
-/** Adds calendar months; a day past the end of the target month becomes its last day (Jan 31 + 1 month = Feb 28/29). */
-export function addMonths(isoDate: string, months: number): string {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
-  const total = (y * 12 + (m - 1)) + months
-  const year = Math.floor(total / 12)
-  const month = total % 12
-  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
-  return new Date(Date.UTC(year, month, Math.min(d, last))).toISOString().slice(0, 10)
 }
 
 /** Whole months from `from` to `to` (both YYYY-MM-DD), never negative. */

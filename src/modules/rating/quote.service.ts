@@ -14,7 +14,7 @@ import type { SettingsService } from '../settings/index.ts'
 import type { Explanation, Facts } from './criteria.evaluator.ts'
 import type { AppliedDisbursementRule } from './disbursement.service.ts'
 import { ratingErrors } from './rating.errors.ts'
-import type { IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
+import type { CustomFieldDefinition, IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
 import { quoteKey } from './ratebook.repository.ts'
 import type { RateBookStore } from './ratebook.store.ts'
 import { ruleApplies } from './disbursement.rules.ts'
@@ -22,7 +22,7 @@ import { visibleEntry } from './rate-visibility.rules.ts'
 import type { VisibilityEntry } from './rate-visibility.service.ts'
 import {
   expiration, expirationOdometer, missingInputs, priceOption, priceRate, productFactor, quoteDateProblems, quoteFacts,
-  shortDriveType, shortFuelType, type HolderDisbursement, type QuoteInputs, type Vehicle,
+  shortDriveType, shortFuelType, type HolderDisbursement, type Price, type PricedLine, type QuoteInputs, type Vehicle,
 } from './quote.rules.ts'
 import { encodeQuoteId, verifyQuoteId, type QuoteClaims } from './quote.token.ts'
 import type { VinDecoder } from './vin.decoder.ts'
@@ -50,6 +50,30 @@ type Ports = {
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>
+
+/** Who receives a rate's bucket, as the rate book says (null: the administrator). */
+export type BucketPayee = { role: 'ADMINISTRATOR' | 'SELLING_DEALER' | 'DEALER_AGENT' | 'ACCOUNT_HOLDER'; kind?: string; businessKey?: string } | null
+export type QuotedLine = PricedLine & { payee: BucketPayee }
+/** One rate of a quote, priced again for a contract (quotedRate). Amounts in whole cents. */
+export type QuotedRate = {
+  quoteId: string; rateId: string; quotedAt: Date; expiresAt: Date; inputs: QuoteInputs
+  dealer: DealerProfile
+  book: { bookId: number; version: number; effectiveDate: string }
+  vehicle: Vehicle & { vehicleClass: string | null }
+  product: { id: number; code: string; name: string; type: string }
+  program: { id: number; code: string; name: string }
+  plan: { id: number; code: string; name: string; formNumber: string; coverageGroups: IndexedPlan['coverageGroups']; ppmServices: IndexedPlan['ppmServices']; customFields: CustomFieldDefinition[] }
+  term: { id: number; code: string; months: number; miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' }
+  deductible: { id: number; code: string; amountCents: number; type: string }
+  expirationDate: string; expirationOdometer: number | null
+  price: Omit<Price, 'lines'> & { lines: QuotedLine[] }
+  options: Array<{ id: number; code: string; name: string; kind: 'SURCHARGE' | 'OPTION'; required: boolean; dealerCostCents: number; retailCents: number; lines: QuotedLine[] }>
+}
+
+/** A quote or rate a contract cannot be written from: 422 naming the field. */
+function unusable(code: 'quote_unknown' | 'quote_expired' | 'quote_outdated' | 'rate_not_in_quote' | 'rate_not_available', field: string, message: string) {
+  return ratingErrors.create(code, `${field} ${message}`, { errors: [{ field, code, message }] })
+}
 
 const NO_PLANS: QuoteMessage = { severity: 'WARNING', code: 'NO_PLANS_FOUND', text: 'No plans found' }
 
@@ -251,7 +275,111 @@ export function createQuoteService(ports: Ports) {
     return reply(out)
   }
 
+  /**
+   * One rate of a quote, priced again from the quote's own inputs over its book version: what a
+   * contract is written from. Every choice the quote made (visibility, eligibility, the rate picked
+   * for the vehicle's class, odometer and state, the options offered) is made again, so a rate id
+   * the quote never offered is refused, whatever the caller claims.
+   */
+  async function quotedRate(ctx: AuthenticatedContext, request: { quoteId: string; rateId: string; optionIds: readonly number[] }): Promise<QuotedRate> {
+    const claims = verifyQuoteId(await keyOf(ctx.tenantId), request.quoteId)
+    if (!claims || claims.tenantId !== ctx.tenantId) throw unusable('quote_unknown', 'quoteId', 'is not a quote of this tenant (unknown, altered or cut short)')
+    const now = Math.floor(clock.now().getTime() / 1000)
+    if (now >= claims.expiresAt) {
+      throw unusable('quote_expired', 'quoteId', `expired at ${new Date(claims.expiresAt * 1000).toISOString()}: quote again`)
+    }
+    const dealer = await directory.dealerByNumber(ctx.tenantId, claims.inputs.dealerNumber)
+    const visible = ctx.principal?.visibleAccountHolderIds
+    if (!dealer || dealer.id !== claims.dealerId || (visible && !visible.has(dealer.id))) throw unusable('quote_unknown', 'quoteId', 'names a dealer that is not visible to you')
+    const at = new Date(claims.issuedAt * 1000)
+    if (!isActiveAccountHolder({ status: dealer.status, expired_date: dealer.expiredDate }, clock.now())) {
+      throw unusable('rate_not_available', 'dealerNumber', `dealer ${dealer.dealerNumber} is not active`)
+    }
+    const book = claims.bookId === 0 ? undefined : await store.byId(ctx.tenantId, claims.bookId)
+    const rateRef = /^r\.(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.(\d{1,9})$/.exec(request.rateId)
+    const plan = rateRef && book?.planById.get(Number(rateRef[1]))
+    const term = plan?.terms.find((t) => t.id === Number(rateRef![2]))
+    const deductible = plan?.product.deductibles.find((d) => d.id === Number(rateRef![3]))
+    if (!book || !plan || !term || !deductible) throw unusable('rate_not_in_quote', 'rateId', 'is not a rate of this quote')
+    const notOffered = (why: string) => unusable('rate_not_in_quote', 'rateId', `is not offered by this quote: ${why}`)
+    const inputs = claims.inputs
+    const [holders, visibility] = await Promise.all([
+      ports.disbursements.forQuote(ctx.tenantId, { dealerId: dealer.id, dealerGroupId: dealer.dealerGroupId, agentIds: dealer.agentIds }),
+      ports.visibility.forQuote(ctx.tenantId, dealer.id),
+    ])
+    // Prices are only ever those the dealer was shown: changed disbursements mean a new quote.
+    if (holders.fingerprint !== claims.disbursements) throw unusable('quote_outdated', 'quoteId', 'the dealer\'s disbursements changed since this quote: quote again')
+    const product = plan.product
+    const program = plan.program
+    const vehicle = decodeVehicle(inputs, [])
+    const classified = vehicle.make ? book.classify({ make: vehicle.make, model: vehicle.model ?? undefined, trim: vehicle.trim ?? undefined, year: vehicle.year ?? undefined }) : null
+    const vehicleClass = classified ? classified.vehicleClass : null
+    const vehicleKnown = vehicle.make !== null && vehicle.year !== null && (vehicle.model !== null || vehicle.vin !== null)
+    const warranties = book.warranties(vehicle.make ?? undefined)
+    const facts = quoteFacts(inputs, vehicle, vehicleClass, { number: dealer.dealerNumber, state: dealer.state }, warranties)
+    const productVisibility = visibility.filter((v) => v.productId === product.id)
+    const inWindow = (from: string | null, to: string | null) => (from === null || from <= inputs.saleDate) && (to === null || inputs.saleDate <= to)
+    const passes = (rule: IndexedProduct['criteria']) => rule === null || rule.compiled.evaluate(facts as Facts)
+    if ((inputs.productTypes && !inputs.productTypes.includes(product.type)) || (inputs.productIds && !inputs.productIds.includes(product.id))
+      || (inputs.programIds && !inputs.programIds.includes(program.id))) throw notOffered('the quote was for other products')
+    const entry = visibleEntry(productVisibility, { productId: product.id, programId: program.id, planId: plan.id })
+    if (!entry) throw notOffered(`dealer ${dealer.dealerNumber} may not sell plan ${plan.code}`)
+    if (!product.assetTypes.has(inputs.assetType) || !inWindow(product.effectiveFrom, product.effectiveTo) || !inWindow(plan.effectiveFrom, plan.effectiveTo)
+      || missingInputs(product.requiredInputs, inputs, vehicleKnown).length > 0 || !plan.conditions.has(inputs.vehicleCondition ?? '')
+      || !passes(product.criteria) || !passes(program.criteria) || !passes(plan.criteria) || vehicleClass === null) throw notOffered(`the vehicle does not qualify for ${plan.code}`)
+    facts.termMonths = term.months
+    facts.termMiles = term.miles
+    if (!passes(term.criteria)) throw notOffered(`term ${term.code} does not apply`)
+    facts.deductible = centsToNumber(deductible.amountCents)
+    const rate = book.findRate(plan.id, term.id, deductible.id, vehicleClass, (r) =>
+      (r.odometerFrom === null || (inputs.odometer ?? -1) >= r.odometerFrom)
+      && (r.odometerTo === null || (inputs.odometer !== undefined && inputs.odometer <= r.odometerTo))
+      && (r.state === null || r.state === facts.customerState)
+      && (r.criteria === null || r.criteria.compiled.evaluate(facts as Facts)))
+    if (!rate || rate.index !== Number(rateRef![4])) throw notOffered('the quote priced another rate for this vehicle')
+    const factor = productFactor(product.factorTables, facts)
+    const sale = { saleDate: inputs.saleDate, productId: product.id, programId: program.id, planId: plan.id, termId: term.id }
+    const price = priceRate(rate, factor, book.disbursementCodes, holders.rules.filter((d) => ruleApplies(d, sale)), entry)
+    const offered = judgeOptions(product, plan, facts, new Set(inputs.surcharges ?? []), null).options
+    const chosen = new Set(request.optionIds)
+    const optionErrors: FieldError[] = []
+    request.optionIds.forEach((id, i) => {
+      if (!offered.some(([o]) => o.id === id)) optionErrors.push({ field: `selectedOptionIds/${i}`, code: 'option_not_offered', message: `option ${id} is not offered with this rate` })
+    })
+    if (optionErrors.length > 0) throw ratingErrors.create('rate_not_in_quote', optionErrors.map((e) => e.message).join('; '), { errors: optionErrors })
+    const payeeOf = (code: string) => book.disbursementCodes.get(code)?.payee ?? null
+    return {
+      quoteId: request.quoteId, rateId: request.rateId, quotedAt: at, expiresAt: new Date(claims.expiresAt * 1000), inputs,
+      dealer, book: { bookId: book.bookId, version: book.version, effectiveDate: book.effectiveDate },
+      vehicle: { ...vehicle, vehicleClass },
+      product: { id: product.id, code: product.code, name: product.name, type: product.type },
+      program: { id: program.id, code: program.code, name: program.name },
+      plan: { id: plan.id, code: plan.code, name: plan.name, formNumber: plan.formNumber, coverageGroups: plan.coverageGroups, ppmServices: plan.ppmServices, customFields: plan.customFields },
+      term: { id: term.id, code: term.code, months: term.months, miles: term.miles, milesBasis: term.milesBasis },
+      deductible: { id: deductible.id, code: deductible.code, amountCents: deductible.amountCents, type: deductible.type },
+      ...expiration(inputs.saleDate, inputs.odometer, term),
+      price: { ...price, lines: price.lines.map((l) => ({ ...l, payee: l.source === 'RATE' ? payeeOf(l.code) : null })) },
+      options: offered.filter(([o, required]) => required || chosen.has(o.id)).map(([o, required]) => {
+        const priced = priceOption(o, factor)
+        return {
+          id: o.id, code: o.code, name: o.name, kind: o.kind, required, dealerCostCents: priced.dealerCostCents, retailCents: priced.suggestedRetailCents,
+          lines: priced.lines.map((l) => {
+            const code = book.disbursementCodes.get(l.code)
+            return { code: l.code, group: code?.group ?? 'OTHER', label: code?.label ?? l.code, cents: l.cents, source: 'RATE' as const, payee: payeeOf(l.code) }
+          }),
+        }
+      }),
+    }
+  }
+
   return {
+    quotedRate,
+    /** The rate-book version a quote was made over (undefined: none was in force); 422 quote_unknown for a foreign or altered id. */
+    async quoteBook(ctx: AuthenticatedContext, quoteId: string): Promise<RateBookIndex | undefined> {
+      const claims = verifyQuoteId(await keyOf(ctx.tenantId), quoteId)
+      if (!claims || claims.tenantId !== ctx.tenantId) throw unusable('quote_unknown', 'quoteId', 'is not a quote of this tenant (unknown, altered or cut short)')
+      return claims.bookId === 0 ? undefined : store.byId(ctx.tenantId, claims.bookId)
+    },
     /**
      * A new quote for the dealer, as encoded JSON (the reply is large and hot: it is assembled once,
      * from cached priced pieces; see reply-json.ts). The caller releases it once it is sent. 404 for an unknown or invisible dealer, 422 for unacceptable dates.

@@ -70,6 +70,8 @@ export type IndexedProduct = {
   /** Whether any option's criteria read a term or deductible fact (then options are judged per term). */
   optionsReadTermFacts: boolean
   programs: IndexedProgram[]
+  /** Contract custom fields declared on the product (every plan has them too). */
+  customFields: CustomFieldDefinition[]
   replyPrefix: string
 }
 export type IndexedFactorTable = { id: number; code: string; name: string; fact: string; defaultFactor: Decimal; factors: ReadonlyMap<string, Decimal> }
@@ -142,9 +144,11 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
       optionsReadDeductible: optionFacts.has('deductible'),
       optionsReadTermFacts: ['deductible', 'termMonths', 'termMiles'].some((f) => optionFacts.has(f)),
       programs: [],
+      customFields: [],
       replyPrefix: openArrayPrefix({ productId: id('PRODUCT', p.code), productCode: p.code, productName: p.name, productType: p.type }, 'programs'),
     }
     const productFields = (p.customFields ?? []).map((f) => fieldDefinition(f, 'PRODUCT'))
+    product.customFields = productFields.toSorted((a, b) => a.order - b.order)
     for (const g of p.programs) {
       const program: IndexedProgram = {
         id: id('PROGRAM', g.code), code: g.code, name: g.name, criteria: rule(g.criteria), plans: [], product,

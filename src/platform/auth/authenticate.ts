@@ -22,6 +22,12 @@ declare module 'fastify' {
      * (SCIM from Entra ID or Okta) that can send only an Authorization header.
      */
     bearerOnly?: boolean
+    /**
+     * A credential the request carries itself (a presigned link's query): returns the context when
+     * the request presents one and it verifies (a bad one throws), undefined to authenticate by the
+     * headers. What was signed is the grant, so no permission check follows.
+     */
+    presigned?: (request: FastifyRequest) => Promise<RequestContext | undefined>
   }
   interface FastifyRequest {
     ctx: RequestContext
@@ -138,6 +144,11 @@ export function installAuthentication(app: FastifyInstance, deps: {
     if (mode === 'none' || request.is404) return
     const ip = request.ip
     failures.check(ip)
+    const signed = config.presigned ? await config.presigned(request) : undefined
+    if (signed) {
+      request.ctx = signed
+      return
+    }
     try {
       const claimedTenant = mode === 'user' && config.bearerOnly && request.headers['x-api-key'] === undefined
         ? tokens.claimedTenant(bearerToken(request))

@@ -1,6 +1,9 @@
 // Kysely table types: the single description of the database shape, kept in step with migrations/.
 // Snake_case here; modules map rows to camelCase at their boundary.
 import type { ColumnType, Generated } from 'kysely'
+import type { ContractTables } from './schema.contracts.ts'
+import type { DocumentTables } from './schema.documents.ts'
+import type { LedgerTables } from './schema.ledger.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Json = ColumnType<unknown, string, string>
@@ -255,7 +258,8 @@ export type DealerRateVisibilityTable = {
   max_markup_percent: string | null
 }
 
-export type DB = {
+/** Every table. Contracts, the ledger and documents describe theirs in schema.<area>.ts. */
+export type DB = ContractTables & LedgerTables & DocumentTables & {
   tenant: TenantTable
   tenant_signing_key: TenantSigningKeyTable
   api_key: ApiKeyTable

@@ -6,6 +6,9 @@ import * as rlsFriendlyKeys from './2026_11_22_0003_rls_friendly_keys.ts'
 import * as rateBooks from './2026_11_22_0004_rate_books.ts'
 import * as disbursements from './2026_11_22_0005_disbursements.ts'
 import * as quoteKeys from './2026_11_22_0006_quote_keys.ts'
+import * as contracts from './2026_11_22_0007_contracts.ts'
+import * as ledger from './2026_11_22_0008_ledger.ts'
+import * as documents from './2026_11_22_0009_documents.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -14,4 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0004_rate_books': rateBooks,
   '2026_11_22_0005_disbursements': disbursements,
   '2026_11_22_0006_quote_keys': quoteKeys,
+  '2026_11_22_0007_contracts': contracts,
+  '2026_11_22_0008_ledger': ledger,
+  '2026_11_22_0009_documents': documents,
 }

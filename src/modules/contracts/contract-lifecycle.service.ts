@@ -1,0 +1,287 @@
+// The contract lifecycle after creation (docs/contracts.md): holds and their resolution, the edit
+// lock, the co-buyer, finalization and refinalization (posting to the ledger and producing the final
+// document), contract documents, and the coverage views.
+import { writeAudit } from '../../platform/audit.ts'
+import { addMonths } from '../../platform/calendar.ts'
+import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { Decimal, toCents } from '../../platform/money.ts'
+import { isStorableId } from '../../platform/ids.ts'
+import type { DocumentService } from '../documents/index.ts'
+import type { JournalEntryView, LedgerService } from '../finance/index.ts'
+import type { CustomerInput } from '../parties/index.ts'
+import { documentFromContract, documentFromDeal, type DocumentParties } from './contract-document.ts'
+import type { DealInput } from './contract.deal.ts'
+import { personSnapshot } from './contract.deal.ts'
+import { contractErrors } from './contract.errors.ts'
+import { toHoldView, type ContractView, type CoverageSnapshot, type PricingSnapshot } from './contract.mapper.ts'
+import { renderContractPdf } from './contract.pdf.ts'
+import * as repo from './contract.repository.ts'
+import { differenceLines, finalizationLines, LOCK_MINUTES, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
+import type { ContractCore, ContractPorts } from './contract.service.ts'
+
+export const CONTRACT_PDF = 'CONTRACT_PDF'
+export const CONTRACT_OWNER = 'CONTRACT'
+
+type Ports = Pick<ContractPorts, 'db' | 'clock' | 'settings' | 'parties'> & { core: ContractCore; ledger: LedgerService; documents: DocumentService }
+
+type Posting = { contract: ContractView; journalEntry: ReturnType<typeof entrySummary> | null; document: { documentId: number; fileId: number; versionNo: number } | null }
+
+function entrySummary(e: JournalEntryView) {
+  return {
+    entryId: e.entryId, kind: e.kind, effectiveDate: e.effectiveDate, totalDebit: e.totalDebit, totalCredit: e.totalCredit,
+    lines: e.lines.map((l) => ({ accountHolderId: l.accountHolderId, purpose: l.purpose, debit: l.debit, credit: l.credit, disbursementCode: l.disbursementCode })),
+  }
+}
+
+const amountOf = (cents: number) => new Decimal(cents).dividedBy(100)
+
+export function createContractLifecycle(ports: Ports) {
+  const { db, clock, core, ledger, documents, parties, settings } = ports
+
+  async function documentParties(tenantId: number, dealerId: number): Promise<DocumentParties> {
+    const [administrator, dealer, distanceUnit, issuedOn] = await Promise.all([
+      parties.administrator(tenantId), parties.dealerContact(tenantId, dealerId), settings.get(tenantId, 'distanceUnit'), core.today(tenantId),
+    ])
+    return { administrator, dealerAddress: dealer.address, distanceUnit: distanceUnit as 'MILES' | 'KILOMETERS', issuedOn }
+  }
+
+  /** Renders the contract's document (a draft while pending) and stores it as a new version of its CONTRACT_PDF document. */
+  async function produceDocument(ctx: AuthenticatedContext, row: repo.ContractRow, draft: boolean) {
+    const view = await core.view(ctx, row)
+    const coverage = row.coverage as CoverageSnapshot
+    const labels = Object.fromEntries(coverage.customFieldRules.map((r) => [r.key, r.label]))
+    const groups = coverage.coverageGroups.map((g) => ({ group: g.name, components: g.components.map((c) => c.name) }))
+    const pdf = await renderContractPdf(documentFromContract(view, labels, groups, await documentParties(ctx.tenantId, row.dealer_id), draft))
+    const existing = view.documents.find((d) => d.kind === CONTRACT_PDF)
+    const stored = await documents.store(ctx, {
+      ownerType: CONTRACT_OWNER, ownerId: row.id, kind: CONTRACT_PDF,
+      fileName: `${row.contract_number}${draft ? '-DRAFT' : ''}.pdf`, title: `Contract ${row.contract_number}`,
+      contentType: 'application/pdf', content: pdf, metadata: { draft },
+      ...(existing ? { documentId: existing.documentId } : {}),
+    })
+    const latest = stored.versions[stored.versions.length - 1]!
+    return { documentId: stored.documentId, fileId: latest.fileId, versionNo: latest.versionNo }
+  }
+
+  async function postedLines(tenantId: number, contractId: number): Promise<PostingLine[]> {
+    const entries = await ledger.entriesForSource(tenantId, { type: 'CONTRACT', id: contractId })
+    return entries.flatMap((e) => e.lines.map((l): PostingLine => ({
+      accountHolderId: l.accountHolderId, purpose: l.purpose as PostingLine['purpose'],
+      side: l.debit > 0 ? 'DEBIT' : 'CREDIT', cents: toCents(new Decimal(l.debit > 0 ? l.debit : l.credit)),
+      ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
+    })))
+  }
+
+  function wantedLines(row: repo.ContractRow): PostingLine[] {
+    const pricing = row.pricing as PricingSnapshot
+    return finalizationLines(row.dealer_id, pricing.lines.map((l) => ({ code: l.code, group: l.group, cents: l.cents, payeeAccountHolderId: l.payeeAccountHolderId })))
+  }
+
+  async function post(ctx: AuthenticatedContext, row: repo.ContractRow, kind: 'CONTRACT_FINALIZED' | 'CONTRACT_REFINALIZED', lines: PostingLine[], effectiveDate: string) {
+    return ledger.post(ctx, {
+      kind, source: { type: 'CONTRACT', id: row.id }, effectiveDate,
+      memo: `${kind === 'CONTRACT_FINALIZED' ? 'Finalized' : 'Refinalized'} contract ${row.contract_number}`,
+      lines: lines.map((l) => ({
+        accountHolderId: l.accountHolderId, purpose: l.purpose, side: l.side, amount: amountOf(l.cents), contractId: row.id,
+        ...(l.disbursementCode === undefined ? {} : { disbursementCode: l.disbursementCode }),
+      })),
+    })
+  }
+
+  return {
+    // ---- holds ----------------------------------------------------------------------------------
+    async holds(ctx: AuthenticatedContext, contractId: number) {
+      await core.get(ctx, contractId)
+      return (await db.read(ctx.tenantId, (x) => repo.listHolds(x, ctx.tenantId, contractId))).map(toHoldView)
+    },
+
+    async placeHold(ctx: AuthenticatedContext, contractId: number, input: { reasonCode: HoldReasonCode; note?: string | null | undefined }) {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
+        const hold = await repo.insertHold(tx, ctx.tenantId, { contract_id: row.id, reason_code: input.reasonCode, note: input.note?.trim() || null, created_at: now, created_by: ctx.principal.emailAddress })
+        await writeAudit(tx, ctx, now, { action: 'contract.hold_placed', entityType: 'contract', entityId: row.id, changes: { holdId: hold.id, reasonCode: hold.reason_code, note: hold.note } })
+        return toHoldView(hold)
+      })
+    },
+
+    async resolutions(ctx: AuthenticatedContext, contractId: number, holdId: number) {
+      await core.get(ctx, contractId)
+      const hold = isStorableId(holdId) ? await db.read(ctx.tenantId, (x) => repo.findHold(x, ctx.tenantId, contractId, holdId)) : undefined
+      if (!hold) throw contractErrors.create('hold_not_found', `contract ${contractId} has no hold ${holdId}`)
+      return hold.resolved_at === null ? [] : [{ holdId: hold.id, resolvedAt: hold.resolved_at.toISOString(), resolvedBy: hold.resolved_by!, note: hold.resolution_note }]
+    },
+
+    async resolveHold(ctx: AuthenticatedContext, contractId: number, holdId: number, input: { note?: string | null | undefined }) {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
+        const hold = isStorableId(holdId) ? await repo.findHold(tx, ctx.tenantId, row.id, holdId) : undefined
+        if (!hold) throw contractErrors.create('hold_not_found', `contract ${contractId} has no hold ${holdId}`)
+        const resolved = await repo.resolveHold(tx, ctx.tenantId, hold.id, { resolved_at: now, resolved_by: ctx.principal.emailAddress, resolution_note: input.note?.trim() || null })
+        if (!resolved) throw contractErrors.create('hold_already_resolved', `hold ${holdId} was resolved at ${hold.resolved_at?.toISOString()}`)
+        await writeAudit(tx, ctx, now, { action: 'contract.hold_resolved', entityType: 'contract', entityId: row.id, changes: { holdId: hold.id, reasonCode: hold.reason_code, note: resolved.resolution_note } })
+        return { holdId: resolved.id, resolvedAt: resolved.resolved_at!.toISOString(), resolvedBy: resolved.resolved_by!, note: resolved.resolution_note }
+      })
+    },
+
+    // ---- the edit lock --------------------------------------------------------------------------
+    async lockStatus(ctx: AuthenticatedContext, contractId: number) {
+      const c = await core.get(ctx, contractId)
+      return { contractId: c.id, locked: c.locked, heldByYou: c.lock?.userId === ctx.principal.userId, userId: c.lock?.userId ?? null, user: c.lock?.user ?? null, expiresAt: c.lock?.expiresAt ?? null }
+    },
+
+    /** Takes (or renews) the edit lock for LOCK_MINUTES; 423 while another user holds it. Any status may be locked (a finalized contract is locked while a cancellation is worked). */
+    async lock(ctx: AuthenticatedContext, contractId: number) {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const row = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
+        if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        const now = clock.now()
+        if (row.lock_user_id !== null && row.lock_user_id !== ctx.principal.userId && row.lock_expires_at !== null && row.lock_expires_at > now) {
+          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at.toISOString()}`)
+        }
+        const expiresAt = new Date(now.getTime() + LOCK_MINUTES * 60_000)
+        await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: ctx.principal.userId, lock_user_label: ctx.principal.emailAddress, lock_expires_at: expiresAt }, now, false)
+        await writeAudit(tx, ctx, now, { action: 'contract.locked', entityType: 'contract', entityId: row.id, changes: { expiresAt: expiresAt.toISOString() } })
+        return { contractId: row.id, locked: true, heldByYou: true, userId: ctx.principal.userId, user: ctx.principal.emailAddress, expiresAt: expiresAt.toISOString() }
+      })
+    },
+
+    /** Releases the caller's lock (nothing to do when none is held); 423 when another user holds it. */
+    async unlock(ctx: AuthenticatedContext, contractId: number) {
+      await db.transaction(ctx.tenantId, async (tx) => {
+        const row = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
+        if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        const now = clock.now()
+        const active = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > now
+        if (!active) return
+        if (row.lock_user_id !== ctx.principal.userId) throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label}; only that user can release it`)
+        await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: null, lock_user_label: null, lock_expires_at: null }, now, false)
+        await writeAudit(tx, ctx, now, { action: 'contract.unlocked', entityType: 'contract', entityId: row.id })
+      })
+    },
+
+    // ---- co-buyer -------------------------------------------------------------------------------
+    async setCoBuyer(ctx: AuthenticatedContext, contractId: number, coBuyer: CustomerInput) {
+      if (!coBuyer.companyName?.trim() && !(coBuyer.firstName?.trim() && coBuyer.lastName?.trim())) {
+        throw contractErrors.create('contract_invalid', 'give the co-buyer\'s firstName and lastName, or a companyName', { errors: [{ field: 'firstName', code: 'required', message: 'firstName and lastName, or companyName, are required' }] })
+      }
+      const changed = await db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
+        const snapshot = personSnapshot(coBuyer)
+        await repo.updateContract(tx, ctx.tenantId, row.id, { co_buyer: JSON.stringify(snapshot) }, now)
+        await writeAudit(tx, ctx, now, { action: 'contract.cobuyer_set', entityType: 'contract', entityId: row.id, changes: { before: row.co_buyer, after: snapshot } })
+        return (await repo.findContract(tx, ctx.tenantId, row.id, null))!
+      })
+      return core.view(ctx, changed)
+    },
+
+    async removeCoBuyer(ctx: AuthenticatedContext, contractId: number) {
+      await db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
+        if (row.co_buyer === null) return
+        await repo.updateContract(tx, ctx.tenantId, row.id, { co_buyer: null }, now)
+        await writeAudit(tx, ctx, now, { action: 'contract.cobuyer_removed', entityType: 'contract', entityId: row.id, changes: { before: row.co_buyer } })
+      })
+    },
+
+    // ---- finalization ---------------------------------------------------------------------------
+    /**
+     * Finalizes a pending contract: one balanced journal entry (the dealer owes its dealer cost,
+     * each line is owed to its payee), the final document, and ACTIVE at once when the contract is
+     * already in effect. All in one transaction: a failure anywhere leaves the contract pending.
+     */
+    async finalize(ctx: AuthenticatedContext, contractId: number): Promise<Posting> {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const { row, to, now, facts } = await core.forChange(tx, ctx, contractId, 'FINALIZE')
+        const lines = wantedLines(row)
+        const entry = lines.length > 0 ? await post(ctx, row, 'CONTRACT_FINALIZED', lines, facts.today) : null
+        const active = transition(to, 'ACTIVATE', facts)
+        const status = active.ok ? active.to : to
+        await repo.updateContract(tx, ctx.tenantId, row.id, {
+          status, finalized_at: now, finalized_by: ctx.principal.emailAddress, journal_entry_ids: JSON.stringify(entry ? [entry.entryId] : []),
+        }, now)
+        await writeAudit(tx, ctx, now, { action: 'contract.finalized', entityType: 'contract', entityId: row.id, changes: { before: { status: row.status }, after: { status: to }, journalEntryId: entry?.entryId ?? null } })
+        if (active.ok) await writeAudit(tx, ctx, now, { action: 'contract.activated', entityType: 'contract', entityId: row.id, changes: { before: { status: to }, after: { status }, effectiveDate: row.effective_date } })
+        const finalized = (await repo.findContract(tx, ctx.tenantId, row.id, null))!
+        const document = await produceDocument(ctx, finalized, false)
+        return { contract: await core.view(ctx, finalized), journalEntry: entry ? entrySummary(entry) : null, document }
+      })
+    },
+
+    /**
+     * Posts the difference between what the contract's lines call for now and what its entries hold
+     * (after a correction such as a rerate), and produces the final document again. Nothing to
+     * post: journalEntry is null.
+     */
+    async refinalize(ctx: AuthenticatedContext, contractId: number): Promise<Posting> {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now, facts } = await core.forChange(tx, ctx, contractId, 'REFINALIZE')
+        const difference = differenceLines(wantedLines(row), await postedLines(ctx.tenantId, row.id))
+        const entry = difference.length > 0 ? await post(ctx, row, 'CONTRACT_REFINALIZED', difference, facts.today) : null
+        if (entry) {
+          await repo.updateContract(tx, ctx.tenantId, row.id, { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) }, now)
+        }
+        await writeAudit(tx, ctx, now, { action: 'contract.refinalized', entityType: 'contract', entityId: row.id, changes: { journalEntryId: entry?.entryId ?? null, lines: difference.length } })
+        const current = (await repo.findContract(tx, ctx.tenantId, row.id, null))!
+        const document = await produceDocument(ctx, current, false)
+        return { contract: await core.view(ctx, current), journalEntry: entry ? entrySummary(entry) : null, document }
+      })
+    },
+
+    // ---- documents ------------------------------------------------------------------------------
+    /** The contract's documents (its PDFs), newest first. */
+    async documentsOf(ctx: AuthenticatedContext, contractId: number) {
+      await core.get(ctx, contractId)
+      return documents.listForOwner(ctx.tenantId, CONTRACT_OWNER, contractId, { kind: CONTRACT_PDF })
+    },
+
+    /** Produces the contract's document now: a draft while pending, the final document (again) once finalized. */
+    async produceDocument(ctx: AuthenticatedContext, contractId: number) {
+      const row = await db.transaction(ctx.tenantId, async (tx) => {
+        const found = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
+        if (!found) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        if (found.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${found.contract_number} is voided`)
+        return found
+      })
+      await produceDocument(ctx, row, row.status === 'PENDING')
+      return (await documents.listForOwner(ctx.tenantId, CONTRACT_OWNER, contractId, { kind: CONTRACT_PDF }))[0]!
+    },
+
+    /** A draft contract PDF for a deal that is not a contract yet: checked like POST /contracts, nothing stored. */
+    async draftForDeal(ctx: AuthenticatedContext, body: DealInput): Promise<Uint8Array> {
+      const deal = await core.deals.check(ctx, body)
+      return renderContractPdf(documentFromDeal(deal, body, await documentParties(ctx.tenantId, deal.quoted.dealer.id)))
+    },
+
+    // ---- coverage -------------------------------------------------------------------------------
+    async coverageGroups(ctx: AuthenticatedContext, contractId: number) {
+      const row = await loadRow(ctx, contractId)
+      return (row.coverage as CoverageSnapshot).coverageGroups
+    },
+
+    async coverageComponents(ctx: AuthenticatedContext, contractId: number) {
+      const row = await loadRow(ctx, contractId)
+      return (row.coverage as CoverageSnapshot).coverageGroups.flatMap((g) => g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })))
+    },
+
+    /** The plan's prepaid-maintenance services with each occurrence's due date and odometer, counted from the effective date and sale odometer. */
+    async ppmServices(ctx: AuthenticatedContext, contractId: number) {
+      const row = await loadRow(ctx, contractId)
+      return (row.coverage as CoverageSnapshot).ppmServices.map((s) => ({
+        code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count,
+        schedule: Array.from({ length: s.count }, (_, i) => ({
+          sequence: i + 1,
+          dueDate: s.intervalMonths ? addMonths(row.effective_date, s.intervalMonths * (i + 1)) : null,
+          dueOdometer: s.intervalMiles ? (row.sale_odometer ?? 0) + s.intervalMiles * (i + 1) : null,
+        })),
+      }))
+    },
+  }
+
+  async function loadRow(ctx: AuthenticatedContext, contractId: number) {
+    const row = isStorableId(contractId) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds)) : undefined
+    if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+    return row
+  }
+}
+
+export type ContractLifecycle = ReturnType<typeof createContractLifecycle>

@@ -1,0 +1,15 @@
+import { defineErrors } from '../../platform/http/errors.ts'
+
+export const contractErrors = defineErrors({
+  contract_not_found: { status: 404, title: 'Contract not found' },
+  contract_invalid: { status: 422, title: 'The contract cannot be written as submitted' },
+  duplicate_contract: { status: 409, title: 'The same contract was submitted moments ago' },
+  custom_field_value_taken: { status: 409, title: 'A unique custom-field value is already used by another contract' },
+  contract_state_conflict: { status: 409, title: 'The contract is not in a state that allows this' },
+  contract_on_hold: { status: 409, title: 'The contract has unresolved holds' },
+  contract_not_effective: { status: 409, title: 'The contract is not yet in effect' },
+  contract_not_expired: { status: 409, title: 'The contract has not run out' },
+  contract_locked: { status: 423, title: 'Another user holds the contract\'s edit lock' },
+  hold_not_found: { status: 404, title: 'Hold not found' },
+  hold_already_resolved: { status: 409, title: 'The hold is already resolved' },
+})

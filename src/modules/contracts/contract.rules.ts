@@ -1,0 +1,297 @@
+// Pure contract rules (docs/contracts.md): the lifecycle state machine, custom-field values, what a
+// contract must agree with in its quote, the retail price, and the journal lines a finalization posts.
+import { isIsoDate } from '../../platform/calendar.ts'
+import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
+import type { FieldError } from '../../platform/http/errors.ts'
+import { centsToNumber, Decimal } from '../../platform/money.ts'
+
+export const CONTRACT_STATUSES = ['PENDING', 'FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED', 'VOIDED'] as const satisfies readonly ContractStatus[]
+
+// ---- lifecycle ---------------------------------------------------------------------------------
+
+/**
+ * What can happen to a contract. EDIT covers every change of a pending contract (PATCH, holds,
+ * co-buyer, documents); the rest move it between statuses. VOID, EXPIRE and CANCEL belong to later
+ * processes; they are here so that the machine is whole.
+ */
+export const CONTRACT_EVENTS = ['EDIT', 'FINALIZE', 'REFINALIZE', 'ACTIVATE', 'VOID', 'EXPIRE', 'CANCEL'] as const
+export type ContractEvent = (typeof CONTRACT_EVENTS)[number]
+
+/** From which statuses an event may happen, and the status it leads to ('SAME': stays). */
+export const TRANSITIONS: Readonly<Record<ContractEvent, { from: readonly ContractStatus[]; to: ContractStatus | 'SAME' }>> = {
+  EDIT: { from: ['PENDING'], to: 'SAME' },
+  FINALIZE: { from: ['PENDING'], to: 'FINALIZED' },
+  REFINALIZE: { from: ['FINALIZED', 'ACTIVE'], to: 'SAME' },
+  ACTIVATE: { from: ['FINALIZED'], to: 'ACTIVE' },
+  VOID: { from: ['PENDING'], to: 'VOIDED' },
+  EXPIRE: { from: ['ACTIVE'], to: 'EXPIRED' },
+  CANCEL: { from: ['FINALIZED', 'ACTIVE'], to: 'CANCELLED' },
+}
+
+export type TransitionFacts = {
+  /** Unresolved holds: they block finalization. */
+  openHolds: number
+  effectiveDate: string
+  expirationDate: string
+  /** Today in the tenant's time zone. */
+  today: string
+}
+
+export type Transition = { ok: true; to: ContractStatus } | { ok: false; code: 'contract_state_conflict' | 'contract_on_hold' | 'contract_not_effective' | 'contract_not_expired'; message: string }
+
+/** Whether `event` may happen to a contract in `status`, and the status it leaves the contract in. */
+export function transition(status: ContractStatus, event: ContractEvent, facts: TransitionFacts): Transition {
+  const rule = TRANSITIONS[event]
+  if (!rule.from.includes(status)) {
+    return { ok: false, code: 'contract_state_conflict', message: `a ${status} contract cannot be ${PAST[event]}; only a ${rule.from.join(' or ')} one can` }
+  }
+  if (event === 'FINALIZE' && facts.openHolds > 0) {
+    return { ok: false, code: 'contract_on_hold', message: `the contract has ${facts.openHolds} unresolved hold(s); resolve them before finalizing` }
+  }
+  if (event === 'ACTIVATE' && facts.today < facts.effectiveDate) {
+    return { ok: false, code: 'contract_not_effective', message: `the contract takes effect on ${facts.effectiveDate}` }
+  }
+  if (event === 'EXPIRE' && facts.today <= facts.expirationDate) {
+    return { ok: false, code: 'contract_not_expired', message: `the contract runs until ${facts.expirationDate}` }
+  }
+  return { ok: true, to: rule.to === 'SAME' ? status : rule.to }
+}
+
+const PAST: Record<ContractEvent, string> = {
+  EDIT: 'changed', FINALIZE: 'finalized', REFINALIZE: 'refinalized', ACTIVATE: 'activated', VOID: 'voided', EXPIRE: 'expired', CANCEL: 'cancelled',
+}
+
+/**
+ * The status a reader sees: a finalized contract is ACTIVE from its effective date even before the
+ * change is written (the next write, or the daily process, records it).
+ */
+export function currentStatus(status: ContractStatus, effectiveDate: string, today: string): ContractStatus {
+  return status === 'FINALIZED' && today >= effectiveDate ? 'ACTIVE' : status
+}
+
+// ---- holds and locks ---------------------------------------------------------------------------
+
+export const HOLD_REASONS = [
+  { code: 'MISSING_SIGNATURE', name: 'Missing signature', description: 'The contract holder\'s or the dealer\'s signature is missing from the signed contract.' },
+  { code: 'MISSING_PAYMENT', name: 'Missing payment', description: 'The dealer has not remitted the dealer cost.' },
+  { code: 'MISSING_DOCUMENTS', name: 'Missing documents', description: 'A required document (bill of sale, odometer statement, finance contract) has not been received.' },
+  { code: 'NEEDS_REVIEW', name: 'Needs review', description: 'An underwriter must review the sale before it is accepted.' },
+  { code: 'VEHICLE_INSPECTION', name: 'Vehicle inspection required', description: 'The vehicle must pass an inspection before coverage is accepted.' },
+  { code: 'OTHER', name: 'Other', description: 'Any other reason, given in the note.' },
+] as const
+export type HoldReasonCode = (typeof HOLD_REASONS)[number]['code']
+
+/** How long a contract lock lasts unless renewed: long enough to edit, short enough that a forgotten lock frees itself. */
+export const LOCK_MINUTES = 15
+
+/** Whether a lock held by `holder` until `expiresAt` stops `userId` from changing the contract at `now`. */
+export function lockedAgainst(lock: { holder: number | null; expiresAt: Date | null }, userId: number, now: Date): boolean {
+  return lock.holder !== null && lock.expiresAt !== null && lock.expiresAt > now && lock.holder !== userId
+}
+
+// ---- custom fields -----------------------------------------------------------------------------
+
+export type CustomFieldRule = {
+  key: string; label: string; type: 'STRING' | 'INTEGER' | 'DECIMAL' | 'MONEY' | 'DATE' | 'BOOLEAN' | 'LIST'
+  required: boolean; unique: boolean
+  minLength?: number; maxLength?: number; pattern?: string; min?: number; max?: number
+  options?: ReadonlyArray<{ value: string; label: string }>
+}
+export type CustomFieldValue = string | number | boolean
+
+/**
+ * Checks a contract's custom-field values against the plan's fields (GET
+ * /api/Rates/Products/{productId}/customfields shows the same rules): every problem is listed, each
+ * under `customFields/<key>`. Strings are trimmed; an empty string counts as absent.
+ */
+export function checkCustomFields(rules: readonly CustomFieldRule[], given: Readonly<Record<string, unknown>>): { values: Record<string, CustomFieldValue>; errors: FieldError[] } {
+  const values: Record<string, CustomFieldValue> = {}
+  const errors: FieldError[] = []
+  const known = new Set(rules.map((r) => r.key))
+  for (const key of Object.keys(given)) {
+    if (!known.has(key)) errors.push({ field: `customFields/${key}`, code: 'unknown_field', message: `'${key}' is not a custom field of this plan` })
+  }
+  for (const rule of rules) {
+    const field = `customFields/${rule.key}`
+    const fail = (code: string, message: string) => { errors.push({ field, code, message: `${rule.label}: ${message}` }) }
+    let raw = given[rule.key]
+    if (typeof raw === 'string') raw = raw.trim()
+    if (raw === undefined || raw === null || raw === '') {
+      if (rule.required) fail('required', 'is required')
+      continue
+    }
+    const value = fieldValue(rule, raw, fail)
+    if (value !== undefined) values[rule.key] = value
+  }
+  return { values, errors }
+}
+
+function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, message: string) => void): CustomFieldValue | undefined {
+  const inRange = (n: number, shown: string) => {
+    if (rule.min !== undefined && n < rule.min) { fail('out_of_range', `${shown} is below the minimum ${rule.min}`); return false }
+    if (rule.max !== undefined && n > rule.max) { fail('out_of_range', `${shown} is above the maximum ${rule.max}`); return false }
+    return true
+  }
+  switch (rule.type) {
+    case 'STRING': {
+      if (typeof raw !== 'string') return void fail('invalid_type', 'must be text')
+      if (rule.minLength !== undefined && raw.length < rule.minLength) return void fail('too_short', `must be at least ${rule.minLength} characters`)
+      if (rule.maxLength !== undefined && raw.length > rule.maxLength) return void fail('too_long', `must be at most ${rule.maxLength} characters`)
+      if (rule.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(raw)) return void fail('pattern', `does not match the required format ${rule.pattern}`)
+      return raw
+    }
+    case 'INTEGER': {
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return void fail('invalid_type', 'must be a whole number')
+      return inRange(raw, String(raw)) ? raw : undefined
+    }
+    case 'DECIMAL':
+    case 'MONEY': {
+      const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : typeof raw === 'string' ? raw : null
+      if (text === null || !/^-?\d{1,12}(\.\d{1,6})?$/.test(text)) return void fail('invalid_type', 'must be a number')
+      const d = new Decimal(text)
+      if (rule.type === 'MONEY' && (d.decimalPlaces() > 2 || d.isNegative())) return void fail('invalid_type', 'must be an amount with at most 2 decimals, not negative')
+      return inRange(d.toNumber(), text) ? d.toNumber() : undefined
+    }
+    case 'DATE':
+      if (typeof raw !== 'string' || !isIsoDate(raw)) return void fail('invalid_type', 'must be a date YYYY-MM-DD')
+      return raw
+    case 'BOOLEAN':
+      if (typeof raw !== 'boolean') return void fail('invalid_type', 'must be true or false')
+      return raw
+    case 'LIST': {
+      const allowed = rule.options ?? []
+      if (typeof raw !== 'string' || !allowed.some((o) => o.value === raw)) return void fail('not_allowed', `must be one of ${allowed.map((o) => o.value).join(', ')}`)
+      return raw
+    }
+  }
+}
+
+/** The text a unique value is claimed under: case and surrounding blanks do not make a value new. */
+export function uniqueValueKey(value: CustomFieldValue): string {
+  return String(value).trim().toUpperCase()
+}
+
+// ---- agreement with the quote ------------------------------------------------------------------
+
+/** The quote's inputs a contract restates; each must be what the quote was priced with. */
+export type QuotedFacts = {
+  vin?: string; odometer?: number; saleDate: string; inServiceDate?: string; vehicleCondition?: string; assetType: string
+  vehiclePurchasePrice?: string; msrp?: string; financeType?: string; amountFinanced?: string; financeTermMonths?: number; apr?: string
+}
+export type StatedFacts = {
+  vin?: string | null; saleOdometer?: number | null; saleDate?: string | null; inServiceDate?: string | null; condition?: string | null; assetType?: string | null
+  purchasePrice?: number | string | null; msrp?: number | string | null
+  financeType?: string | null; amountFinanced?: number | string | null; termMonths?: number | null; apr?: number | string | null
+}
+
+const COMPARED: ReadonlyArray<{ field: string; quoted: keyof QuotedFacts; stated: keyof StatedFacts; kind: 'text' | 'number' | 'decimal' }> = [
+  { field: 'vehicle/vin', quoted: 'vin', stated: 'vin', kind: 'text' },
+  { field: 'saleOdometer', quoted: 'odometer', stated: 'saleOdometer', kind: 'number' },
+  { field: 'saleDate', quoted: 'saleDate', stated: 'saleDate', kind: 'text' },
+  { field: 'vehicle/inServiceDate', quoted: 'inServiceDate', stated: 'inServiceDate', kind: 'text' },
+  { field: 'vehicle/condition', quoted: 'vehicleCondition', stated: 'condition', kind: 'text' },
+  { field: 'vehicle/assetType', quoted: 'assetType', stated: 'assetType', kind: 'text' },
+  { field: 'vehicle/purchasePrice', quoted: 'vehiclePurchasePrice', stated: 'purchasePrice', kind: 'decimal' },
+  { field: 'vehicle/msrp', quoted: 'msrp', stated: 'msrp', kind: 'decimal' },
+  { field: 'finance/financeType', quoted: 'financeType', stated: 'financeType', kind: 'text' },
+  { field: 'finance/amountFinanced', quoted: 'amountFinanced', stated: 'amountFinanced', kind: 'decimal' },
+  { field: 'finance/termMonths', quoted: 'financeTermMonths', stated: 'termMonths', kind: 'number' },
+  { field: 'finance/apr', quoted: 'apr', stated: 'apr', kind: 'decimal' },
+]
+
+/**
+ * Every fact the contract states differently from its quote, or states when the quote was priced
+ * without it (it could have changed the price): the contract must be quoted again. Facts the
+ * contract leaves out are taken from the quote.
+ */
+export function quoteDisagreements(quoted: QuotedFacts, stated: StatedFacts): FieldError[] {
+  const errors: FieldError[] = []
+  for (const c of COMPARED) {
+    const s = stated[c.stated]
+    if (s === undefined || s === null) continue
+    const q = quoted[c.quoted]
+    if (q === undefined) {
+      errors.push({ field: c.field, code: 'not_quoted', message: `the quote was priced without ${c.field}; quote again with it` })
+      continue
+    }
+    const same = c.kind === 'text' ? String(s).toUpperCase() === String(q).toUpperCase()
+      : c.kind === 'number' ? Number(s) === Number(q)
+        : safeDecimal(s)?.equals(new Decimal(String(q))) === true
+    if (!same) errors.push({ field: c.field, code: 'differs_from_quote', message: `${c.field} ${String(s)} differs from the quote's ${String(q)}` })
+  }
+  return errors
+}
+
+function safeDecimal(v: string | number): Decimal | undefined {
+  try {
+    return new Decimal(v)
+  } catch {
+    return undefined
+  }
+}
+
+// ---- price -------------------------------------------------------------------------------------
+
+export type RetailBounds = { suggestedRetailCents: number; minRetailCents: number; maxRetailCents: number; retailLocked: boolean }
+
+/** Why a retail price is not acceptable for a rate, or undefined when it is. */
+export function retailProblem(retailCents: number, rate: RetailBounds): FieldError | undefined {
+  const show = (c: number) => centsToNumber(c).toFixed(2)
+  if (rate.retailLocked) {
+    return retailCents === rate.suggestedRetailCents ? undefined
+      : { field: 'retailPrice', code: 'retail_locked', message: `the retail price of this rate is fixed at ${show(rate.suggestedRetailCents)}` }
+  }
+  if (retailCents < rate.minRetailCents || retailCents > rate.maxRetailCents) {
+    return { field: 'retailPrice', code: 'out_of_range', message: `must be between ${show(rate.minRetailCents)} and ${show(rate.maxRetailCents)}` }
+  }
+  return undefined
+}
+
+// ---- posting -----------------------------------------------------------------------------------
+
+/** A priced line of a contract with the account holder it is paid to. */
+export type PayableLine = { code: string; group: string; cents: number; payeeAccountHolderId: number }
+export type PostingLine = { accountHolderId: number; purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE'; side: 'DEBIT' | 'CREDIT'; cents: number; disbursementCode?: string }
+
+/**
+ * The journal lines that put a contract's money on the books: the dealer owes its dealer cost (a
+ * receivable, debit), and each disbursement is owed to its payee (a payable, credit). Debits equal
+ * credits because the dealer cost is the sum of the lines.
+ */
+export function finalizationLines(dealerId: number, lines: readonly PayableLine[]): PostingLine[] {
+  const out: PostingLine[] = []
+  let total = 0
+  for (const l of lines) {
+    if (l.cents === 0) continue
+    total += l.cents
+    out.push({ accountHolderId: l.payeeAccountHolderId, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: l.cents, disbursementCode: l.code })
+  }
+  if (total === 0) return []
+  return [{ accountHolderId: dealerId, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: total }, ...out]
+}
+
+/**
+ * What a refinalization posts: the difference between what the contract's lines call for now and
+ * what its entries already posted, per account, purpose and code. Empty when nothing changed.
+ */
+export function differenceLines(wanted: readonly PostingLine[], posted: readonly PostingLine[]): PostingLine[] {
+  const key = (l: PostingLine) => `${l.accountHolderId}|${l.purpose}|${l.disbursementCode ?? ''}`
+  const net = new Map<string, { line: PostingLine; cents: number }>()
+  const add = (l: PostingLine, sign: 1 | -1) => {
+    const signed = (l.side === 'DEBIT' ? l.cents : -l.cents) * sign
+    const entry = net.get(key(l))
+    if (entry) entry.cents += signed
+    else net.set(key(l), { line: l, cents: signed })
+  }
+  for (const l of wanted) add(l, 1)
+  for (const l of posted) add(l, -1)
+  const out: PostingLine[] = []
+  for (const { line, cents } of net.values()) {
+    if (cents === 0) continue
+    out.push({
+      accountHolderId: line.accountHolderId, purpose: line.purpose, side: cents > 0 ? 'DEBIT' : 'CREDIT', cents: Math.abs(cents),
+      ...(line.disbursementCode === undefined ? {} : { disbursementCode: line.disbursementCode }),
+    })
+  }
+  return out
+}

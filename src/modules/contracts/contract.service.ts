@@ -1,0 +1,336 @@
+// Contract use cases (docs/contracts.md): create from a quote, read and search, PATCH while
+// pending. The lifecycle (holds, lock, co-buyer, finalize) is in contract-lifecycle.service.ts;
+// both share the loading and guarding done here.
+import type { Transaction } from 'kysely'
+import { Type } from 'typebox'
+import { writeAudit } from '../../platform/audit.ts'
+import { addMonths } from '../../platform/calendar.ts'
+import { localDate, type Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { DB } from '../../platform/db/schema.ts'
+import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
+import type { Window } from '../../platform/http/pagination.ts'
+import { decimalProblem, Decimal, toCents } from '../../platform/money.ts'
+import { isStorableId } from '../../platform/ids.ts'
+import type { ContractParties, CustomerInput, DealerDirectory, LienHolderInput } from '../parties/index.ts'
+import { customerLegalName } from '../parties/index.ts'
+import type { QuoteService } from '../rating/index.ts'
+import type { SettingsService } from '../settings/index.ts'
+import { formatContractNumber } from '../settings/index.ts'
+import { createDealChecker, personSnapshot, type CheckedDeal, type DealInput } from './contract.deal.ts'
+import { contractErrors } from './contract.errors.ts'
+import { toContractView, toSummary, type ContractDocumentRef, type CoverageSnapshot, type DealData, type PricingSnapshot } from './contract.mapper.ts'
+import * as repo from './contract.repository.ts'
+import { checkCustomFields, lockedAgainst, retailProblem, transition, type ContractEvent, type TransitionFacts } from './contract.rules.ts'
+import { LienHolderInline, PersonSchema } from './contract.schemas.ts'
+
+/** An identical submission (dealer, VIN, plan, sale date) within this window is a duplicate, not a new sale. */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000
+
+export type ContractPorts = {
+  db: Database
+  clock: Clock
+  settings: SettingsService
+  quotes: Pick<QuoteService, 'quotedRate'>
+  directory: Pick<DealerDirectory, 'idsByBusinessKey'>
+  parties: ContractParties
+  /** The documents of a contract, newest first (the documents module). */
+  documentsOf(tenantId: number, contractId: number): Promise<ContractDocumentRef[]>
+}
+
+const nameKey = (c: CustomerInput) => customerLegalName(c).toLowerCase()
+
+export function createContractCore(ports: ContractPorts) {
+  const { db, clock, settings } = ports
+  const today = async (tenantId: number) => localDate(clock.now(), await settings.get(tenantId, 'timeZone'))
+  const deals = createDealChecker({
+    quotes: ports.quotes, directory: ports.directory,
+    administratorId: (tenantId) => ports.parties.administratorId(tenantId),
+    lookBackDays: (tenantId) => settings.get(tenantId, 'saleDateLookBackDays'),
+    today,
+  })
+  const notFound = (id: number | string) => contractErrors.create('contract_not_found', `no contract ${id}`)
+  const visibleOf = (ctx: AuthenticatedContext) => ctx.principal.visibleAccountHolderIds
+
+  async function view(ctx: AuthenticatedContext, row: repo.ContractRow) {
+    const [day, documents] = await Promise.all([today(ctx.tenantId), ports.documentsOf(ctx.tenantId, row.id)])
+    return toContractView(row, day, clock.now(), documents)
+  }
+
+  /**
+   * The contract locked for a change inside `tx`: 404 when unknown or invisible, 423 when another
+   * user holds its edit lock, 409 when the state machine refuses `event`.
+   */
+  async function forChange(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, event: ContractEvent) {
+    const row = isStorableId(id) ? await repo.lockContract(tx, ctx.tenantId, id, visibleOf(ctx)) : undefined
+    if (!row) throw notFound(id)
+    const now = clock.now()
+    if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
+      throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`, {
+        extensions: { lockedBy: row.lock_user_label, lockExpiresAt: row.lock_expires_at!.toISOString() },
+      })
+    }
+    const facts: TransitionFacts = { openHolds: row.open_holds, effectiveDate: row.effective_date, expirationDate: row.expiration_date, today: await today(ctx.tenantId) }
+    const step = transition(row.status, event, facts)
+    if (!step.ok) throw contractErrors.create(step.code, `contract ${row.contract_number}: ${step.message}`)
+    return { row, to: step.to, now, facts }
+  }
+
+  async function lienHolderFor(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number | null | undefined, inline: LienHolderInput | null | undefined, now: Date) {
+    if (id !== null && id !== undefined) {
+      const found = await ports.parties.lienHolder(tx, ctx.tenantId, id)
+      if (!found) throw contractErrors.create('contract_invalid', `lienHolderId ${id} is not a lien holder`, { errors: [{ field: 'lienHolderId', code: 'not_found', message: `no lien holder ${id}` }] })
+      return found
+    }
+    if (!inline) return null
+    const newId = await ports.parties.matchOrCreateLienHolder(tx, ctx.tenantId, inline, now)
+    return (await ports.parties.lienHolder(tx, ctx.tenantId, newId))!
+  }
+
+  const lienSnapshot = (l: { id: number; name: string; address: unknown; phoneNumber: string | null } | null) =>
+    (l ? JSON.stringify({ lienHolderId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber }) : null)
+
+  async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
+    const q = deal.quoted
+    const vin = String(deal.vehicle.vin)
+    const [format, day] = await Promise.all([settings.get(ctx.tenantId, 'contractNumberFormat'), today(ctx.tenantId)])
+    return db.transaction(ctx.tenantId, async (tx) => {
+      const now = clock.now()
+      // The same deal submitted twice at once: the second waits here, then finds the first.
+      await repo.lockDeal(tx, ctx.tenantId, `${q.dealer.id}|${vin}|${q.plan.id}|${deal.saleDate}`)
+      const duplicate = await repo.findRecentDuplicate(tx, ctx.tenantId, { dealerId: q.dealer.id, vin, planId: q.plan.id, saleDate: deal.saleDate }, new Date(now.getTime() - DUPLICATE_WINDOW_MS))
+      if (duplicate) {
+        throw contractErrors.create('duplicate_contract', `contract ${duplicate.contract_number} was created for the same dealer, VIN, plan and sale date moments ago`, {
+          headers: { location: `/api/contracts/${duplicate.id}` },
+          extensions: { contractId: duplicate.id, contractNumber: duplicate.contract_number },
+        })
+      }
+      const lien = await lienHolderFor(tx, ctx, body.lienHolderId, body.lienHolder, now)
+      const customerId = await ports.parties.matchOrCreateCustomer(tx, ctx.tenantId, body.customer, q.dealer.id, now)
+      const sequence = await repo.nextContractSequence(tx, ctx.tenantId)
+      const coverage: CoverageSnapshot = {
+        rateBookVersion: q.book.version,
+        product: q.product, program: q.program,
+        plan: { id: q.plan.id, code: q.plan.code, name: q.plan.name, formNumber: q.plan.formNumber },
+        term: q.term, deductible: q.deductible,
+        coverageGroups: (q.plan.coverageGroups ?? []).map((g) => ({ code: g.code, name: g.name, components: g.components.map((c) => ({ code: c.code, name: c.name })) })),
+        ppmServices: (q.plan.ppmServices ?? []).map((s) => ({ code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count })),
+        customFieldRules: q.plan.customFields.map(({ level: _level, order: _order, ...rule }) => rule),
+      }
+      const pricing: PricingSnapshot = {
+        retailCents: deal.retailCents, optionsRetailCents: deal.optionsRetailCents, dealerCostCents: deal.dealerCostCents, lines: deal.lines,
+        options: q.options.map((o) => ({ id: o.id, code: o.code, name: o.name, kind: o.kind, required: o.required, dealerCostCents: o.dealerCostCents, retailCents: o.retailCents })),
+        retailBounds: { suggestedRetailCents: q.price.suggestedRetailCents, minRetailCents: q.price.minRetailCents, maxRetailCents: q.price.maxRetailCents, retailLocked: q.price.retailLocked },
+      }
+      const dealData: DealData = {
+        dealer: { dealerNumber: q.dealer.dealerNumber, name: q.dealer.name },
+        dealNumber: body.dealNumber?.trim() || null,
+        salesPerson: body.salesPerson ? { firstName: body.salesPerson.firstName ?? null, lastName: body.salesPerson.lastName ?? null, code: body.salesPerson.code ?? null } : null,
+        financeManager: body.financeManager ? { name: body.financeManager.name ?? null, code: body.financeManager.code ?? null } : null,
+        taxExempt: body.taxExempt === true,
+      }
+      const id = await repo.insertContract(tx, ctx.tenantId, {
+        contract_number: formatContractNumber(format, { formPrefix: q.plan.formNumber, sequence, date: day }),
+        status: 'PENDING', dealer_id: q.dealer.id, customer_id: customerId, lien_holder_id: lien?.id ?? null,
+        quote_id: q.quoteId, rate_id: q.rateId, rate_book_id: q.book.bookId,
+        product_id: q.product.id, program_id: q.program.id, plan_id: q.plan.id, term_id: q.term.id, deductible_id: q.deductible.id,
+        product_type: q.product.type, vin, customer_name: nameKey(body.customer),
+        sale_date: deal.saleDate, effective_date: deal.effectiveDate, expiration_date: deal.expirationDate,
+        sale_odometer: q.inputs.odometer ?? null, expiration_odometer: deal.expirationOdometer,
+        dealer_cost: new Decimal(deal.dealerCostCents).dividedBy(100).toFixed(2), retail_price: new Decimal(deal.retailCents).dividedBy(100).toFixed(2),
+        coverage: JSON.stringify(coverage), pricing: JSON.stringify(pricing), vehicle: JSON.stringify(deal.vehicle),
+        customer: JSON.stringify(personSnapshot(body.customer)), co_buyer: body.coBuyer ? JSON.stringify(personSnapshot(body.coBuyer)) : null,
+        lien_holder: lienSnapshot(lien), finance: deal.finance ? JSON.stringify(deal.finance) : null,
+        custom_fields: JSON.stringify(deal.customFields), deal_data: JSON.stringify(dealData),
+        created_at: now, updated_at: now, created_by: ctx.principal.emailAddress,
+      })
+      const taken = await repo.claimUniqueValues(tx, ctx.tenantId, id, deal.uniqueValues)
+      if (taken.length > 0) throw valueTaken(taken)
+      await ports.parties.recordContractSale(tx, ctx.tenantId, [q.dealer.id, customerId, ...(q.dealer.agentIds.slice(0, 1))], deal.saleDate)
+      const row = (await repo.findContract(tx, ctx.tenantId, id, null))!
+      await writeAudit(tx, ctx, now, {
+        action: 'contract.created', entityType: 'contract', entityId: id,
+        changes: { after: { contractNumber: row.contract_number, status: row.status, quoteId: q.quoteId, rateId: q.rateId, dealerCost: row.dealer_cost, retailPrice: row.retail_price, customerId } },
+      })
+      return row
+    })
+  }
+
+  const valueTaken = (taken: Array<{ key: string; value: string; contractId: number }>) => contractErrors.create('custom_field_value_taken',
+    taken.map((t) => `${t.key} ${t.value} is already used by contract ${t.contractId}`).join('; '), {
+      errors: taken.map((t) => ({ field: `customFields/${t.key}`, code: 'taken', message: `already used by contract ${t.contractId}` })),
+    })
+
+  const validatePatched = createPatchedValidator(PatchedContractSchema)
+
+  return {
+    today,
+    forChange,
+    view,
+    deals,
+
+    async create(ctx: AuthenticatedContext, body: DealInput) {
+      const deal = await deals.check(ctx, body)
+      return view(ctx, await insertDeal(ctx, deal, body))
+    },
+
+    async get(ctx: AuthenticatedContext, id: number) {
+      const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, id, visibleOf(ctx))) : undefined
+      if (!row) throw notFound(id)
+      return view(ctx, row)
+    },
+
+    /** By id (digits) or contract number (any case). */
+    async getByIdentifier(ctx: AuthenticatedContext, identifier: string) {
+      const trimmed = identifier.trim()
+      const row = await db.read(ctx.tenantId, async (x) => (/^\d{1,15}$/.test(trimmed) && isStorableId(Number(trimmed))
+        ? (await repo.findContract(x, ctx.tenantId, Number(trimmed), visibleOf(ctx))) : undefined)
+        ?? repo.findContractByNumber(x, ctx.tenantId, trimmed, visibleOf(ctx)))
+      if (!row) throw notFound(identifier)
+      return view(ctx, row)
+    },
+
+    async search(ctx: AuthenticatedContext, filter: repo.ContractFilter & { dealerNumber?: string | undefined }, window: Window) {
+      const { dealerNumber, ...rest } = filter
+      let f: repo.ContractFilter = rest
+      if (dealerNumber !== undefined) {
+        const ids = await ports.directory.idsByBusinessKey(ctx.tenantId, [{ kind: 'DEALER', businessKey: dealerNumber }])
+        f = { ...rest, dealerIds: [...ids.values()] }
+      }
+      const [day, result] = await Promise.all([today(ctx.tenantId), db.read(ctx.tenantId, (x) => repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window))])
+      return { items: result.rows.map((r) => toSummary(r, day)), totalCount: result.totalCount }
+    },
+
+    /**
+     * PATCH of a pending contract (JSON Patch or merge patch over its editable representation).
+     * What the price rests on (quote, rate, VIN, odometer, dates of sale) cannot change: a new quote
+     * and contract are the way. A changed retail price must still fit the rate; custom fields are
+     * checked again as a whole.
+     */
+    async patch(ctx: AuthenticatedContext, id: number, body: unknown, contentType: string | undefined, checkVersion: (v: number) => void) {
+      const changed = await db.transaction(ctx.tenantId, async (tx) => {
+        const { row, now } = await forChange(tx, ctx, id, 'EDIT')
+        checkVersion(row.version)
+        const current = editable(row)
+        const next = applyPatch(current, body, contentType, IMMUTABLE)
+        validatePatched(next)
+        const n = next as unknown as Editable
+        const pricing = row.pricing as PricingSnapshot
+        const coverage = row.coverage as CoverageSnapshot
+        const errors = []
+        const retailIssue = decimalProblem(n.retailPrice, { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') })
+        const retailCents = retailIssue ? pricing.retailCents : toCents(new Decimal(n.retailPrice))
+        if (retailIssue) errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
+        else {
+          const p = retailProblem(retailCents, pricing.retailBounds)
+          if (p) errors.push(p)
+        }
+        const fields = checkCustomFields(coverage.customFieldRules, n.customFields ?? {})
+        errors.push(...fields.errors)
+        if (n.effectiveDate < row.sale_date) errors.push({ field: 'effectiveDate', code: 'out_of_range', message: `must not be before the sale date ${row.sale_date}` })
+        if (!n.customer.companyName?.trim() && !(n.customer.firstName?.trim() && n.customer.lastName?.trim())) {
+          errors.push({ field: 'customer', code: 'required', message: 'give the contract holder\'s firstName and lastName, or a companyName' })
+        }
+        if (errors.length > 0) throw contractErrors.create('contract_invalid', `${errors.length} problem(s): ${errors.map((e) => e.message).join('; ')}`, { errors })
+        const uniques = coverage.customFieldRules.filter((f) => f.unique && fields.values[f.key] !== undefined).map((f) => ({ key: f.key, value: String(fields.values[f.key]).trim().toUpperCase() }))
+        const taken = await repo.claimUniqueValues(tx, ctx.tenantId, row.id, uniques)
+        if (taken.length > 0) throw valueTaken(taken)
+        await repo.releaseUniqueValues(tx, ctx.tenantId, row.id, uniques)
+        const customerChanged = JSON.stringify(n.customer) !== JSON.stringify(current.customer)
+        const customerId = customerChanged ? await ports.parties.matchOrCreateCustomer(tx, ctx.tenantId, n.customer, row.dealer_id, now) : row.customer_id
+        const lienChanged = n.lienHolderId !== current.lienHolderId || JSON.stringify(n.lienHolder) !== JSON.stringify(current.lienHolder)
+        const lien = !lienChanged ? undefined
+          : n.lienHolderId !== current.lienHolderId ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
+            : await lienHolderFor(tx, ctx, null, n.lienHolder, now)
+        const term = coverage.term
+        const deal = row.deal_data as DealData
+        const finance = row.finance as Record<string, unknown> | null
+        await repo.updateContract(tx, ctx.tenantId, row.id, {
+          customer_id: customerId, customer: JSON.stringify(personSnapshot(n.customer)), customer_name: nameKey(n.customer),
+          co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
+          ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
+          effective_date: n.effectiveDate, expiration_date: addMonths(n.effectiveDate, term.months),
+          retail_price: new Decimal(retailCents).dividedBy(100).toFixed(2),
+          pricing: JSON.stringify({ ...pricing, retailCents }),
+          custom_fields: JSON.stringify(fields.values),
+          deal_data: JSON.stringify({ ...deal, dealNumber: n.dealNumber ?? null, salesPerson: n.salesPerson ?? null, financeManager: n.financeManager ?? null, taxExempt: n.taxExempt }),
+          ...(finance && n.finance ? { finance: JSON.stringify({ ...finance, ...n.finance }) } : {}),
+        }, now)
+        const fieldsChanged = Object.keys(next).filter((k) => JSON.stringify((next as Record<string, unknown>)[k]) !== JSON.stringify((current as Record<string, unknown>)[k]))
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.updated', entityType: 'contract', entityId: row.id,
+          changes: { fields: fieldsChanged, before: pick(current, fieldsChanged), after: pick(next, fieldsChanged) },
+        })
+        return (await repo.findContract(tx, ctx.tenantId, row.id, null))!
+      })
+      return view(ctx, changed)
+    },
+  }
+}
+
+export type ContractCore = ReturnType<typeof createContractCore>
+
+// ---- the editable representation of PATCH ------------------------------------------------------
+
+const IMMUTABLE = ['contractNumber', 'status', 'quoteId', 'rateId', 'saleDate', 'saleOdometer', 'vin', 'dealerNumber'] as const
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()])
+/** What a PATCH result must be: the editable fields, every one present (null where empty). */
+export const PatchedContractSchema = Type.Object({
+  contractNumber: Type.String(), status: Type.String(), quoteId: Type.String(), rateId: Type.String(), saleDate: Type.String(),
+  saleOdometer: nullable(Type.Integer()), vin: nullable(Type.String()), dealerNumber: Type.String(),
+  effectiveDate: Type.String({ format: 'date' }),
+  retailPrice: Type.Union([Type.Number(), Type.String({ maxLength: 20 })]),
+  customer: PersonSchema,
+  coBuyer: nullable(PersonSchema),
+  lienHolderId: nullable(Type.Integer({ minimum: 1 })),
+  lienHolder: nullable(LienHolderInline),
+  finance: nullable(Type.Object({
+    monthlyPayment: Type.Optional(nullable(Type.String({ maxLength: 20 }))), firstPaymentDate: Type.Optional(nullable(Type.String({ format: 'date' }))),
+    balloonAmount: Type.Optional(nullable(Type.String({ maxLength: 20 }))), residualValue: Type.Optional(nullable(Type.String({ maxLength: 20 }))),
+  }, { additionalProperties: false })),
+  dealNumber: nullable(Type.String({ maxLength: 40 })),
+  salesPerson: nullable(Type.Object({ firstName: Type.Optional(nullable(Type.String({ maxLength: 60 }))), lastName: Type.Optional(nullable(Type.String({ maxLength: 60 }))), code: Type.Optional(nullable(Type.String({ maxLength: 20 }))) }, { additionalProperties: false })),
+  financeManager: nullable(Type.Object({ name: Type.Optional(nullable(Type.String({ maxLength: 120 }))), code: Type.Optional(nullable(Type.String({ maxLength: 20 }))) }, { additionalProperties: false })),
+  customFields: Type.Record(Type.String({ maxLength: 40 }), Type.Unknown()),
+  taxExempt: Type.Boolean(),
+}, { additionalProperties: false })
+
+type Editable = {
+  contractNumber: string; status: string; quoteId: string; rateId: string; saleDate: string; saleOdometer: number | null; vin: string | null; dealerNumber: string
+  effectiveDate: string; retailPrice: number | string
+  customer: CustomerInput; coBuyer: CustomerInput | null; lienHolderId: number | null; lienHolder: LienHolderInput | null
+  finance: Record<string, string | null> | null
+  dealNumber: string | null; salesPerson: DealData['salesPerson']; financeManager: DealData['financeManager']
+  customFields: Record<string, unknown>; taxExempt: boolean
+}
+
+/** A pending contract's editable representation (merge patches drop nulls, so absent and null mean the same). */
+function editable(row: repo.ContractRow): Editable {
+  const deal = row.deal_data as DealData
+  const pricing = row.pricing as PricingSnapshot
+  const lien = row.lien_holder as { lienHolderId: number; name: string; address: unknown; phoneNumber: string | null } | null
+  const finance = row.finance as Record<string, unknown> | null
+  const compact = <T extends Record<string, unknown>>(o: T | null) => (o === null ? null : Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as T)
+  return {
+    contractNumber: row.contract_number, status: row.status, quoteId: row.quote_id, rateId: row.rate_id, saleDate: row.sale_date,
+    saleOdometer: row.sale_odometer, vin: row.vin, dealerNumber: deal.dealer.dealerNumber,
+    effectiveDate: row.effective_date, retailPrice: pricing.retailCents / 100,
+    customer: compact(row.customer as Record<string, unknown>) as CustomerInput,
+    coBuyer: compact(row.co_buyer as Record<string, unknown> | null) as CustomerInput | null,
+    lienHolderId: lien?.lienHolderId ?? null,
+    lienHolder: lien ? compact({ name: lien.name, address: lien.address, phoneNumber: lien.phoneNumber }) as LienHolderInput : null,
+    finance: finance ? compact({
+      monthlyPayment: (finance.monthlyPayment as string | null) ?? null, firstPaymentDate: (finance.firstPaymentDate as string | null) ?? null,
+      balloonAmount: (finance.balloonAmount as string | null) ?? null, residualValue: (finance.residualValue as string | null) ?? null,
+    }) : null,
+    dealNumber: deal.dealNumber, salesPerson: deal.salesPerson, financeManager: deal.financeManager,
+    customFields: row.custom_fields as Record<string, unknown>, taxExempt: deal.taxExempt,
+  }
+}
+
+function pick(o: object, keys: readonly string[]): Record<string, unknown> {
+  const r = o as Record<string, unknown>
+  return Object.fromEntries(keys.map((k) => [k, r[k] ?? null]))
+}

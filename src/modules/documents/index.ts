@@ -1,0 +1,72 @@
+// Documents: stored files with versions, behind one storage interface (the database or a
+// directory), served by id and through expiring signed links. Owner modules (contracts, claims)
+// mount ownerFileRoutes for their collections and call the service inside their own transactions.
+// Reached only through this file.
+import os from 'node:os'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { TenantInitializer } from '../../platform/tenancy.ts'
+import { databaseBlobStore, fileSystemBlobStore } from './blob-store.ts'
+import * as repo from './documents.repository.ts'
+import { documentRoutes } from './documents.routes.ts'
+import { createDocumentService } from './documents.service.ts'
+import { ownerFileRoutes, type OwnerFileRoutesOptions } from './owner-files.routes.ts'
+import { createLinkSigner } from './signed-link.ts'
+
+export { StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
+export { ALLOWED_CONTENT_TYPES } from './documents.rules.ts'
+export type { DocumentService, DocumentView, OwnerAccess, ResolveOwner, StoreInput, VersionView } from './documents.service.ts'
+export type { OwnerFileRoutesOptions } from './owner-files.routes.ts'
+export type { SignedLink } from './signed-link.ts'
+
+/** Where and how documents are kept (src/config.ts reads it from DOCUMENT_* variables; docs/documents.md). */
+export type DocumentsConfig = Readonly<{
+  /** Store of new versions; existing versions stay readable where they were written. */
+  storage: 'database' | 'filesystem'
+  /** Directory of the file-system store (also its staging area). */
+  dir: string
+  /** Largest document, in bytes. */
+  maxBytes: number
+  /** Lifetime of signed download links. */
+  linkTtlSeconds: number
+}>
+
+/** Used when the caller gives no configuration (the CLI, scripts): the database, 25 MiB, 5-minute links. */
+export const DEFAULT_DOCUMENTS_CONFIG: DocumentsConfig = {
+  storage: 'database',
+  dir: path.join(os.tmpdir(), 'vpp-documents'),
+  maxBytes: 25 * 1024 * 1024,
+  linkTtlSeconds: 300,
+}
+
+export type DocumentsDeps = { db: Database; clock: Clock; documents?: DocumentsConfig | undefined }
+
+export function createDocumentsModule(deps: DocumentsDeps) {
+  const config = deps.documents ?? DEFAULT_DOCUMENTS_CONFIG
+  const stores = {
+    // Uploads bound for the database are staged in the system's temporary directory.
+    DATABASE: databaseBlobStore(deps.db, path.join(os.tmpdir(), 'vpp-document-staging')),
+    FILESYSTEM: fileSystemBlobStore(config.dir),
+  }
+  const links = createLinkSigner({ db: deps.db, ttlSeconds: config.linkTtlSeconds })
+  const service = createDocumentService({
+    db: deps.db, clock: deps.clock, primary: config.storage === 'filesystem' ? stores.FILESYSTEM : stores.DATABASE, stores, links, maxBytes: config.maxBytes,
+  })
+  return {
+    service,
+    /** Work done when a tenant is created: its link-signing secret. */
+    initializeTenant: ((tx, tenant) => repo.createLinkKey(tx, tenant.id)) satisfies TenantInitializer,
+    /**
+     * The file collection of an owner record, as a route plugin for the owner module to register
+     * (see OwnerFileRoutesOptions); also makes the owner's check guard reads by document and file id.
+     */
+    ownerFileRoutes: (options: OwnerFileRoutesOptions) => ownerFileRoutes(service, options),
+    async routes(app: FastifyInstance) {
+      await app.register(documentRoutes, { service })
+    },
+  }
+}
+
+export type DocumentsModule = ReturnType<typeof createDocumentsModule>

@@ -1,0 +1,134 @@
+// The parties of a contract as the contracts module needs them, inside its own transaction: the
+// contract holder (matched to an existing customer or created), the lien holder (by id or created
+// from its name and address), the administrator company (payee of ADMINISTRATOR buckets), payees
+// named by business key, and each party's last contract date (read by the auto-expire process).
+import { sql, type Transaction } from 'kysely'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { DB } from '../../platform/db/schema.ts'
+import { insertAccountHolder } from './account-holder.repository.ts'
+
+export type PartyAddress = { line1: string; line2?: string | null; city: string; state: string; postalCode: string; country?: string | null }
+export type CustomerInput = {
+  firstName?: string | null; middleInitial?: string | null; lastName?: string | null; companyName?: string | null
+  emailAddress?: string | null; phoneNumber?: string | null; address?: PartyAddress | null
+}
+export type LienHolderInput = { name: string; address?: PartyAddress | null; phoneNumber?: string | null }
+export type LienHolderRecord = { id: number; name: string; address: PartyAddress | null; phoneNumber: string | null }
+
+/** The legal name of a contract holder: a company, else "first middle last". */
+export function customerLegalName(c: CustomerInput): string {
+  const person = [c.firstName, c.middleInitial, c.lastName].map((p) => p?.trim()).filter(Boolean).join(' ')
+  return (c.companyName?.trim() || person).slice(0, 200)
+}
+
+type ContactRow = { id: number; emails: unknown; addresses: unknown }
+
+/**
+ * The same customer is the same legal name with the same e-mail address, or with the same street
+ * and ZIP code: a repeat buyer keeps one record; a namesake elsewhere gets their own.
+ */
+function sameCustomer(row: ContactRow, c: CustomerInput): boolean {
+  const email = c.emailAddress?.trim().toLowerCase()
+  const emails = (row.emails as Array<{ address?: string }> | null) ?? []
+  if (email && emails.some((e) => e.address?.toLowerCase() === email)) return true
+  const a = c.address
+  const addresses = (row.addresses as Array<Partial<PartyAddress>> | null) ?? []
+  return !!a && addresses.some((x) => x.postalCode?.slice(0, 5) === a.postalCode.slice(0, 5) && x.line1?.trim().toLowerCase() === a.line1.trim().toLowerCase())
+}
+
+export function createContractParties({ db }: { db: Database; clock: Clock }) {
+  const administrators = new Map<number, number>()
+  return {
+    /** The customer record of a contract holder: an existing one (sameCustomer) or a new one. */
+    async matchOrCreateCustomer(tx: Transaction<DB>, tenantId: number, c: CustomerInput, dealerId: number, now: Date): Promise<number> {
+      const legalName = customerLegalName(c)
+      const candidates = await tx.selectFrom('account_holder').select(['id', 'emails', 'addresses'])
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'CUSTOMER')
+        .where(sql<string>`lower(legal_name)`, '=', legalName.toLowerCase())
+        .orderBy('id').limit(50).execute()
+      const found = candidates.find((row) => sameCustomer(row, c))
+      if (found) return found.id
+      const details: Record<string, unknown> = { dealerId }
+      for (const k of ['firstName', 'middleInitial', 'lastName', 'companyName'] as const) {
+        const v = c[k]?.trim()
+        if (v) details[k] = v
+      }
+      return insertAccountHolder(tx, tenantId, 'CUSTOMER', {
+        business_key: null, legal_name: legalName, display_name: legalName, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
+        addresses: JSON.stringify(c.address ? [{ type: 'MAILING', ...c.address, country: 'US' }] : []),
+        phones: JSON.stringify(c.phoneNumber ? [{ type: 'MOBILE', number: c.phoneNumber }] : []),
+        emails: JSON.stringify(c.emailAddress ? [{ type: 'PRIMARY', address: c.emailAddress.trim() }] : []),
+        primary_state: c.address?.state ?? null, details: JSON.stringify(details), dealer_group_id: null,
+      }, now)
+    },
+
+    /** A lien holder of the tenant by id; undefined when there is none. */
+    async lienHolder(tx: Transaction<DB>, tenantId: number, id: number): Promise<LienHolderRecord | undefined> {
+      const row = await tx.selectFrom('account_holder').select(['id', 'legal_name', 'addresses', 'phones'])
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('id', '=', id).executeTakeFirst()
+      if (!row) return undefined
+      const address = ((row.addresses as PartyAddress[] | null) ?? [])[0] ?? null
+      const phone = ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null
+      return { id: row.id, name: row.legal_name, address, phoneNumber: phone }
+    },
+
+    /** A lien holder given inline: the tenant's record with that name, else a new one. */
+    async matchOrCreateLienHolder(tx: Transaction<DB>, tenantId: number, l: LienHolderInput, now: Date): Promise<number> {
+      const name = l.name.trim().slice(0, 200)
+      const existing = await tx.selectFrom('account_holder').select('id')
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where(sql<string>`lower(legal_name)`, '=', name.toLowerCase())
+        .orderBy('id').limit(1).executeTakeFirst()
+      if (existing) return existing.id
+      return insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
+        business_key: null, legal_name: name, display_name: name, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
+        addresses: JSON.stringify(l.address ? [{ type: 'MAILING', ...l.address, country: 'US' }] : []),
+        phones: JSON.stringify(l.phoneNumber ? [{ type: 'OFFICE', number: l.phoneNumber }] : []),
+        emails: '[]', primary_state: l.address?.state ?? null, details: '{}', dealer_group_id: null,
+      }, now)
+    },
+
+    /** The tenant's administrator company (made with the tenant), payee of the administrator's buckets. */
+    async administratorId(tenantId: number): Promise<number> {
+      const known = administrators.get(tenantId)
+      if (known !== undefined) return known
+      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select('id')
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'ADMIN_COMPANY').orderBy('id').limit(1).executeTakeFirstOrThrow())
+      administrators.set(tenantId, row.id)
+      return row.id
+    },
+
+    /** The administrator company's name and address, as printed on contracts. */
+    async administrator(tenantId: number): Promise<{ name: string; address: PartyAddress | null; phoneNumber: string | null }> {
+      const id = await this.administratorId(tenantId)
+      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['display_name', 'addresses', 'phones'])
+        .where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirstOrThrow())
+      return {
+        name: row.display_name,
+        address: ((row.addresses as PartyAddress[] | null) ?? [])[0] ?? null,
+        phoneNumber: ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null,
+      }
+    },
+
+    /** A dealer's name and address, as printed on contracts. */
+    async dealerContact(tenantId: number, dealerId: number): Promise<{ address: PartyAddress | null }> {
+      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['addresses'])
+        .where('tenant_id', '=', tenantId).where('id', '=', dealerId).executeTakeFirst())
+      return { address: ((row?.addresses as PartyAddress[] | null) ?? [])[0] ?? null }
+    },
+
+    /**
+     * Moves the last contract date of the parties forward to `saleDate` (never back). Only rows
+     * that change are written, so concurrent sales of one dealer rarely wait on each other.
+     */
+    async recordContractSale(tx: Transaction<DB>, tenantId: number, accountHolderIds: readonly number[], saleDate: string): Promise<void> {
+      if (accountHolderIds.length === 0) return
+      await tx.updateTable('account_holder').set({ last_contract_date: saleDate })
+        .where('tenant_id', '=', tenantId).where('id', 'in', [...new Set(accountHolderIds)])
+        .where((eb) => eb.or([eb('last_contract_date', 'is', null), eb('last_contract_date', '<', saleDate)]))
+        .execute()
+    },
+  }
+}
+
+export type ContractParties = ReturnType<typeof createContractParties>

@@ -1,0 +1,45 @@
+// Kysely table types of the documents tables (migrations/2026_11_22_0009_documents.ts). Kept in step with the migration.
+import type { ColumnType, Generated } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type Json = ColumnType<unknown, string, string>
+
+export type DocumentTable = {
+  id: Generated<number>
+  tenant_id: number
+  owner_type: string
+  owner_id: number
+  kind: string
+  title: string
+  current_version: number
+  created_at: Timestamp
+  updated_at: Timestamp
+  created_by: string
+}
+
+export type DocumentVersionTable = {
+  id: Generated<number>
+  tenant_id: number
+  document_id: number
+  version_no: number
+  file_name: string
+  content_type: string
+  size_bytes: number
+  sha256: string
+  storage: 'DATABASE' | 'FILESYSTEM'
+  storage_key: string
+  metadata: Json
+  created_at: Timestamp
+  created_by: string
+}
+
+export type DocumentBlobChunkTable = { tenant_id: number; storage_key: string; seq: number; data: Buffer }
+
+export type DocumentLinkKeyTable = { tenant_id: number; secret: Buffer; created_at: Timestamp }
+
+export type DocumentTables = {
+  document: DocumentTable
+  document_version: DocumentVersionTable
+  document_blob_chunk: DocumentBlobChunkTable
+  document_link_key: DocumentLinkKeyTable
+}

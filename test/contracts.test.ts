@@ -1,0 +1,297 @@
+// Contract routes: every refusal of POST /contracts, duplicates and idempotency under concurrency,
+// numbering under concurrency, the edit lock, PATCH only while pending, refinalize posting only the
+// difference, tenancy and permissions.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { sql } from 'kysely'
+import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
+import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from './harness.ts'
+
+const NOW = new Date('2026-11-21T18:00:00Z')
+const TODAY = '2026-11-21'
+const HONDA_VIN = '1HGCV1F37LA012345'
+const CAMRY_VIN = '4T1B11HK8KU123456'
+const FINANCE = 'vehiclePurchasePrice=28500&msrp=31200&financeType=RETAIL&amountFinanced=24000&financeTermMonths=72&apr=6.99'
+
+let t: TestApp
+let demo: DemoTenant
+let headers: Record<string, string>
+
+before(async () => {
+  t = await createTestApp({ now: NOW })
+  demo = await seedDemoTenant(t.modules)
+  headers = await login(demo.adminEmail, demo.adminPassword)
+})
+after(() => t.close())
+
+async function login(email: string, password: string) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': demo.apiKey }, payload: { grant_type: 'password', username: email, password } })
+  assert.equal(res.statusCode, 200, res.body)
+  return { 'x-api-key': demo.apiKey, authorization: `Bearer ${json<{ access_token: string }>(res).access_token}` }
+}
+const demoTenant = (): TestTenant => ({
+  ...demo, adminUserId: 0, headers,
+  tokenFor: async (email: string, password: string) => (await login(email, password)).authorization.slice('Bearer '.length),
+} as unknown as TestTenant)
+
+type Rate = { rateId: string; suggestedRetail: number; minRetail: number; maxRetail: number; retailLocked: boolean }
+type QuoteReply = { quoteId: string; products: Array<{ productCode: string; programs: Array<{ plans: Array<{ planCode: string; terms: Array<{ deductibles: Array<{ rate: Rate }> }> }> }> }> }
+
+const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, h: Record<string, string> = headers) =>
+  t.app.inject({ method, url, headers: h, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) })
+
+/** A fresh quote and the first rate of `planCode`. */
+async function quoteFor(options: { vin?: string; saleDate?: string; planCode?: string; extra?: string; dealer?: string } = {}) {
+  const vin = options.vin ?? HONDA_VIN
+  const query = `vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${options.saleDate ?? TODAY}${options.extra ? `&${options.extra}` : ''}`
+  const res = await inject('GET', `/api/Rates/rateQuote/${options.dealer ?? '10001'}?${query}`)
+  assert.equal(res.statusCode, 200, res.body)
+  const quote = json<QuoteReply>(res)
+  const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans)).find((p) => p.planCode === (options.planCode ?? 'PLAT-USED'))
+  assert.ok(plan, `the quote offers ${options.planCode ?? 'PLAT-USED'}`)
+  return { quoteId: quote.quoteId, rate: plan.terms[0]!.deductibles[0]!.rate, vin, saleDate: options.saleDate ?? TODAY }
+}
+
+function dealOf(q: Awaited<ReturnType<typeof quoteFor>>, overrides: Record<string, unknown> = {}) {
+  return {
+    quoteId: q.quoteId, rateId: q.rate.rateId, retailPrice: q.rate.suggestedRetail, saleOdometer: 42150,
+    vehicle: { vin: q.vin }, customer: { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com' },
+    customFields: { financeManagerCode: 'FM7' },
+    ...overrides,
+  }
+}
+
+type Problem = { status: number; code: string; errors?: Array<{ field: string; code: string }> }
+const fieldsOf = (res: { body: string }) => (json<Problem>(res as never).errors ?? []).map((e) => `${e.field}:${e.code}`).toSorted()
+
+describe('POST /api/contracts refusals', () => {
+  test('an unknown or altered quote: 422 quote_unknown', async () => {
+    const q = await quoteFor()
+    for (const quoteId of ['nonsense', `${q.quoteId.slice(0, -2)}xx`]) {
+      const res = await inject('POST', '/api/contracts', dealOf(q, { quoteId }))
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(json<Problem>(res).code, 'quote_unknown')
+    }
+  })
+
+  test('an expired quote: 422 quote_expired', async () => {
+    const q = await quoteFor()
+    t.clock.set(new Date(NOW.getTime() + 25 * 3600_000))
+    try {
+      const res = await inject('POST', '/api/contracts', dealOf(q), await login(demo.adminEmail, demo.adminPassword))
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(json<Problem>(res).code, 'quote_expired')
+    } finally {
+      t.clock.set(NOW)
+    }
+  })
+
+  test('a rate the quote did not offer, or a cheaper rate index: 422 rate_not_in_quote', async () => {
+    const q = await quoteFor()
+    const [, plan, term, deductible, index] = q.rate.rateId.split('.')
+    for (const rateId of [`r.${plan}.${term}.${deductible}.${Number(index) + 1}`, 'r.1.2.3.4', 'garbage']) {
+      const res = await inject('POST', '/api/contracts', dealOf(q, { rateId }))
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(json<Problem>(res).code, 'rate_not_in_quote')
+    }
+  })
+
+  test('facts that differ from the quote are each named', async () => {
+    const q = await quoteFor()
+    const res = await inject('POST', '/api/contracts', dealOf(q, { vehicle: { vin: CAMRY_VIN }, saleOdometer: 50000, saleDate: '2026-11-20' }))
+    assert.equal(res.statusCode, 422, res.body)
+    assert.equal(json<Problem>(res).code, 'contract_invalid')
+    assert.deepEqual(fieldsOf(res), ['saleDate:differs_from_quote', 'saleOdometer:differs_from_quote', 'vehicle/vin:differs_from_quote'])
+  })
+
+  test('a retail price outside the rate\'s limits: 422 naming retailPrice', async () => {
+    const q = await quoteFor()
+    for (const retailPrice of [q.rate.minRetail - 0.01, q.rate.maxRetail + 1]) {
+      const res = await inject('POST', '/api/contracts', dealOf(q, { retailPrice }))
+      assert.equal(res.statusCode, 422, res.body)
+      assert.deepEqual(fieldsOf(res), ['retailPrice:out_of_range'])
+    }
+    const tooPrecise = await inject('POST', '/api/contracts', dealOf(q, { retailPrice: 2000.005 }))
+    assert.deepEqual(fieldsOf(tooPrecise), ['retailPrice:too_precise'])
+  })
+
+  test('every missing or invalid custom field is listed', async () => {
+    const q = await quoteFor()
+    const res = await inject('POST', '/api/contracts', dealOf(q, { customFields: { stockNumber: 'x'.repeat(30), unknownThing: 1 } }))
+    assert.equal(res.statusCode, 422, res.body)
+    assert.deepEqual(fieldsOf(res), ['customFields/financeManagerCode:required', 'customFields/stockNumber:too_long', 'customFields/unknownThing:unknown_field'])
+  })
+
+  test('schema violations are a 400 naming each field', async () => {
+    const q = await quoteFor()
+    const res = await inject('POST', '/api/contracts', { ...dealOf(q), vehicle: { vin: 'short' }, customer: 'nobody', extra: true })
+    assert.equal(res.statusCode, 400, res.body)
+    assert.ok((json<Problem>(res).errors ?? []).length >= 3)
+  })
+
+  test('a unique custom field already used in the tenant: 409', async () => {
+    const loan = `LN-${Date.now()}`
+    const gap = async (vin: string) => {
+      const q = await quoteFor({ vin, planCode: 'GAP-STD', extra: FINANCE })
+      return inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: loan } }))
+    }
+    const first = await gap(HONDA_VIN)
+    assert.equal(first.statusCode, 201, first.body)
+    const second = await gap(CAMRY_VIN)
+    assert.equal(second.statusCode, 409, second.body)
+    assert.equal(json<Problem>(second).code, 'custom_field_value_taken')
+    assert.deepEqual(fieldsOf(second), ['customFields/lenderLoanNumber:taken'])
+  })
+})
+
+describe('duplicates and concurrency', () => {
+  test('an identical submission moments later: 409 pointing at the first contract', async () => {
+    const q = await quoteFor({ saleDate: '2026-11-02' })
+    const first = await inject('POST', '/api/contracts', dealOf(q))
+    assert.equal(first.statusCode, 201, first.body)
+    const again = await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-11-02' })))
+    assert.equal(again.statusCode, 409, again.body)
+    assert.equal(json<Problem>(again).code, 'duplicate_contract')
+    assert.equal(again.headers.location, first.headers.location)
+  })
+
+  test('50 parallel submissions with one Idempotency-Key create exactly one contract', async () => {
+    const q = await quoteFor({ saleDate: '2026-11-03' })
+    const body = dealOf(q)
+    const replies = await Promise.all(Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: '/api/contracts', headers: { ...headers, 'idempotency-key': 'one-deal-50' }, payload: body })))
+    const created = replies.filter((r) => r.statusCode === 201)
+    assert.ok(created.length >= 1)
+    assert.ok(replies.every((r) => r.statusCode === 201 || r.statusCode === 409), replies.map((r) => r.statusCode).join(','))
+    assert.equal(new Set(created.map((r) => json<{ id: number }>(r).id)).size, 1, 'every success names the same contract')
+    const found = json<unknown[]>(await inject('GET', `/api/contracts?vin=${HONDA_VIN}&saleDateFrom=2026-11-03&saleDateTo=2026-11-03`))
+    assert.equal(found.length, 1)
+  })
+
+  test('50 parallel creations of different contracts get 50 distinct numbers', async () => {
+    const quotes = await Promise.all(Array.from({ length: 50 }, (_, i) => quoteFor({ vin: CAMRY_VIN, saleDate: new Date(Date.UTC(2026, 10, 21 - i)).toISOString().slice(0, 10) })))
+    const replies = await Promise.all(quotes.map((q) => inject('POST', '/api/contracts', dealOf(q))))
+    assert.deepEqual(replies.map((r) => r.statusCode), Array(50).fill(201), replies.find((r) => r.statusCode !== 201)?.body)
+    const numbers = replies.map((r) => json<{ contractNumber: string }>(r).contractNumber)
+    assert.equal(new Set(numbers).size, 50)
+  })
+})
+
+describe('lifecycle', () => {
+  /** A new pending contract; each test sells on its own day, so no two are duplicates. */
+  async function pending(saleDate: string) {
+    const q = await quoteFor({ saleDate })
+    const res = await inject('POST', '/api/contracts', dealOf(q))
+    assert.equal(res.statusCode, 201, res.body)
+    return json<{ id: number }>(res).id
+  }
+
+  test('the edit lock keeps other users out until released', async () => {
+    const id = await pending('2026-10-20')
+    const other = await createUserWithRoles(t, demoTenant(), ['ADMINISTRATOR'])
+    const otherHeaders = other.headers
+    const locked = await inject('POST', `/api/contracts/${id}/lock`)
+    assert.equal(locked.statusCode, 200, locked.body)
+    assert.equal(json<{ heldByYou: boolean }>(locked).heldByYou, true)
+    const blocked = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-1' }, otherHeaders)
+    assert.equal(blocked.statusCode, 423, blocked.body)
+    assert.equal(json<Problem>(blocked).code, 'contract_locked')
+    assert.equal((await inject('POST', `/api/contracts/${id}/lock`, undefined, otherHeaders)).statusCode, 423)
+    assert.equal((await inject('DELETE', `/api/contracts/${id}/lock`, undefined, otherHeaders)).statusCode, 423)
+    const own = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-2' })
+    assert.equal(own.statusCode, 200, own.body)
+    assert.equal((await inject('DELETE', `/api/contracts/${id}/lock`)).statusCode, 204)
+    const released = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-3' }, otherHeaders)
+    assert.equal(released.statusCode, 200, released.body)
+    assert.equal(json<{ dealNumber: string }>(released).dealNumber, 'D-3')
+  })
+
+  test('PATCH refuses immutable fields by name, then only pending contracts change', async () => {
+    const id = await pending('2026-10-21')
+    const immutable = await inject('PATCH', `/api/contracts/${id}`, { vin: CAMRY_VIN.replace('8', '9'), saleOdometer: 1 })
+    assert.equal(immutable.statusCode, 422, immutable.body)
+    assert.equal(json<Problem>(immutable).code, 'immutable_field')
+    const jsonPatch = await t.app.inject({ method: 'PATCH', url: `/api/contracts/${id}`, headers: { ...headers, 'content-type': 'application/json-patch+json' }, payload: JSON.stringify([{ op: 'replace', path: '/customFields/financeManagerCode', value: 'FM9' }]) })
+    assert.equal(jsonPatch.statusCode, 200, jsonPatch.body)
+    assert.equal(json<{ customFields: Record<string, string> }>(jsonPatch).customFields.financeManagerCode, 'FM9')
+    assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {})).statusCode, 200)
+    const late = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-4' })
+    assert.equal(late.statusCode, 409, late.body)
+    assert.equal(json<Problem>(late).code, 'contract_state_conflict')
+    assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {})).statusCode, 409)
+  })
+
+  test('refinalize posts only the difference after a correction', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-22' })
+    const created = await inject('POST', '/api/contracts', dealOf(q))
+    assert.equal(created.statusCode, 201, created.body)
+    const id = json<{ id: number }>(created).id
+    assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {})).statusCode, 200)
+    const unchanged = await inject('POST', `/api/contracts/${id}/refinalize`, {})
+    assert.equal(unchanged.statusCode, 200, unchanged.body)
+    assert.equal(json<{ journalEntry: unknown }>(unchanged).journalEntry, null)
+    // A correction (what a rerate will do): the first line grows by 12.34.
+    await t.db.transaction(demo.tenantId, (tx) => sql`update contract set pricing = jsonb_set(pricing, '{lines,0,cents}', to_jsonb((pricing->'lines'->0->>'cents')::int + 1234)) where id = ${id}`.execute(tx))
+    const corrected = await inject('POST', `/api/contracts/${id}/refinalize`, {})
+    assert.equal(corrected.statusCode, 200, corrected.body)
+    const entry = json<{ journalEntry: { totalDebit: number; totalCredit: number; lines: unknown[] } }>(corrected).journalEntry
+    assert.equal(entry.totalDebit, 12.34)
+    assert.equal(entry.totalCredit, 12.34)
+    assert.equal(entry.lines.length, 2)
+  })
+
+  test('co-buyer set and removed while pending', async () => {
+    const id = await pending('2026-10-23')
+    const set = await inject('POST', `/api/contracts/${id}/cobuyer`, { firstName: 'Alex', lastName: 'Buyer' })
+    assert.equal(set.statusCode, 200, set.body)
+    assert.equal(json<{ coBuyer: { firstName: string } }>(set).coBuyer.firstName, 'Alex')
+    assert.equal((await inject('DELETE', `/api/contracts/${id}/cobuyer`)).statusCode, 204)
+    assert.equal(json<{ coBuyer: unknown }>(await inject('GET', `/api/contracts/${id}`)).coBuyer, null)
+  })
+
+  test('hold reasons, holds and their resolution', async () => {
+    assert.ok(json<Array<{ code: string }>>(await inject('GET', '/api/contracts/holdreasons')).some((r) => r.code === 'MISSING_SIGNATURE'))
+    const id = await pending('2026-10-24')
+    const hold = json<{ holdId: number }>(await inject('POST', `/api/contracts/${id}/holds`, { reasonCode: 'NEEDS_REVIEW' }))
+    assert.deepEqual(json<unknown[]>(await inject('GET', `/api/contracts/${id}/holds/${hold.holdId}/resolves`)), [])
+    assert.equal((await inject('POST', `/api/contracts/${id}/holds/${hold.holdId}/resolves`, {})).statusCode, 201)
+    const twice = await inject('POST', `/api/contracts/${id}/holds/${hold.holdId}/resolves`, {})
+    assert.equal(twice.statusCode, 409)
+    assert.equal(json<Problem>(twice).code, 'hold_already_resolved')
+    assert.equal((await inject('POST', `/api/contracts/${id}/holds/999999/resolves`, {})).statusCode, 404)
+    assert.equal((await inject('POST', `/api/contracts/${id}/holds`, { reasonCode: 'NOT_A_REASON' })).statusCode, 400)
+  })
+})
+
+describe('access', () => {
+  test('no credentials 401; missing permission 403; another tenant 404', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-10' })
+    const created = await inject('POST', '/api/contracts', dealOf(q))
+    assert.equal(created.statusCode, 201, created.body)
+    const id = json<{ id: number }>(created).id
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/contracts/${id}`, headers: { 'x-api-key': demo.apiKey } })).statusCode, 401)
+    const adjuster = await createUserWithRoles(t, demoTenant(), ['CLAIMS_ADJUSTER'])
+    const adjusterHeaders = adjuster.headers
+    assert.equal((await inject('GET', `/api/contracts/${id}`, undefined, adjusterHeaders)).statusCode, 200)
+    assert.equal((await inject('POST', '/api/contracts', dealOf(q), adjusterHeaders)).statusCode, 403)
+    assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {}, adjusterHeaders)).statusCode, 403)
+    const other = await createTenant(t)
+    for (const url of [`/api/contracts/${id}`, `/api/v2/contracts/${id}`, `/api/contracts/${id}/holds`, `/api/contracts/${id}/documents`, `/api/contracts/${id}/coveragegroups`]) {
+      assert.equal((await t.app.inject({ method: 'GET', url, headers: other.headers })).statusCode, 404, url)
+    }
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/contracts', headers: other.headers, payload: dealOf(q) })).statusCode, 422, 'another tenant\'s quote is unknown')
+  })
+
+  test('coverage, PPM schedule and the draft document of a pending contract', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-12' })
+    const id = json<{ id: number }>(await inject('POST', '/api/contracts', dealOf(q))).id
+    const groups = json<Array<{ components: unknown[] }>>(await inject('GET', `/api/contracts/${id}/coveragegroups`))
+    const components = json<unknown[]>(await inject('GET', `/api/contracts/${id}/coveragecomponents`))
+    assert.ok(groups.length > 0)
+    assert.equal(components.length, groups.reduce((n, g) => n + g.components.length, 0))
+    assert.deepEqual(json<unknown[]>(await inject('GET', `/api/contracts/${id}/ppmservices`)), [])
+    const doc = await inject('POST', `/api/contracts/${id}/documents`)
+    assert.equal(doc.statusCode, 201, doc.body)
+    const listed = json<Array<{ versions: Array<{ metadata: { draft: boolean } }> }>>(await inject('GET', `/api/contracts/${id}/documents`))
+    assert.equal(listed[0]!.versions[0]!.metadata.draft, true)
+  })
+})
