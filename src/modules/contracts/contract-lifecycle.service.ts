@@ -16,7 +16,7 @@ import { contractErrors } from './contract.errors.ts'
 import { toHoldView, type ContractView, type CoverageSnapshot, type PricingSnapshot } from './contract.mapper.ts'
 import { renderContractPdf } from './contract.pdf.ts'
 import * as repo from './contract.repository.ts'
-import { differenceLines, finalizationLines, LOCK_MINUTES, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
+import { differenceLines, finalizationLines, LOCK_MINUTES, lockedAgainst, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
 import type { ContractCore, ContractPorts } from './contract.service.ts'
 
 export const CONTRACT_PDF = 'CONTRACT_PDF'
@@ -132,11 +132,10 @@ export function createContractLifecycle(ports: Ports) {
     /** Takes (or renews) the edit lock for LOCK_MINUTES; 423 while another user holds it. Any status may be locked (a finalized contract is locked while a cancellation is worked). */
     async lock(ctx: AuthenticatedContext, contractId: number) {
       return db.transaction(ctx.tenantId, async (tx) => {
-        const row = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
-        if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        const row = await core.lockRow(tx, ctx, contractId)
         const now = clock.now()
-        if (row.lock_user_id !== null && row.lock_user_id !== ctx.principal.userId && row.lock_expires_at !== null && row.lock_expires_at > now) {
-          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at.toISOString()}`)
+        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
+          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`)
         }
         const expiresAt = new Date(now.getTime() + LOCK_MINUTES * 60_000)
         await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: ctx.principal.userId, lock_user_label: ctx.principal.emailAddress, lock_expires_at: expiresAt }, now, false)
@@ -148,12 +147,10 @@ export function createContractLifecycle(ports: Ports) {
     /** Releases the caller's lock (nothing to do when none is held); 423 when another user holds it. */
     async unlock(ctx: AuthenticatedContext, contractId: number) {
       await db.transaction(ctx.tenantId, async (tx) => {
-        const row = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
-        if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        const row = await core.lockRow(tx, ctx, contractId)
         const now = clock.now()
-        const active = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > now
-        if (!active) return
-        if (row.lock_user_id !== ctx.principal.userId) throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label}; only that user can release it`)
+        if (row.lock_user_id === null || row.lock_expires_at === null || row.lock_expires_at <= now) return
+        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label}; only that user can release it`)
         await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: null, lock_user_label: null, lock_expires_at: null }, now, false)
         await writeAudit(tx, ctx, now, { action: 'contract.unlocked', entityType: 'contract', entityId: row.id })
       })
@@ -237,8 +234,7 @@ export function createContractLifecycle(ports: Ports) {
     /** Produces the contract's document now: a draft while pending, the final document (again) once finalized. */
     async produceDocument(ctx: AuthenticatedContext, contractId: number) {
       const row = await db.transaction(ctx.tenantId, async (tx) => {
-        const found = isStorableId(contractId) ? await repo.lockContract(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds) : undefined
-        if (!found) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
+        const found = await core.lockRow(tx, ctx, contractId)
         if (found.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${found.contract_number} is voided`)
         return found
       })
@@ -254,18 +250,18 @@ export function createContractLifecycle(ports: Ports) {
 
     // ---- coverage -------------------------------------------------------------------------------
     async coverageGroups(ctx: AuthenticatedContext, contractId: number) {
-      const row = await loadRow(ctx, contractId)
+      const row = await core.readRow(ctx, contractId)
       return (row.coverage as CoverageSnapshot).coverageGroups
     },
 
     async coverageComponents(ctx: AuthenticatedContext, contractId: number) {
-      const row = await loadRow(ctx, contractId)
+      const row = await core.readRow(ctx, contractId)
       return (row.coverage as CoverageSnapshot).coverageGroups.flatMap((g) => g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })))
     },
 
     /** The plan's prepaid-maintenance services with each occurrence's due date and odometer, counted from the effective date and sale odometer. */
     async ppmServices(ctx: AuthenticatedContext, contractId: number) {
-      const row = await loadRow(ctx, contractId)
+      const row = await core.readRow(ctx, contractId)
       return (row.coverage as CoverageSnapshot).ppmServices.map((s) => ({
         code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count,
         schedule: Array.from({ length: s.count }, (_, i) => ({
@@ -275,12 +271,6 @@ export function createContractLifecycle(ports: Ports) {
         })),
       }))
     },
-  }
-
-  async function loadRow(ctx: AuthenticatedContext, contractId: number) {
-    const row = isStorableId(contractId) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds)) : undefined
-    if (!row) throw contractErrors.create('contract_not_found', `no contract ${contractId}`)
-    return row
   }
 }
 

@@ -62,9 +62,22 @@ export function createContractCore(ports: ContractPorts) {
    * The contract locked for a change inside `tx`: 404 when unknown or invisible, 423 when another
    * user holds its edit lock, 409 when the state machine refuses `event`.
    */
-  async function forChange(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, event: ContractEvent) {
+  /** The contract row, locked until `tx` ends; 404 when unknown or not visible to the caller. */
+  async function lockRow(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number) {
     const row = isStorableId(id) ? await repo.lockContract(tx, ctx.tenantId, id, visibleOf(ctx)) : undefined
     if (!row) throw notFound(id)
+    return row
+  }
+
+  /** The contract row as the caller may see it; 404 when unknown or not visible. */
+  async function readRow(ctx: AuthenticatedContext, id: number) {
+    const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, id, visibleOf(ctx))) : undefined
+    if (!row) throw notFound(id)
+    return row
+  }
+
+  async function forChange(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, event: ContractEvent) {
+    const row = await lockRow(tx, ctx, id)
     const now = clock.now()
     if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
       throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`, {
@@ -167,6 +180,8 @@ export function createContractCore(ports: ContractPorts) {
   return {
     today,
     forChange,
+    lockRow,
+    readRow,
     view,
     deals,
 
@@ -176,9 +191,7 @@ export function createContractCore(ports: ContractPorts) {
     },
 
     async get(ctx: AuthenticatedContext, id: number) {
-      const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, id, visibleOf(ctx))) : undefined
-      if (!row) throw notFound(id)
-      return view(ctx, row)
+      return view(ctx, await readRow(ctx, id))
     },
 
     /** By id (digits) or contract number (any case). */

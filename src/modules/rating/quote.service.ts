@@ -331,11 +331,7 @@ export function createQuoteService(ports: Ports) {
     facts.termMiles = term.miles
     if (!passes(term.criteria)) throw notOffered(`term ${term.code} does not apply`)
     facts.deductible = centsToNumber(deductible.amountCents)
-    const rate = book.findRate(plan.id, term.id, deductible.id, vehicleClass, (r) =>
-      (r.odometerFrom === null || (inputs.odometer ?? -1) >= r.odometerFrom)
-      && (r.odometerTo === null || (inputs.odometer !== undefined && inputs.odometer <= r.odometerTo))
-      && (r.state === null || r.state === facts.customerState)
-      && (r.criteria === null || r.criteria.compiled.evaluate(facts as Facts)))
+    const rate = rateFor(book, plan.id, term.id, deductible.id, vehicleClass, inputs, facts)
     if (!rate || rate.index !== Number(rateRef![4])) throw notOffered('the quote priced another rate for this vehicle')
     const factor = productFactor(product.factorTables, facts)
     const sale = { saleDate: inputs.saleDate, productId: product.id, programId: program.id, planId: plan.id, termId: term.id }
@@ -423,6 +419,19 @@ export function createQuoteService(ports: Ports) {
       })
     },
   }
+}
+
+/**
+ * The rate of a plan × term × deductible for the vehicle's class that these inputs and facts select:
+ * the odometer within the rate's band, its state (if any) the customer's, its criteria met. Facts
+ * must carry the term and deductible being priced.
+ */
+function rateFor(book: RateBookIndex, planId: number, termId: number, deductibleId: number, vehicleClass: string, inputs: QuoteInputs, facts: Record<string, string | number | boolean | null>): IndexedRate | undefined {
+  return book.findRate(planId, termId, deductibleId, vehicleClass, (r) =>
+    (r.odometerFrom === null || (inputs.odometer ?? -1) >= r.odometerFrom)
+    && (r.odometerTo === null || (inputs.odometer !== undefined && inputs.odometer <= r.odometerTo))
+    && (r.state === null || r.state === facts.customerState)
+    && (r.criteria === null || r.criteria.compiled.evaluate(facts as Facts)))
 }
 
 type Check = (rule: IndexedProduct['criteria'], e: Omit<Exclusion, 'reason' | 'text' | 'criteria'>, what: string) => boolean
@@ -583,11 +592,7 @@ function priceTerms(x: TermPricing): void {
     }, 'deductibles')
     for (const deductible of product.deductibles) {
       facts.deductible = centsToNumber(deductible.amountCents)
-      const rate = book.findRate(plan.id, term.id, deductible.id, vehicleClass, (r) =>
-        (r.odometerFrom === null || (inputs.odometer ?? -1) >= r.odometerFrom)
-        && (r.odometerTo === null || (inputs.odometer !== undefined && inputs.odometer <= r.odometerTo))
-        && (r.state === null || r.state === facts.customerState)
-        && (r.criteria === null || r.criteria.compiled.evaluate(facts as Facts)))
+      const rate = rateFor(book, plan.id, term.id, deductible.id, vehicleClass, inputs, facts)
       if (!rate) {
         exclude({ ...t, level: 'DEDUCTIBLE', deductibleCode: deductible.code, reason: 'NO_RATE', text: `No rate for ${plan.code} ${term.code} ${deductible.code} in class ${vehicleClass} at ${inputs.odometer ?? 'unknown'} miles in ${facts.customerState ?? 'an unknown state'}` })
         continue
