@@ -295,3 +295,62 @@ describe('access', () => {
     assert.equal(listed[0]!.versions[0]!.metadata.draft, true)
   })
 })
+
+describe('hostile and careless input', () => {
+  test('control characters and ids no column can hold are 400s naming the field', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-14' })
+    const nul = await inject('POST', '/api/contracts', dealOf(q, { customer: { firstName: 'Sam\u0000', lastName: 'Buyer' } }))
+    assert.equal(nul.statusCode, 400, nul.body)
+    const huge = await inject('POST', '/api/contracts', dealOf(q, { lienHolderId: 1e20 }))
+    assert.equal(huge.statusCode, 400, huge.body)
+    for (const url of ['/api/contracts?dealerId=99999999999999999999', '/api/v2/contracts?dealerId=9223372036854775808', '/api/contracts?customerName=a%00b']) {
+      assert.equal((await inject('GET', url)).statusCode, 400, url)
+    }
+    const fieldNul = await inject('POST', '/api/contracts', dealOf(q, { customFields: { financeManagerCode: 'F\u0000' } }))
+    assert.equal(fieldNul.statusCode, 422, fieldNul.body)
+    assert.deepEqual(fieldsOf(fieldNul), ['customFields/financeManagerCode:invalid_value'])
+  })
+
+  test('a PATCH that would store bad values is refused and the contract stays readable', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-15', extra: FINANCE, planCode: 'GAP-STD' })
+    const created = await inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: `LN-P-${Date.now()}` } }))
+    assert.equal(created.statusCode, 201, created.body)
+    const id = json<{ id: number }>(created).id
+    const bad = await inject('PATCH', `/api/contracts/${id}`, { finance: { monthlyPayment: 'abc' }, effectiveDate: '2099-01-01' })
+    assert.equal(bad.statusCode, 422, bad.body)
+    assert.deepEqual(fieldsOf(bad), ['effectiveDate:out_of_range', 'finance/monthlyPayment:invalid_format'])
+    const partial = await inject('PATCH', `/api/contracts/${id}`, { salesPerson: { firstName: null, code: 'PS1' }, finance: { monthlyPayment: 410.22 }, coBuyer: null })
+    assert.equal(partial.statusCode, 200, partial.body)
+    const read = await inject('GET', `/api/contracts/${id}`)
+    assert.equal(read.statusCode, 200, read.body)
+    const c = json<{ salesPerson: { firstName: string | null; code: string }; finance: { monthlyPayment: number } }>(read)
+    assert.deepEqual(c.salesPerson, { firstName: null, lastName: null, code: 'PS1' })
+    assert.equal(c.finance.monthlyPayment, 410.22)
+  })
+
+  test('parallel claims of one unique value: one contract gets it, the others 409', async () => {
+    const loan = `LN-R-${Date.now()}`
+    const quotes = await Promise.all(Array.from({ length: 8 }, (_, i) => quoteFor({ saleDate: new Date(Date.UTC(2026, 8, 25 + i)).toISOString().slice(0, 10), extra: FINANCE, planCode: 'GAP-STD' })))
+    const replies = await Promise.all(quotes.map((q) => inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: loan } }))))
+    assert.deepEqual(replies.map((r) => r.statusCode).toSorted(), [201, 409, 409, 409, 409, 409, 409, 409], replies.map((r) => r.body).join('\n'))
+  })
+
+  test('a draft document is rendered again on retry, even with an Idempotency-Key', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-16' })
+    const send = () => t.app.inject({ method: 'POST', url: '/api/contracts/draftdocument', headers: { ...headers, 'idempotency-key': 'draft-1' }, payload: dealOf(q) })
+    for (const res of [await send(), await send()]) {
+      assert.equal(res.statusCode, 200, res.body)
+      assert.ok(res.rawPayload.length > 1000)
+      assert.equal(res.headers['idempotent-replayed'], undefined)
+    }
+  })
+
+  test('status ACTIVE finds finalized contracts in effect', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-17' })
+    const id = json<{ id: number }>(await inject('POST', '/api/contracts', dealOf(q))).id
+    assert.equal((await inject('POST', `/api/contracts/${id}/finalize`)).statusCode, 200)
+    const active = json<Array<{ id: number; status: string }>>(await inject('GET', '/api/contracts?status=ACTIVE&saleDateFrom=2026-10-17&saleDateTo=2026-10-17'))
+    assert.deepEqual(active.map((c) => [c.id, c.status]), [[id, 'ACTIVE']])
+    assert.deepEqual(json<unknown[]>(await inject('GET', '/api/contracts?status=FINALIZED&saleDateFrom=2026-10-17&saleDateTo=2026-10-17')), [])
+  })
+})

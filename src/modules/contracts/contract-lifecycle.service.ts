@@ -6,7 +6,7 @@ import { addMonths } from '../../platform/calendar.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { Decimal, toCents } from '../../platform/money.ts'
 import { isStorableId } from '../../platform/ids.ts'
-import type { DocumentService } from '../documents/index.ts'
+import { MAX_VERSIONS, type DocumentService } from '../documents/index.ts'
 import type { JournalEntryView, LedgerService } from '../finance/index.ts'
 import type { CustomerInput } from '../parties/index.ts'
 import { documentFromContract, documentFromDeal, type DocumentParties } from './contract-document.ts'
@@ -16,10 +16,13 @@ import { contractErrors } from './contract.errors.ts'
 import { toHoldView, type ContractView, type CoverageSnapshot, type PricingSnapshot } from './contract.mapper.ts'
 import { renderContractPdf } from './contract.pdf.ts'
 import * as repo from './contract.repository.ts'
-import { differenceLines, finalizationLines, LOCK_MINUTES, lockedAgainst, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
+import { differenceLines, finalizationLines, LOCK_MINUTES, lockedAgainst, nameProblem, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
 import type { ContractCore, ContractPorts } from './contract.service.ts'
 
 export const CONTRACT_PDF = 'CONTRACT_PDF'
+export const CONTRACT_DRAFT_PDF = 'CONTRACT_DRAFT_PDF'
+/** The contract's own documents (uploaded files are CONTRACT_FILE). */
+export const CONTRACT_DOCUMENT_KINDS = [CONTRACT_DRAFT_PDF, CONTRACT_PDF] as const
 export const CONTRACT_OWNER = 'CONTRACT'
 
 type Ports = Pick<ContractPorts, 'db' | 'clock' | 'settings' | 'parties'> & { core: ContractCore; ledger: LedgerService; documents: DocumentService }
@@ -45,17 +48,23 @@ export function createContractLifecycle(ports: Ports) {
     return { administrator, dealerAddress: dealer.address, distanceUnit: distanceUnit as 'MILES' | 'KILOMETERS', issuedOn }
   }
 
-  /** Renders the contract's document (a draft while pending) and stores it as a new version of its CONTRACT_PDF document. */
+  /**
+   * Renders the contract's document and stores it as a new version: drafts (while pending) in the
+   * CONTRACT_DRAFT_PDF document, the final document in CONTRACT_PDF, so drafts can never crowd the
+   * final document out of its versions. A document at its version limit is followed by a new one.
+   * Runs inside the caller's transaction, which holds the contract's row lock.
+   */
   async function produceDocument(ctx: AuthenticatedContext, row: repo.ContractRow, draft: boolean) {
     const view = await core.view(ctx, row)
     const coverage = row.coverage as CoverageSnapshot
     const labels = Object.fromEntries(coverage.customFieldRules.map((r) => [r.key, r.label]))
     const groups = coverage.coverageGroups.map((g) => ({ group: g.name, components: g.components.map((c) => c.name) }))
     const pdf = await renderContractPdf(documentFromContract(view, labels, groups, await documentParties(ctx.tenantId, row.dealer_id), draft))
-    const existing = view.documents.find((d) => d.kind === CONTRACT_PDF)
+    const kind = draft ? CONTRACT_DRAFT_PDF : CONTRACT_PDF
+    const existing = view.documents.findLast((d) => d.kind === kind && d.currentVersion < MAX_VERSIONS)
     const stored = await documents.store(ctx, {
-      ownerType: CONTRACT_OWNER, ownerId: row.id, kind: CONTRACT_PDF,
-      fileName: `${row.contract_number}${draft ? '-DRAFT' : ''}.pdf`, title: `Contract ${row.contract_number}`,
+      ownerType: CONTRACT_OWNER, ownerId: row.id, kind,
+      fileName: `${row.contract_number}${draft ? '-DRAFT' : ''}.pdf`, title: `Contract ${row.contract_number}${draft ? ' (draft)' : ''}`,
       contentType: 'application/pdf', content: pdf, metadata: { draft },
       ...(existing ? { documentId: existing.documentId } : {}),
     })
@@ -91,7 +100,7 @@ export function createContractLifecycle(ports: Ports) {
   return {
     // ---- holds ----------------------------------------------------------------------------------
     async holds(ctx: AuthenticatedContext, contractId: number) {
-      await core.get(ctx, contractId)
+      await core.readRow(ctx, contractId)
       return (await db.read(ctx.tenantId, (x) => repo.listHolds(x, ctx.tenantId, contractId))).map(toHoldView)
     },
 
@@ -105,7 +114,7 @@ export function createContractLifecycle(ports: Ports) {
     },
 
     async resolutions(ctx: AuthenticatedContext, contractId: number, holdId: number) {
-      await core.get(ctx, contractId)
+      await core.readRow(ctx, contractId)
       const hold = isStorableId(holdId) ? await db.read(ctx.tenantId, (x) => repo.findHold(x, ctx.tenantId, contractId, holdId)) : undefined
       if (!hold) throw contractErrors.create('hold_not_found', `contract ${contractId} has no hold ${holdId}`)
       return hold.resolved_at === null ? [] : [{ holdId: hold.id, resolvedAt: hold.resolved_at.toISOString(), resolvedBy: hold.resolved_by!, note: hold.resolution_note }]
@@ -125,8 +134,12 @@ export function createContractLifecycle(ports: Ports) {
 
     // ---- the edit lock --------------------------------------------------------------------------
     async lockStatus(ctx: AuthenticatedContext, contractId: number) {
-      const c = await core.get(ctx, contractId)
-      return { contractId: c.id, locked: c.locked, heldByYou: c.lock?.userId === ctx.principal.userId, userId: c.lock?.userId ?? null, user: c.lock?.user ?? null, expiresAt: c.lock?.expiresAt ?? null }
+      const row = await core.readRow(ctx, contractId)
+      const held = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > clock.now()
+      return {
+        contractId: row.id, locked: held, heldByYou: held && row.lock_user_id === ctx.principal.userId,
+        userId: held ? row.lock_user_id : null, user: held ? row.lock_user_label : null, expiresAt: held ? row.lock_expires_at!.toISOString() : null,
+      }
     },
 
     /** Takes (or renews) the edit lock for LOCK_MINUTES; 423 while another user holds it. Any status may be locked (a finalized contract is locked while a cancellation is worked). */
@@ -158,9 +171,8 @@ export function createContractLifecycle(ports: Ports) {
 
     // ---- co-buyer -------------------------------------------------------------------------------
     async setCoBuyer(ctx: AuthenticatedContext, contractId: number, coBuyer: CustomerInput) {
-      if (!coBuyer.companyName?.trim() && !(coBuyer.firstName?.trim() && coBuyer.lastName?.trim())) {
-        throw contractErrors.create('contract_invalid', 'give the co-buyer\'s firstName and lastName, or a companyName', { errors: [{ field: 'firstName', code: 'required', message: 'firstName and lastName, or companyName, are required' }] })
-      }
+      const problem = nameProblem(coBuyer, 'coBuyer')
+      if (problem) throw contractErrors.create('contract_invalid', problem.message, { errors: [problem] })
       const changed = await db.transaction(ctx.tenantId, async (tx) => {
         const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
         const snapshot = personSnapshot(coBuyer)
@@ -225,21 +237,27 @@ export function createContractLifecycle(ports: Ports) {
     },
 
     // ---- documents ------------------------------------------------------------------------------
-    /** The contract's documents (its PDFs), newest first. */
+    /** The contract's own documents (drafts and the final document), in the order they were made. */
     async documentsOf(ctx: AuthenticatedContext, contractId: number) {
-      await core.get(ctx, contractId)
-      return documents.listForOwner(ctx.tenantId, CONTRACT_OWNER, contractId, { kind: CONTRACT_PDF })
+      await core.readRow(ctx, contractId)
+      return documents.listForOwner(ctx.tenantId, CONTRACT_OWNER, contractId, { kinds: CONTRACT_DOCUMENT_KINDS })
     },
 
-    /** Produces the contract's document now: a draft while pending, the final document (again) once finalized. */
+    /**
+     * Produces the contract's document now: a draft while pending, the final document (again) once
+     * finalized; under the contract's row lock, so it cannot interleave with finalization, and not
+     * while another user holds the edit lock.
+     */
     async produceDocument(ctx: AuthenticatedContext, contractId: number) {
-      const row = await db.transaction(ctx.tenantId, async (tx) => {
-        const found = await core.lockRow(tx, ctx, contractId)
-        if (found.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${found.contract_number} is voided`)
-        return found
+      const made = await db.transaction(ctx.tenantId, async (tx) => {
+        const row = await core.lockRow(tx, ctx, contractId)
+        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, clock.now())) {
+          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`)
+        }
+        if (row.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${row.contract_number} is voided`)
+        return produceDocument(ctx, row, row.status === 'PENDING')
       })
-      await produceDocument(ctx, row, row.status === 'PENDING')
-      return (await documents.listForOwner(ctx.tenantId, CONTRACT_OWNER, contractId, { kind: CONTRACT_PDF }))[0]!
+      return (await documents.get(ctx.tenantId, made.documentId))!
     },
 
     /** A draft contract PDF for a deal that is not a contract yet: checked like POST /contracts, nothing stored. */

@@ -10,7 +10,7 @@ import type { AccountHolderKind } from '../../platform/db/schema.ts'
 import type { CustomerInput, DealerDirectory, LienHolderInput, PartyAddress } from '../parties/index.ts'
 import type { QuotedLine, QuotedRate, QuoteService } from '../rating/index.ts'
 import { contractErrors } from './contract.errors.ts'
-import { checkCustomFields, quoteDisagreements, retailProblem, type CustomFieldValue } from './contract.rules.ts'
+import { checkCustomFields, effectiveDateProblem, nameProblem, quoteDisagreements, retailProblem, uniqueClaims, type CustomFieldValue } from './contract.rules.ts'
 
 /** The body of POST /api/contracts (and of a draft document), as the schema admits it. */
 export type DealInput = {
@@ -54,9 +54,6 @@ export type CheckedDeal = {
   vehicle: Record<string, unknown>
   finance: Record<string, unknown> | null
 }
-
-/** How far after the sale the coverage may start. */
-export const MAX_EFFECTIVE_DELAY_DAYS = 60
 
 type Ports = {
   quotes: Pick<QuoteService, 'quotedRate'>
@@ -128,13 +125,9 @@ export function createDealChecker(ports: Ports) {
         errors.push({ field: 'saleDate', code: 'out_of_range', message: `sale date ${saleDate} is more than ${lookBack} days before today (${today})` })
       }
       const effectiveDate = deal.effectiveDate ?? saleDate
-      if (effectiveDate < saleDate || effectiveDate > addDays(saleDate, MAX_EFFECTIVE_DELAY_DAYS)) {
-        errors.push({ field: 'effectiveDate', code: 'out_of_range', message: `must be between the sale date ${saleDate} and ${MAX_EFFECTIVE_DELAY_DAYS} days after it` })
-      }
-      const c = deal.customer
-      if (!c.companyName?.trim() && !(c.firstName?.trim() && c.lastName?.trim())) {
-        errors.push({ field: 'customer', code: 'required', message: 'give the contract holder\'s firstName and lastName, or a companyName' })
-      }
+      const dateProblem = effectiveDateProblem(saleDate, effectiveDate)
+      if (dateProblem) errors.push(dateProblem)
+      for (const problem of [nameProblem(deal.customer, 'customer'), deal.coBuyer ? nameProblem(deal.coBuyer, 'coBuyer') : undefined]) if (problem) errors.push(problem)
       if (deal.lienHolderId != null && deal.lienHolder != null) {
         errors.push({ field: 'lienHolder', code: 'conflict', message: 'give lienHolderId or lienHolder, not both' })
       }
@@ -157,8 +150,7 @@ export function createDealChecker(ports: Ports) {
         dealerCostCents: lines.reduce((n, l) => n + l.cents, 0),
         lines,
         customFields: fields.values,
-        uniqueValues: quoted.plan.customFields.filter((f) => f.unique && fields.values[f.key] !== undefined)
-          .map((f) => ({ key: f.key, value: String(fields.values[f.key]).trim().toUpperCase() })),
+        uniqueValues: uniqueClaims(quoted.plan.customFields, fields.values),
         vehicle: {
           vin: q.vin ?? deal.vehicle.vin.toUpperCase(), year: quoted.vehicle.year ?? deal.vehicle.year ?? null,
           make: quoted.vehicle.make ?? deal.vehicle.make ?? null, model: quoted.vehicle.model ?? deal.vehicle.model ?? null,

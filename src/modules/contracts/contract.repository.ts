@@ -24,17 +24,25 @@ export async function findContractByNumber(db: Executor, tenantId: number, contr
   return q.executeTakeFirst()
 }
 
-/** The contract row locked for a change; the caller's transaction holds the lock until it ends. */
+/**
+ * The contract row locked for a change; the caller's transaction holds the lock until it ends.
+ * Open holds are counted by a second statement, after the lock is granted: a count inside the
+ * locking statement would come from its snapshot, taken before it waited, and miss a hold placed
+ * by the transaction it waited for.
+ */
 export async function lockContract(tx: Transaction<DB>, tenantId: number, id: number, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {
-  let q = tx.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
-    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id)
+  let q = tx.selectFrom('contract as c').selectAll('c').where('c.tenant_id', '=', tenantId).where('c.id', '=', id)
   if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
-  return q.forUpdate('c').executeTakeFirst()
+  const row = await q.forUpdate('c').executeTakeFirst()
+  if (!row) return undefined
+  const holds = await tx.selectFrom('contract_hold').select(sql<number>`count(*)::int`.as('n'))
+    .where('tenant_id', '=', tenantId).where('contract_id', '=', id).where('resolved_at', 'is', null).executeTakeFirstOrThrow()
+  return { ...row, open_holds: holds.n }
 }
 
-export async function insertContract(tx: Transaction<DB>, tenantId: number, values: ContractInsert): Promise<number> {
-  const row = await tx.insertInto('contract').values({ ...values, tenant_id: tenantId }).returning('id').executeTakeFirstOrThrow()
-  return row.id
+export async function insertContract(tx: Transaction<DB>, tenantId: number, values: ContractInsert): Promise<ContractRow> {
+  const row = await tx.insertInto('contract').values({ ...values, tenant_id: tenantId }).returningAll().executeTakeFirstOrThrow()
+  return { ...row, open_holds: 0 }
 }
 
 export async function updateContract(tx: Transaction<DB>, tenantId: number, id: number, values: Partial<Omit<ContractInsert, 'id'>>, now: Date, bumpVersion = true): Promise<void> {
@@ -42,12 +50,15 @@ export async function updateContract(tx: Transaction<DB>, tenantId: number, id: 
     .where('tenant_id', '=', tenantId).where('id', '=', id).execute()
 }
 
-/** The tenant's next contract sequence number. The row lock serializes numbering within a tenant only. */
+/** Makes the tenant's contract-number sequence (at tenant creation; next_contract_number also makes a missing one). */
+export async function createContractSequence(tx: Transaction<DB>, tenantId: number): Promise<void> {
+  await sql.raw(`create sequence if not exists contract_number_seq_${Math.trunc(tenantId)}`).execute(tx)
+}
+
+/** The tenant's next contract sequence number (a PostgreSQL sequence: never waits, may leave gaps on rollback). */
 export async function nextContractSequence(tx: Transaction<DB>, tenantId: number): Promise<number> {
-  const row = await tx.insertInto('contract_number_sequence').values({ tenant_id: tenantId, last_value: 1 })
-    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_value: sql<number>`contract_number_sequence.last_value + 1` }))
-    .returning('last_value').executeTakeFirstOrThrow()
-  return Number(row.last_value)
+  const { rows } = await sql<{ n: string | number }>`select next_contract_number(${tenantId}) as n`.execute(tx)
+  return Number(rows[0]!.n)
 }
 
 /** A contract of the same dealer, VIN, plan and sale date created since `since` and not voided. */
@@ -64,20 +75,24 @@ export async function lockDeal(tx: Transaction<DB>, tenantId: number, dealKey: s
   await sql`select pg_advisory_xact_lock(${tenantId}::int, hashtext(${dealKey}))`.execute(tx)
 }
 
-/** Claims unique custom-field values for a contract; the values already claimed by another contract are returned, nothing is claimed then. */
+/**
+ * Claims unique custom-field values for a contract. Returns the values another contract already
+ * holds (then the caller rolls back); a concurrent claim of the same value is settled by the
+ * primary key, never by a failed statement.
+ */
 export async function claimUniqueValues(tx: Transaction<DB>, tenantId: number, contractId: number, values: ReadonlyArray<{ key: string; value: string }>): Promise<Array<{ key: string; value: string; contractId: number }>> {
   if (values.length === 0) return []
-  const taken = await tx.selectFrom('contract_unique_value').select(['field_key', 'value', 'contract_id'])
+  const claimed = await tx.insertInto('contract_unique_value')
+    .values(values.map((v) => ({ tenant_id: tenantId, field_key: v.key, value: v.value, contract_id: contractId })))
+    .onConflict((oc) => oc.columns(['tenant_id', 'field_key', 'value']).doNothing())
+    .returning(['field_key', 'value']).execute()
+  const missing = values.filter((v) => !claimed.some((c) => c.field_key === v.key && c.value === v.value))
+  if (missing.length === 0) return []
+  const holders = await tx.selectFrom('contract_unique_value').select(['field_key', 'value', 'contract_id'])
     .where('tenant_id', '=', tenantId)
-    .where((eb) => eb.or(values.map((v) => eb.and([eb('field_key', '=', v.key), eb('value', '=', v.value)]))))
+    .where((eb) => eb.or(missing.map((v) => eb.and([eb('field_key', '=', v.key), eb('value', '=', v.value)]))))
     .execute()
-  const others = taken.filter((t) => t.contract_id !== contractId)
-  if (others.length > 0) return others.map((t) => ({ key: t.field_key, value: t.value, contractId: t.contract_id }))
-  const fresh = values.filter((v) => !taken.some((t) => t.field_key === v.key && t.value === v.value))
-  if (fresh.length > 0) {
-    await tx.insertInto('contract_unique_value').values(fresh.map((v) => ({ tenant_id: tenantId, field_key: v.key, value: v.value, contract_id: contractId }))).execute()
-  }
-  return []
+  return holders.filter((h) => h.contract_id !== contractId).map((h) => ({ key: h.field_key, value: h.value, contractId: h.contract_id }))
 }
 
 /** Releases a contract's claims on values it no longer carries. */
@@ -91,6 +106,8 @@ export type ContractFilter = {
   contractNumber?: string | undefined; vin?: string | undefined; customerName?: string | undefined
   dealerId?: number | undefined; dealerIds?: readonly number[] | undefined; status?: ContractStatus | undefined
   saleDateFrom?: string | undefined; saleDateTo?: string | undefined; createdFrom?: string | undefined; createdTo?: string | undefined
+  /** Today in the tenant's time zone: what ACTIVE and FINALIZED mean to readers depends on it. */
+  today: string
 }
 
 /** Contracts matching every filter, newest first (id breaks ties), with the total. */
@@ -108,7 +125,10 @@ export async function searchContracts(db: Executor, tenantId: number, f: Contrac
   }
   if (f.dealerId !== undefined) q = q.where('c.dealer_id', '=', f.dealerId)
   if (f.dealerIds !== undefined) q = q.where('c.dealer_id', 'in', f.dealerIds.length > 0 ? [...f.dealerIds] : [0])
-  if (f.status !== undefined) q = q.where('c.status', '=', f.status)
+  // A finalized contract in effect is ACTIVE to readers (currentStatus) even before that is written.
+  if (f.status === 'ACTIVE') q = q.where((eb) => eb.or([eb('c.status', '=', 'ACTIVE'), eb.and([eb('c.status', '=', 'FINALIZED'), eb('c.effective_date', '<=', f.today)])]))
+  else if (f.status === 'FINALIZED') q = q.where('c.status', '=', 'FINALIZED').where('c.effective_date', '>', f.today)
+  else if (f.status !== undefined) q = q.where('c.status', '=', f.status)
   if (f.saleDateFrom !== undefined) q = q.where('c.sale_date', '>=', f.saleDateFrom)
   if (f.saleDateTo !== undefined) q = q.where('c.sale_date', '<=', f.saleDateTo)
   if (f.createdFrom !== undefined) q = q.where('c.created_at', '>=', new Date(f.createdFrom))

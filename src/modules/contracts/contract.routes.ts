@@ -9,6 +9,7 @@ import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { Paged, problemResponses } from '../../platform/http/schemas.ts'
+import { DocumentSchema } from '../documents/index.ts'
 import type { ContractLifecycle } from './contract-lifecycle.service.ts'
 import type { DealInput } from './contract.deal.ts'
 import { HOLD_REASONS } from './contract.rules.ts'
@@ -27,13 +28,6 @@ const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 const contractRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Contract#' })
 const holdRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractHold#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractSummary#' })
-const DocumentSummary = Type.Object({
-  documentId: Type.Integer(), kind: Type.String(), title: Type.String(), currentVersion: Type.Integer(), createdAt: Type.String(), updatedAt: Type.String(),
-  versions: Type.Array(Type.Object({
-    fileId: Type.Integer(), versionNo: Type.Integer(), fileName: Type.String(), contentType: Type.String(), sizeBytes: Type.Integer(), sha256: Type.String(),
-    metadata: Type.Record(Type.String(), Type.Unknown()), createdAt: Type.String(), downloadUrl: Type.String(), downloadUrlExpiresAt: Type.String(),
-  })),
-})
 /** Routes whose body is optional: no body reads as an empty one. */
 const noBodyIsEmpty = async (req: FastifyRequest) => { req.body ??= {} }
 const LOCKED = 'Changes by another user while that user holds the edit lock: 423 contract_locked.'
@@ -71,7 +65,8 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
         ...problemResponses(404, 422),
       },
     },
-    config: WRITE,
+    // Nothing is stored, so a retry simply renders again; an idempotency record could not hold the PDF.
+    config: { ...WRITE, idempotent: false },
   }, async (req, typedReply) => {
     // The reply is PDF bytes, which the typed reply of a binary schema does not model.
     const reply = typedReply as FastifyReply
@@ -268,7 +263,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     schema: {
       tags: TAGS, summary: 'List the contract\'s documents',
       description: 'The contract PDF document with its versions (drafts while pending, the final document from finalization), each with a signed download link. Uploaded files are under /files.',
-      params: ContractIdParams, response: { 200: Type.Array(DocumentSummary), ...problemResponses(404) },
+      params: ContractIdParams, response: { 200: Type.Array(DocumentSchema), ...problemResponses(404) },
     },
     config: READ,
   }, async (req) => lifecycle.documentsOf(ctxOf(req), req.params.contractId))
@@ -277,7 +272,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     schema: {
       tags: TAGS, summary: 'Produce the contract PDF now',
       description: 'A new version of the contract\'s PDF document: a draft (marked DRAFT on every page) while PENDING, the final document once finalized. 409 for a voided contract.',
-      params: ContractIdParams, body: Type.Optional(EmptyBody), response: { 201: DocumentSummary, ...problemResponses(404, 409) },
+      params: ContractIdParams, body: Type.Optional(EmptyBody), response: { 201: DocumentSchema, ...problemResponses(404, 409) },
     },
     preValidation: noBodyIsEmpty,
     config: WRITE,

@@ -1,6 +1,6 @@
 // Pure contract rules (docs/contracts.md): the lifecycle state machine, custom-field values, what a
 // contract must agree with in its quote, the retail price, and the journal lines a finalization posts.
-import { isIsoDate } from '../../platform/calendar.ts'
+import { addDays, isIsoDate } from '../../platform/calendar.ts'
 import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { centsToNumber, Decimal } from '../../platform/money.ts'
@@ -43,7 +43,7 @@ export type Transition = { ok: true; to: ContractStatus } | { ok: false; code: '
 export function transition(status: ContractStatus, event: ContractEvent, facts: TransitionFacts): Transition {
   const rule = TRANSITIONS[event]
   if (!rule.from.includes(status)) {
-    return { ok: false, code: 'contract_state_conflict', message: `a ${status} contract cannot be ${PAST[event]}; only a ${rule.from.join(' or ')} one can` }
+    return { ok: false, code: 'contract_state_conflict', message: `a contract that is ${status} cannot be ${PAST[event]}; only one that is ${rule.from.join(' or ')} can` }
   }
   if (event === 'FINALIZE' && facts.openHolds > 0) {
     return { ok: false, code: 'contract_on_hold', message: `the contract has ${facts.openHolds} unresolved hold(s); resolve them before finalizing` }
@@ -99,6 +99,9 @@ export type CustomFieldRule = {
 }
 export type CustomFieldValue = string | number | boolean
 
+/** The longest text value of any custom field, whatever the rate book allows: values are indexed when unique. */
+const MAX_TEXT_VALUE = 1000
+
 /**
  * Checks a contract's custom-field values against the plan's fields (GET
  * /api/Rates/Products/{productId}/customfields shows the same rules): every problem is listed, each
@@ -135,6 +138,8 @@ function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, me
   switch (rule.type) {
     case 'STRING': {
       if (typeof raw !== 'string') return void fail('invalid_type', 'must be text')
+      if (/[\u0000-\u001f\u007f]/.test(raw)) return void fail('invalid_value', 'must not contain control characters')
+      if (raw.length > MAX_TEXT_VALUE) return void fail('too_long', `must be at most ${rule.maxLength ?? MAX_TEXT_VALUE} characters`)
       if (rule.minLength !== undefined && raw.length < rule.minLength) return void fail('too_short', `must be at least ${rule.minLength} characters`)
       if (rule.maxLength !== undefined && raw.length > rule.maxLength) return void fail('too_long', `must be at most ${rule.maxLength} characters`)
       if (rule.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(raw)) return void fail('pattern', `does not match the required format ${rule.pattern}`)
@@ -169,6 +174,11 @@ function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, me
 /** The text a unique value is claimed under: case and surrounding blanks do not make a value new. */
 export function uniqueValueKey(value: CustomFieldValue): string {
   return String(value).trim().toUpperCase()
+}
+
+/** The claims a contract's values make on the fields its plan marks unique. */
+export function uniqueClaims(rules: ReadonlyArray<{ key: string; unique: boolean }>, values: Readonly<Record<string, CustomFieldValue>>): Array<{ key: string; value: string }> {
+  return rules.flatMap((r) => (r.unique && values[r.key] !== undefined ? [{ key: r.key, value: uniqueValueKey(values[r.key]!) }] : []))
 }
 
 // ---- agreement with the quote ------------------------------------------------------------------
@@ -228,6 +238,23 @@ function safeDecimal(v: string | number): Decimal | undefined {
   } catch {
     return undefined
   }
+}
+
+// ---- dates and parties -------------------------------------------------------------------------
+
+/** How far after the sale the coverage may start. */
+export const MAX_EFFECTIVE_DELAY_DAYS = 60
+
+/** Why an effective date is not acceptable for a sale date, or undefined when it is. */
+export function effectiveDateProblem(saleDate: string, effectiveDate: string): FieldError | undefined {
+  if (effectiveDate >= saleDate && effectiveDate <= addDays(saleDate, MAX_EFFECTIVE_DELAY_DAYS)) return undefined
+  return { field: 'effectiveDate', code: 'out_of_range', message: `must be between the sale date ${saleDate} and ${MAX_EFFECTIVE_DELAY_DAYS} days after it` }
+}
+
+/** A contract holder or co-buyer needs a person's first and last name, or a company name. */
+export function nameProblem(person: { firstName?: string | null; lastName?: string | null; companyName?: string | null }, field: string): FieldError | undefined {
+  if (person.companyName?.trim() || (person.firstName?.trim() && person.lastName?.trim())) return undefined
+  return { field, code: 'required', message: `${field}: give firstName and lastName, or companyName` }
 }
 
 // ---- price -------------------------------------------------------------------------------------

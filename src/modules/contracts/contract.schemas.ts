@@ -11,8 +11,12 @@ const IsoDate = (description: string) => Type.String({ format: 'date', maxLength
 /** Money in requests: a JSON number (or decimal string) with at most 2 decimals; checked by the service. */
 const MoneyIn = (description: string) => Type.Union([Type.Number(), Type.String({ maxLength: 20 })], { description: `${description} A number with at most 2 decimals.` })
 const Money = (description?: string) => Type.Number(description ? { description } : {})
-const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) })
-const OptionalText = (max: number, description?: string) => Type.Optional(nullable(Type.String({ maxLength: max }), description))
+/** Free text: no control characters (a NUL cannot be stored, a line break does not belong in a name). */
+const NO_CONTROL = '^[^\\x00-\\x1f\\x7f]*$'
+const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, pattern: NO_CONTROL, ...(description ? { description } : {}) })
+const OptionalText = (max: number, description?: string) => Type.Optional(nullable(Type.String({ maxLength: max, pattern: NO_CONTROL }), description))
+/** Account-holder ids in bodies and filters: integers an id column can hold. */
+const AccountHolderRef = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description })
 
 const US_STATE = '^[A-Z]{2}$'
 export const AddressSchema = Type.Object({
@@ -74,7 +78,7 @@ const dealFields = {
   customer: PersonSchema,
   coBuyer: Type.Optional(nullable(PersonSchema)),
   finance: Type.Optional(nullable(FinanceIn)),
-  lienHolderId: Type.Optional(nullable(Type.Integer({ minimum: 1, description: 'An existing lien holder (GET /api/lienHolders).' }))),
+  lienHolderId: Type.Optional(nullable(AccountHolderRef('An existing lien holder (GET /api/lienHolders).'))),
   lienHolder: Type.Optional(nullable(LienHolderInline)),
   dealNumber: OptionalText(40, 'The dealer\'s deal number.'),
   salesPerson: Type.Optional(nullable(SalesPerson)),
@@ -123,7 +127,11 @@ const HoldView = Type.Object({
   createdAt: DateTime('When the hold was placed.'), createdBy: Type.String(),
   resolved: Type.Boolean(), resolvedAt: nullable(DateTime('When it was resolved.')), resolvedBy: nullable(Type.String()), resolutionNote: nullable(Type.String()),
 })
-export const HoldSchema = Type.Object(HoldView.properties, { $id: 'ContractHold' })
+export const HOLD_EXAMPLE = {
+  holdId: 311, contractId: 900123, reasonCode: 'MISSING_SIGNATURE', reason: 'Missing signature', note: 'Co-buyer did not sign page 2',
+  createdAt: '2026-11-21T16:05:00.000Z', createdBy: 'clerk@admin.example', resolved: false, resolvedAt: null, resolvedBy: null, resolutionNote: null,
+}
+export const HoldSchema = Type.Object(HoldView.properties, { $id: 'ContractHold', examples: [HOLD_EXAMPLE] })
 const PersonOut = Type.Object({
   firstName: nullable(Type.String()), middleInitial: nullable(Type.String()), lastName: nullable(Type.String()), companyName: nullable(Type.String()),
   emailAddress: nullable(Type.String()), phoneNumber: nullable(Type.String()), address: nullable(AddressSchema),
@@ -208,7 +216,13 @@ export const ContractSummarySchema = Type.Object({
   dealerId: Type.Integer(), productCode: Type.String(), planCode: Type.String(), vin: nullable(Type.String()),
   customerName: Type.String(), saleDate: Type.String(), effectiveDate: Type.String(), expirationDate: Type.String(),
   dealerCost: Money(), retailPrice: Money(), createdAt: Type.String(),
-}, { $id: 'ContractSummary' })
+}, {
+  $id: 'ContractSummary',
+  examples: [{
+    id: 900123, contractNumber: 'VSC-PLAT-U-0126-00000042', status: 'ACTIVE', dealerId: 77, productCode: 'VSC', planCode: 'PLAT-USED', vin: '1HGCV1F37LA012345',
+    customerName: 'Sam J Buyer', saleDate: '2026-11-21', effectiveDate: '2026-11-21', expirationDate: '2030-11-21', dealerCost: 1085, retailPrice: 2695, createdAt: '2026-11-21T16:01:59.000Z',
+  }],
+})
 
 // ---- parameters and small bodies ---------------------------------------------------------------
 
@@ -222,7 +236,7 @@ const searchFilters = {
   contractNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 60, pattern: PRINTABLE, description: 'Exact contract number (any case).' })),
   vin: Type.Optional(Type.String({ minLength: 1, maxLength: 17, pattern: PRINTABLE, description: 'The VIN, or its last 6 or more characters.' })),
   customerName: Type.Optional(Type.String({ minLength: 2, maxLength: 100, pattern: PRINTABLE, description: 'The start of the contract holder\'s name or a word of it (any case).' })),
-  dealerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Selling dealer (account-holder id).' })),
+  dealerId: Type.Optional(AccountHolderRef('Selling dealer (account-holder id).')),
   dealerNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 40, pattern: PRINTABLE, description: 'Selling dealer number.' })),
   status: Type.Optional(enumOf(CONTRACT_STATUSES, 'Stored status (a finalized contract in effect is stored FINALIZED until activated).')),
   saleDateFrom: Type.Optional(IsoDate('Sale date on or after.')),
@@ -235,15 +249,17 @@ export const PagedSearchQuery = Type.Object({ ...searchFilters, ...PagedQuery },
 
 export const CreateHoldBody = Type.Object({
   reasonCode: enumOf(HOLD_REASONS.map((r) => r.code), 'A code of GET /api/contracts/holdreasons.'),
-  note: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
+  note: Type.Optional(nullable(Type.String({ maxLength: 1000, pattern: '^[^\\x00]*$' }))),
 }, { additionalProperties: false, examples: [{ reasonCode: 'MISSING_SIGNATURE', note: 'Co-buyer did not sign page 2' }] })
 export const ResolveHoldBody = Type.Object({
-  note: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
+  note: Type.Optional(nullable(Type.String({ maxLength: 1000, pattern: '^[^\\x00]*$' }))),
 }, { additionalProperties: false, examples: [{ note: 'Signed copy received by fax' }] })
 export const ResolutionSchema = Type.Object({
   holdId: Type.Integer(), resolvedAt: DateTime('When the hold was resolved.'), resolvedBy: Type.String(), note: nullable(Type.String()),
+}, { examples: [{ holdId: 311, resolvedAt: '2026-11-21T17:40:00.000Z', resolvedBy: 'clerk@admin.example', note: 'Signed copy received by fax' }] })
+export const HoldReasonSchema = Type.Object({ code: Type.String(), name: Type.String(), description: Type.String() }, {
+  examples: [{ code: HOLD_REASONS[0].code, name: HOLD_REASONS[0].name, description: HOLD_REASONS[0].description }],
 })
-export const HoldReasonSchema = Type.Object({ code: Type.String(), name: Type.String(), description: Type.String() })
 export const LockSchema = Type.Object({
   contractId: Type.Integer(), locked: Type.Boolean(), heldByYou: Type.Boolean(),
   userId: nullable(Type.Integer()), user: nullable(Type.String()), expiresAt: nullable(DateTime('When the lock frees itself unless renewed.')),
@@ -252,6 +268,18 @@ export const CoBuyerBody = Type.Object(PersonSchema.properties, { additionalProp
 /** Routes that take no body accept an empty object (or none). */
 export const EmptyBody = Type.Object({}, { additionalProperties: false })
 
+export const POSTING_EXAMPLE = {
+  contract: { ...CONTRACT_EXAMPLE, status: 'ACTIVE', remittance: { finalizedAt: '2026-11-21T18:00:00.000Z', finalizedBy: 'clerk@admin.example', journalEntryIds: [4410] }, version: 2 },
+  journalEntry: {
+    entryId: 4410, kind: 'CONTRACT_FINALIZED', effectiveDate: '2026-11-21', totalDebit: 1085, totalCredit: 1085,
+    lines: [
+      { accountHolderId: 77, purpose: 'DEALER_RECEIVABLE', debit: 1085, credit: 0, disbursementCode: null },
+      { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', debit: 0, credit: 850, disbursementCode: 'RES' },
+      { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', debit: 0, credit: 235, disbursementCode: 'ADM' },
+    ],
+  },
+  document: { documentId: 5020, fileId: 9130, versionNo: 1 },
+}
 export const PostingSchema = Type.Object({
   contract: Type.Unsafe<Record<string, unknown>>({ $ref: 'Contract#' }),
   journalEntry: nullable(Type.Object({
@@ -259,11 +287,41 @@ export const PostingSchema = Type.Object({
     lines: Type.Array(Type.Object({ accountHolderId: Type.Integer(), purpose: Type.String(), debit: Money(), credit: Money(), disbursementCode: nullable(Type.String()) })),
   }, { description: 'The entry posted; null when a refinalization found nothing to post.' })),
   document: nullable(Type.Object({ documentId: Type.Integer(), fileId: Type.Integer(), versionNo: Type.Integer() }, { description: 'The final contract document produced.' })),
-})
+}, { examples: [POSTING_EXAMPLE] })
 
-export const CoverageGroupSchema = Type.Object({ code: Type.String(), name: Type.String(), components: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) })
-export const CoverageComponentSchema = Type.Object({ groupCode: Type.String(), groupName: Type.String(), code: Type.String(), name: Type.String() })
+export const CoverageGroupSchema = Type.Object({ code: Type.String(), name: Type.String(), components: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) }, {
+  examples: [{ code: 'ENGINE', name: 'Engine', components: [{ code: 'BLOCK', name: 'Cylinder block' }, { code: 'HEADS', name: 'Cylinder heads' }] }],
+})
+export const CoverageComponentSchema = Type.Object({ groupCode: Type.String(), groupName: Type.String(), code: Type.String(), name: Type.String() }, {
+  examples: [{ groupCode: 'ENGINE', groupName: 'Engine', code: 'BLOCK', name: 'Cylinder block' }],
+})
 export const PpmServiceSchema = Type.Object({
   code: Type.String(), name: Type.String(), intervalMonths: nullable(Type.Integer()), intervalMiles: nullable(Type.Integer()), count: Type.Integer(),
   schedule: Type.Array(Type.Object({ sequence: Type.Integer(), dueDate: nullable(Type.String()), dueOdometer: nullable(Type.Integer()) }), { description: 'Each service occurrence with when it falls due (by date or odometer, whichever the service counts by).' }),
+}, {
+  examples: [{
+    code: 'OIL', name: 'Oil and filter change', intervalMonths: 6, intervalMiles: 5000, count: 2,
+    schedule: [{ sequence: 1, dueDate: '2027-05-21', dueOdometer: 47150 }, { sequence: 2, dueDate: '2027-11-21', dueOdometer: 52150 }],
+  }],
 })
+
+/** What a PATCH result must be: the editable representation (a merge patch's null leaves a member out). */
+export const PatchedContractSchema = Type.Object({
+  contractNumber: Type.String(), status: Type.String(), quoteId: Type.String(), rateId: Type.String(), saleDate: Type.String(),
+  saleOdometer: Type.Optional(nullable(Type.Integer())), vin: Type.Optional(nullable(Type.String())), dealerNumber: Type.String(),
+  effectiveDate: Type.String({ format: 'date' }),
+  retailPrice: MoneyIn('The coverage\'s retail price.'),
+  customer: PersonSchema,
+  coBuyer: Type.Optional(nullable(PersonSchema)),
+  lienHolderId: Type.Optional(nullable(AccountHolderRef('An existing lien holder.'))),
+  lienHolder: Type.Optional(nullable(LienHolderInline)),
+  finance: Type.Optional(nullable(Type.Object({
+    monthlyPayment: Type.Optional(nullable(MoneyIn('Monthly payment.'))), firstPaymentDate: Type.Optional(nullable(IsoDate('First payment date.'))),
+    balloonAmount: Type.Optional(nullable(MoneyIn('Balloon payment.'))), residualValue: Type.Optional(nullable(MoneyIn('Lease residual value.'))),
+  }, { additionalProperties: false }))),
+  dealNumber: OptionalText(40),
+  salesPerson: Type.Optional(nullable(SalesPerson)),
+  financeManager: Type.Optional(nullable(FinanceManager)),
+  customFields: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.Unknown())),
+  taxExempt: Type.Boolean(),
+}, { additionalProperties: false })

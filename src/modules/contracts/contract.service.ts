@@ -2,13 +2,13 @@
 // pending. The lifecycle (holds, lock, co-buyer, finalize) is in contract-lifecycle.service.ts;
 // both share the loading and guarding done here.
 import type { Transaction } from 'kysely'
-import { Type } from 'typebox'
 import { writeAudit } from '../../platform/audit.ts'
 import { addMonths } from '../../platform/calendar.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import type { FieldError } from '../../platform/http/errors.ts'
 import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { decimalProblem, Decimal, toCents } from '../../platform/money.ts'
@@ -22,8 +22,10 @@ import { createDealChecker, personSnapshot, type CheckedDeal, type DealInput } f
 import { contractErrors } from './contract.errors.ts'
 import { toContractView, toSummary, type ContractDocumentRef, type CoverageSnapshot, type DealData, type PricingSnapshot } from './contract.mapper.ts'
 import * as repo from './contract.repository.ts'
-import { checkCustomFields, lockedAgainst, retailProblem, transition, type ContractEvent, type TransitionFacts } from './contract.rules.ts'
-import { LienHolderInline, PersonSchema } from './contract.schemas.ts'
+import { checkCustomFields, effectiveDateProblem, lockedAgainst, nameProblem, retailProblem, transition, uniqueClaims, type ContractEvent, type TransitionFacts } from './contract.rules.ts'
+import { PatchedContractSchema } from './contract.schemas.ts'
+
+const MONEY_BOUNDS = { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') }
 
 /** An identical submission (dealer, VIN, plan, sale date) within this window is a duplicate, not a new sale. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000
@@ -143,7 +145,7 @@ export function createContractCore(ports: ContractPorts) {
         financeManager: body.financeManager ? { name: body.financeManager.name ?? null, code: body.financeManager.code ?? null } : null,
         taxExempt: body.taxExempt === true,
       }
-      const id = await repo.insertContract(tx, ctx.tenantId, {
+      const inserted = await repo.insertContract(tx, ctx.tenantId, {
         contract_number: formatContractNumber(format, { formPrefix: q.plan.formNumber, sequence, date: day }),
         status: 'PENDING', dealer_id: q.dealer.id, customer_id: customerId, lien_holder_id: lien?.id ?? null,
         quote_id: q.quoteId, rate_id: q.rateId, rate_book_id: q.book.bookId,
@@ -158,15 +160,14 @@ export function createContractCore(ports: ContractPorts) {
         custom_fields: JSON.stringify(deal.customFields), deal_data: JSON.stringify(dealData),
         created_at: now, updated_at: now, created_by: ctx.principal.emailAddress,
       })
-      const taken = await repo.claimUniqueValues(tx, ctx.tenantId, id, deal.uniqueValues)
+      const taken = await repo.claimUniqueValues(tx, ctx.tenantId, inserted.id, deal.uniqueValues)
       if (taken.length > 0) throw valueTaken(taken)
       await ports.parties.recordContractSale(tx, ctx.tenantId, [q.dealer.id, customerId, ...(q.dealer.agentIds.slice(0, 1))], deal.saleDate)
-      const row = (await repo.findContract(tx, ctx.tenantId, id, null))!
       await writeAudit(tx, ctx, now, {
-        action: 'contract.created', entityType: 'contract', entityId: id,
-        changes: { after: { contractNumber: row.contract_number, status: row.status, quoteId: q.quoteId, rateId: q.rateId, dealerCost: row.dealer_cost, retailPrice: row.retail_price, customerId } },
+        action: 'contract.created', entityType: 'contract', entityId: inserted.id,
+        changes: { after: { contractNumber: inserted.contract_number, status: inserted.status, quoteId: q.quoteId, rateId: q.rateId, dealerCost: inserted.dealer_cost, retailPrice: inserted.retail_price, customerId } },
       })
-      return row
+      return inserted
     })
   }
 
@@ -187,7 +188,9 @@ export function createContractCore(ports: ContractPorts) {
 
     async create(ctx: AuthenticatedContext, body: DealInput) {
       const deal = await deals.check(ctx, body)
-      return view(ctx, await insertDeal(ctx, deal, body))
+      const row = await insertDeal(ctx, deal, body)
+      // A new contract has no documents yet.
+      return toContractView(row, await today(ctx.tenantId), clock.now(), [])
     },
 
     async get(ctx: AuthenticatedContext, id: number) {
@@ -204,14 +207,15 @@ export function createContractCore(ports: ContractPorts) {
       return view(ctx, row)
     },
 
-    async search(ctx: AuthenticatedContext, filter: repo.ContractFilter & { dealerNumber?: string | undefined }, window: Window) {
+    async search(ctx: AuthenticatedContext, filter: Omit<repo.ContractFilter, 'today' | 'dealerIds'> & { dealerNumber?: string | undefined }, window: Window) {
       const { dealerNumber, ...rest } = filter
-      let f: repo.ContractFilter = rest
+      const day = await today(ctx.tenantId)
+      let f: repo.ContractFilter = { ...rest, today: day }
       if (dealerNumber !== undefined) {
         const ids = await ports.directory.idsByBusinessKey(ctx.tenantId, [{ kind: 'DEALER', businessKey: dealerNumber }])
-        f = { ...rest, dealerIds: [...ids.values()] }
+        f = { ...f, dealerIds: [...ids.values()] }
       }
-      const [day, result] = await Promise.all([today(ctx.tenantId), db.read(ctx.tenantId, (x) => repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window))])
+      const result = await db.read(ctx.tenantId, (x) => repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window))
       return { items: result.rows.map((r) => toSummary(r, day)), totalCount: result.totalCount }
     },
 
@@ -231,8 +235,9 @@ export function createContractCore(ports: ContractPorts) {
         const n = next as unknown as Editable
         const pricing = row.pricing as PricingSnapshot
         const coverage = row.coverage as CoverageSnapshot
-        const errors = []
-        const retailIssue = decimalProblem(n.retailPrice, { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') })
+        const finance = row.finance as Record<string, unknown> | null
+        const errors: FieldError[] = []
+        const retailIssue = decimalProblem(n.retailPrice, MONEY_BOUNDS)
         const retailCents = retailIssue ? pricing.retailCents : toCents(new Decimal(n.retailPrice))
         if (retailIssue) errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
         else {
@@ -241,43 +246,58 @@ export function createContractCore(ports: ContractPorts) {
         }
         const fields = checkCustomFields(coverage.customFieldRules, n.customFields ?? {})
         errors.push(...fields.errors)
-        if (n.effectiveDate < row.sale_date) errors.push({ field: 'effectiveDate', code: 'out_of_range', message: `must not be before the sale date ${row.sale_date}` })
-        if (!n.customer.companyName?.trim() && !(n.customer.firstName?.trim() && n.customer.lastName?.trim())) {
-          errors.push({ field: 'customer', code: 'required', message: 'give the contract holder\'s firstName and lastName, or a companyName' })
+        for (const problem of [effectiveDateProblem(row.sale_date, n.effectiveDate), nameProblem(n.customer, 'customer'), n.coBuyer ? nameProblem(n.coBuyer, 'coBuyer') : undefined]) {
+          if (problem) errors.push(problem)
+        }
+        if (n.finance && !finance) errors.push({ field: 'finance', code: 'not_financed', message: 'the contract was sold without finance terms; they cannot be added' })
+        for (const key of ['monthlyPayment', 'balloonAmount', 'residualValue'] as const) {
+          const value = n.finance?.[key]
+          const problem = value === undefined || value === null ? undefined : decimalProblem(value, MONEY_BOUNDS)
+          if (problem) errors.push({ field: `finance/${key}`, code: problem.code, message: `finance/${key} ${problem.message}` })
         }
         if (errors.length > 0) throw contractErrors.create('contract_invalid', `${errors.length} problem(s): ${errors.map((e) => e.message).join('; ')}`, { errors })
-        const uniques = coverage.customFieldRules.filter((f) => f.unique && fields.values[f.key] !== undefined).map((f) => ({ key: f.key, value: String(fields.values[f.key]).trim().toUpperCase() }))
+        const uniques = uniqueClaims(coverage.customFieldRules, fields.values)
         const taken = await repo.claimUniqueValues(tx, ctx.tenantId, row.id, uniques)
         if (taken.length > 0) throw valueTaken(taken)
         await repo.releaseUniqueValues(tx, ctx.tenantId, row.id, uniques)
         const customerChanged = JSON.stringify(n.customer) !== JSON.stringify(current.customer)
         const customerId = customerChanged ? await ports.parties.matchOrCreateCustomer(tx, ctx.tenantId, n.customer, row.dealer_id, now) : row.customer_id
-        const lienChanged = n.lienHolderId !== current.lienHolderId || JSON.stringify(n.lienHolder) !== JSON.stringify(current.lienHolder)
+        const lienChanged = (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) || JSON.stringify(n.lienHolder ?? null) !== JSON.stringify(current.lienHolder ?? null)
         const lien = !lienChanged ? undefined
-          : n.lienHolderId !== current.lienHolderId ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
+          : (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
             : await lienHolderFor(tx, ctx, null, n.lienHolder, now)
-        const term = coverage.term
         const deal = row.deal_data as DealData
-        const finance = row.finance as Record<string, unknown> | null
+        const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
+        const money = (v: number | string | null | undefined) => (v === undefined || v === null ? null : new Decimal(v).toFixed(2))
         await repo.updateContract(tx, ctx.tenantId, row.id, {
           customer_id: customerId, customer: JSON.stringify(personSnapshot(n.customer)), customer_name: nameKey(n.customer),
           co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
           ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
-          effective_date: n.effectiveDate, expiration_date: addMonths(n.effectiveDate, term.months),
+          effective_date: n.effectiveDate, expiration_date: addMonths(n.effectiveDate, coverage.term.months),
           retail_price: new Decimal(retailCents).dividedBy(100).toFixed(2),
           pricing: JSON.stringify({ ...pricing, retailCents }),
           custom_fields: JSON.stringify(fields.values),
-          deal_data: JSON.stringify({ ...deal, dealNumber: n.dealNumber ?? null, salesPerson: n.salesPerson ?? null, financeManager: n.financeManager ?? null, taxExempt: n.taxExempt }),
-          ...(finance && n.finance ? { finance: JSON.stringify({ ...finance, ...n.finance }) } : {}),
+          deal_data: JSON.stringify({
+            ...deal, dealNumber: text(n.dealNumber), taxExempt: n.taxExempt,
+            salesPerson: n.salesPerson ? { firstName: text(n.salesPerson.firstName), lastName: text(n.salesPerson.lastName), code: text(n.salesPerson.code) } : null,
+            financeManager: n.financeManager ? { name: text(n.financeManager.name), code: text(n.financeManager.code) } : null,
+          } satisfies DealData),
+          ...(finance ? {
+            finance: JSON.stringify({
+              ...finance, monthlyPayment: money(n.finance?.monthlyPayment), firstPaymentDate: n.finance?.firstPaymentDate ?? null,
+              balloonAmount: money(n.finance?.balloonAmount), residualValue: money(n.finance?.residualValue),
+            }),
+          } : {}),
         }, now)
         const fieldsChanged = Object.keys(next).filter((k) => JSON.stringify((next as Record<string, unknown>)[k]) !== JSON.stringify((current as Record<string, unknown>)[k]))
         await writeAudit(tx, ctx, now, {
           action: 'contract.updated', entityType: 'contract', entityId: row.id,
           changes: { fields: fieldsChanged, before: pick(current, fieldsChanged), after: pick(next, fieldsChanged) },
         })
-        return (await repo.findContract(tx, ctx.tenantId, row.id, null))!
+        // The reply is built inside the transaction: a change that cannot be shown is not kept.
+        return view(ctx, (await repo.findContract(tx, ctx.tenantId, row.id, null))!)
       })
-      return view(ctx, changed)
+      return changed
     },
   }
 }
@@ -288,35 +308,16 @@ export type ContractCore = ReturnType<typeof createContractCore>
 
 const IMMUTABLE = ['contractNumber', 'status', 'quoteId', 'rateId', 'saleDate', 'saleOdometer', 'vin', 'dealerNumber'] as const
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()])
-/** What a PATCH result must be: the editable fields, every one present (null where empty). */
-export const PatchedContractSchema = Type.Object({
-  contractNumber: Type.String(), status: Type.String(), quoteId: Type.String(), rateId: Type.String(), saleDate: Type.String(),
-  saleOdometer: nullable(Type.Integer()), vin: nullable(Type.String()), dealerNumber: Type.String(),
-  effectiveDate: Type.String({ format: 'date' }),
-  retailPrice: Type.Union([Type.Number(), Type.String({ maxLength: 20 })]),
-  customer: PersonSchema,
-  coBuyer: nullable(PersonSchema),
-  lienHolderId: nullable(Type.Integer({ minimum: 1 })),
-  lienHolder: nullable(LienHolderInline),
-  finance: nullable(Type.Object({
-    monthlyPayment: Type.Optional(nullable(Type.String({ maxLength: 20 }))), firstPaymentDate: Type.Optional(nullable(Type.String({ format: 'date' }))),
-    balloonAmount: Type.Optional(nullable(Type.String({ maxLength: 20 }))), residualValue: Type.Optional(nullable(Type.String({ maxLength: 20 }))),
-  }, { additionalProperties: false })),
-  dealNumber: nullable(Type.String({ maxLength: 40 })),
-  salesPerson: nullable(Type.Object({ firstName: Type.Optional(nullable(Type.String({ maxLength: 60 }))), lastName: Type.Optional(nullable(Type.String({ maxLength: 60 }))), code: Type.Optional(nullable(Type.String({ maxLength: 20 }))) }, { additionalProperties: false })),
-  financeManager: nullable(Type.Object({ name: Type.Optional(nullable(Type.String({ maxLength: 120 }))), code: Type.Optional(nullable(Type.String({ maxLength: 20 }))) }, { additionalProperties: false })),
-  customFields: Type.Record(Type.String({ maxLength: 40 }), Type.Unknown()),
-  taxExempt: Type.Boolean(),
-}, { additionalProperties: false })
-
+/** A PATCH result as PatchedContractSchema admits it: a null of a merge patch leaves a member out. */
 type Editable = {
-  contractNumber: string; status: string; quoteId: string; rateId: string; saleDate: string; saleOdometer: number | null; vin: string | null; dealerNumber: string
+  contractNumber: string; status: string; quoteId: string; rateId: string; saleDate: string; saleOdometer?: number | null; vin?: string | null; dealerNumber: string
   effectiveDate: string; retailPrice: number | string
-  customer: CustomerInput; coBuyer: CustomerInput | null; lienHolderId: number | null; lienHolder: LienHolderInput | null
-  finance: Record<string, string | null> | null
-  dealNumber: string | null; salesPerson: DealData['salesPerson']; financeManager: DealData['financeManager']
-  customFields: Record<string, unknown>; taxExempt: boolean
+  customer: CustomerInput; coBuyer?: CustomerInput | null; lienHolderId?: number | null; lienHolder?: LienHolderInput | null
+  finance?: { monthlyPayment?: number | string | null; firstPaymentDate?: string | null; balloonAmount?: number | string | null; residualValue?: number | string | null } | null
+  dealNumber?: string | null
+  salesPerson?: { firstName?: string | null; lastName?: string | null; code?: string | null } | null
+  financeManager?: { name?: string | null; code?: string | null } | null
+  customFields?: Record<string, unknown>; taxExempt: boolean
 }
 
 /** A pending contract's editable representation (merge patches drop nulls, so absent and null mean the same). */

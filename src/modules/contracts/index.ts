@@ -9,10 +9,12 @@ import type { LedgerService } from '../finance/index.ts'
 import type { ContractParties, DealerDirectory } from '../parties/index.ts'
 import type { QuoteService } from '../rating/index.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { CONTRACT_OWNER, CONTRACT_PDF, createContractLifecycle } from './contract-lifecycle.service.ts'
+import { CONTRACT_DOCUMENT_KINDS, CONTRACT_OWNER, createContractLifecycle } from './contract-lifecycle.service.ts'
 import { contractErrors } from './contract.errors.ts'
 import { contractRoutes } from './contract.routes.ts'
 import { createContractCore } from './contract.service.ts'
+import { createContractSequence } from './contract.repository.ts'
+import type { TenantInitializer } from '../../platform/tenancy.ts'
 
 export { CONTRACT_STATUSES, TRANSITIONS, transition, type ContractEvent } from './contract.rules.ts'
 export type { ContractView } from './contract.mapper.ts'
@@ -34,17 +36,16 @@ export function createContractsModule(deps: ContractsDeps) {
   const core = createContractCore({
     ...deps,
     async documentsOf(tenantId, contractId) {
-      const list = await docs.listForOwner(tenantId, CONTRACT_OWNER, contractId, { kind: CONTRACT_PDF })
-      return list.map((d) => ({
-        documentId: d.documentId, kind: d.kind, currentVersion: d.currentVersion, createdAt: d.createdAt,
-        draft: d.versions[d.versions.length - 1]?.metadata.draft === true,
-      }))
+      const list = await docs.summariesForOwner(tenantId, CONTRACT_OWNER, contractId, CONTRACT_DOCUMENT_KINDS)
+      return list.map((d) => ({ documentId: d.documentId, kind: d.kind, currentVersion: d.currentVersion, createdAt: d.createdAt, draft: d.currentMetadata.draft === true }))
     },
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
   return {
     core,
     lifecycle,
+    /** Work done when a tenant is created: its contract-number sequence. */
+    initializeTenant: ((tx, tenant) => createContractSequence(tx, tenant.id)) satisfies TenantInitializer,
     async routes(app: FastifyInstance) {
       await app.register(contractRoutes, { core, lifecycle })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
@@ -54,8 +55,8 @@ export function createContractsModule(deps: ContractsDeps) {
         readPermission: 'contracts:read', writePermission: 'documents:write',
         async resolveOwner(ctx, ownerId, access) {
           // Owner checks run on authenticated routes only; a signed link never reaches them.
-          const contract = await core.get(ctx as AuthenticatedContext, ownerId)
-          if (access === 'write' && contract.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${contract.contractNumber} is voided`)
+          const contract = await core.readRow(ctx as AuthenticatedContext, ownerId)
+          if (access === 'write' && contract.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${contract.contract_number} is voided`)
         },
       }))
     },

@@ -68,6 +68,16 @@ export async function listOwnerDocuments(db: Executor, tenantId: number, filter:
   return windowed(ownerDocuments(db, tenantId, filter).selectAll().orderBy('id'), window).execute()
 }
 
+/** The owner's documents with their current version's labels, in id order: a summary without the version list. */
+export async function ownerDocumentSummaries(db: Executor, tenantId: number, filter: OwnerFilter, limit: number) {
+  let query = db.selectFrom('document as d')
+    .innerJoin('document_version as v', (j) => j.onRef('v.tenant_id', '=', 'd.tenant_id').onRef('v.document_id', '=', 'd.id').onRef('v.version_no', '=', 'd.current_version'))
+    .select(['d.id', 'd.kind', 'd.current_version', 'd.created_at', 'd.updated_at', 'v.metadata'])
+    .where('d.tenant_id', '=', tenantId).where('d.owner_type', '=', filter.ownerType).where('d.owner_id', '=', filter.ownerId)
+  if (filter.kinds && filter.kinds.length > 0) query = query.where('d.kind', 'in', filter.kinds)
+  return query.orderBy('d.id').limit(limit).execute()
+}
+
 export async function countOwnerDocuments(db: Executor, tenantId: number, filter: OwnerFilter): Promise<number> {
   const row = await ownerDocuments(db, tenantId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return Number(row.n)

@@ -45,6 +45,9 @@ export type DocumentView = {
   versions: VersionView[]
 }
 
+/** A document without its versions: what an owner's resource embeds (summariesForOwner). */
+export type DocumentSummary = { documentId: number; kind: string; currentVersion: number; currentMetadata: Record<string, unknown>; createdAt: string; updatedAt: string }
+
 export type OwnerAccess = 'read' | 'write'
 
 /**
@@ -272,6 +275,20 @@ export function createDocumentService(deps: Deps) {
       const kinds = opts.kinds ?? (opts.kind === undefined ? undefined : [opts.kind])
       const window = { limit: Math.min(opts.limit ?? 100, 1000), offset: opts.offset ?? 0 }
       return (await service.pageForOwner(tenantId, { ownerType, ownerId, kinds }, window)).items
+    },
+
+    /**
+     * An owner's documents (of the given kinds) as a summary: ids, kinds, current version and its
+     * labels, in id order, at most 100. One query, no download links: for embedding in the owner's
+     * own resource.
+     */
+    async summariesForOwner(tenantId: number, ownerType: string, ownerId: number, kinds?: readonly string[]): Promise<DocumentSummary[]> {
+      if (!isStorableId(ownerId)) return []
+      const rows = await db.read(tenantId, (x) => repo.ownerDocumentSummaries(x, tenantId, { ownerType, ownerId, kinds }, 100))
+      return rows.map((r) => ({
+        documentId: r.id, kind: r.kind, currentVersion: r.current_version, currentMetadata: (r.metadata ?? {}) as Record<string, unknown>,
+        createdAt: new Date(r.created_at).toISOString(), updatedAt: new Date(r.updated_at).toISOString(),
+      }))
     },
 
     /** A window of an owner's documents and how many there are in all. */

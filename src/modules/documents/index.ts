@@ -16,8 +16,9 @@ import { ownerFileRoutes, type OwnerFileRoutesOptions } from './owner-files.rout
 import { createLinkSigner } from './signed-link.ts'
 
 export { StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
-export { ALLOWED_CONTENT_TYPES } from './documents.rules.ts'
-export type { DocumentService, DocumentView, OwnerAccess, ResolveOwner, StoreInput, VersionView } from './documents.service.ts'
+export { ALLOWED_CONTENT_TYPES, MAX_VERSIONS } from './documents.rules.ts'
+export { DocumentSchema } from './documents.schemas.ts'
+export type { DocumentService, DocumentSummary, DocumentView, OwnerAccess, ResolveOwner, StoreInput, VersionView } from './documents.service.ts'
 export type { OwnerFileRoutesOptions } from './owner-files.routes.ts'
 export type { SignedLink } from './signed-link.ts'
 

@@ -2,7 +2,7 @@
 // contract holder (matched to an existing customer or created), the lien holder (by id or created
 // from its name and address), the administrator company (payee of ADMINISTRATOR buckets), payees
 // named by business key, and each party's last contract date (read by the auto-expire process).
-import { sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -39,13 +39,22 @@ function sameCustomer(row: ContactRow, c: CustomerInput): boolean {
 
 export function createContractParties({ db }: { db: Database; clock: Clock }) {
   const administrators = new Map<number, number>()
+  /** The tenant's administrator company (made with the tenant), payee of the administrator's buckets. */
+  async function administratorId(tenantId: number): Promise<number> {
+    const known = administrators.get(tenantId)
+    if (known !== undefined) return known
+    const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select('id')
+      .where('tenant_id', '=', tenantId).where('kind', '=', 'ADMIN_COMPANY').orderBy('id').limit(1).executeTakeFirstOrThrow())
+    administrators.set(tenantId, row.id)
+    return row.id
+  }
   return {
     /** The customer record of a contract holder: an existing one (sameCustomer) or a new one. */
     async matchOrCreateCustomer(tx: Transaction<DB>, tenantId: number, c: CustomerInput, dealerId: number, now: Date): Promise<number> {
       const legalName = customerLegalName(c)
       const candidates = await tx.selectFrom('account_holder').select(['id', 'emails', 'addresses'])
         .where('tenant_id', '=', tenantId).where('kind', '=', 'CUSTOMER')
-        .where(sql<string>`lower(legal_name)`, '=', legalName.toLowerCase())
+        .where('legal_name_key', '=', legalName.toLowerCase())
         .orderBy('id').limit(50).execute()
       const found = candidates.find((row) => sameCustomer(row, c))
       if (found) return found.id
@@ -77,7 +86,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
     async matchOrCreateLienHolder(tx: Transaction<DB>, tenantId: number, l: LienHolderInput, now: Date): Promise<number> {
       const name = l.name.trim().slice(0, 200)
       const existing = await tx.selectFrom('account_holder').select('id')
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where(sql<string>`lower(legal_name)`, '=', name.toLowerCase())
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('legal_name_key', '=', name.toLowerCase())
         .orderBy('id').limit(1).executeTakeFirst()
       if (existing) return existing.id
       return insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
@@ -88,19 +97,11 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
       }, now)
     },
 
-    /** The tenant's administrator company (made with the tenant), payee of the administrator's buckets. */
-    async administratorId(tenantId: number): Promise<number> {
-      const known = administrators.get(tenantId)
-      if (known !== undefined) return known
-      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select('id')
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'ADMIN_COMPANY').orderBy('id').limit(1).executeTakeFirstOrThrow())
-      administrators.set(tenantId, row.id)
-      return row.id
-    },
+    administratorId,
 
     /** The administrator company's name and address, as printed on contracts. */
     async administrator(tenantId: number): Promise<{ name: string; address: PartyAddress | null; phoneNumber: string | null }> {
-      const id = await this.administratorId(tenantId)
+      const id = await administratorId(tenantId)
       const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['display_name', 'addresses', 'phones'])
         .where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirstOrThrow())
       return {

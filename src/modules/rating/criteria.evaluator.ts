@@ -3,7 +3,8 @@
 // missing or null fact is unknown; NOT, AND and OR follow Kleene's tables; the final answer is true
 // only when the whole criteria is true (unknown counts as not satisfied). A fact whose type does not
 // fit the literal it is compared with is an evaluation error naming the fact (docs/criteria.md).
-import { isIsoDate, parseCriteria, type CriteriaNode, type Literal, type Operand } from './criteria.parser.ts'
+import { isIsoDate } from '../../platform/calendar.ts'
+import { parseCriteria, type CriteriaNode, type Literal, type Operand } from './criteria.parser.ts'
 
 export type FactValue = string | number | boolean | null
 export type Facts = Readonly<Record<string, FactValue>>

@@ -45,8 +45,6 @@ type Token = { type: TokenType; text: string; value: string; start: number; end:
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'DATE'])
 
-export { isIsoDate }
-
 export function positionOf(source: string, offset: number): Position {
   let line = 1
   let lineStart = 0

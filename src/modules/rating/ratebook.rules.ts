@@ -4,7 +4,8 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { compileSchemaValidator } from '../../platform/http/validation.ts'
 import { Decimal, formatMoney, parseDecimal, parseMoney, sumMoney } from '../../platform/money.ts'
-import { isIsoDate, parseCriteria, CriteriaSyntaxError, type CriteriaNode, type Operand } from './criteria.parser.ts'
+import { isIsoDate } from '../../platform/calendar.ts'
+import { parseCriteria, CriteriaSyntaxError, type CriteriaNode, type Operand } from './criteria.parser.ts'
 import { factTypeProblems, isQuoteFact } from './quote.facts.ts'
 import {
   RateBookSchema, RateSchema,

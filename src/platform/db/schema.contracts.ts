@@ -54,8 +54,6 @@ export type ContractTable = {
   created_by: string
 }
 
-export type ContractNumberSequenceTable = { tenant_id: number; last_value: number }
-
 export type ContractHoldTable = {
   id: Generated<number>
   tenant_id: number
@@ -73,7 +71,6 @@ export type ContractUniqueValueTable = { tenant_id: number; field_key: string; v
 
 export type ContractTables = {
   contract: ContractTable
-  contract_number_sequence: ContractNumberSequenceTable
   contract_hold: ContractHoldTable
   contract_unique_value: ContractUniqueValueTable
 }

@@ -129,6 +129,8 @@ export type AccountHolderTable = {
   business_key: string | null
   /** lower(business_key), generated: the case-insensitive key (see migration 0003). */
   business_key_key: Generated<string | null>
+  /** lower(legal_name), generated: the name customers and lien holders are matched by (migration 0010). */
+  legal_name_key: Generated<string>
   legal_name: string
   display_name: string
   status: 'ACTIVE' | 'INACTIVE'

@@ -9,6 +9,7 @@ import * as quoteKeys from './2026_11_22_0006_quote_keys.ts'
 import * as contracts from './2026_11_22_0007_contracts.ts'
 import * as ledger from './2026_11_22_0008_ledger.ts'
 import * as documents from './2026_11_22_0009_documents.ts'
+import * as contractLookups from './2026_11_22_0010_contract_lookups.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0007_contracts': contracts,
   '2026_11_22_0008_ledger': ledger,
   '2026_11_22_0009_documents': documents,
+  '2026_11_22_0010_contract_lookups': contractLookups,
 }
