@@ -1,6 +1,7 @@
 // Pure contract rules (docs/contracts.md): the lifecycle state machine, custom-field values, what a
 // contract must agree with in its quote, the retail price, and the journal lines a finalization posts.
 import { addDays, isIsoDate } from '../../platform/calendar.ts'
+import { hasControlCharacter } from '../../platform/text.ts'
 import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { centsToNumber, Decimal } from '../../platform/money.ts'
@@ -138,7 +139,7 @@ function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, me
   switch (rule.type) {
     case 'STRING': {
       if (typeof raw !== 'string') return void fail('invalid_type', 'must be text')
-      if (/[\u0000-\u001f\u007f]/.test(raw)) return void fail('invalid_value', 'must not contain control characters')
+      if (hasControlCharacter(raw)) return void fail('invalid_value', 'must not contain control characters')
       if (raw.length > MAX_TEXT_VALUE) return void fail('too_long', `must be at most ${rule.maxLength ?? MAX_TEXT_VALUE} characters`)
       if (rule.minLength !== undefined && raw.length < rule.minLength) return void fail('too_short', `must be at least ${rule.minLength} characters`)
       if (rule.maxLength !== undefined && raw.length > rule.maxLength) return void fail('too_long', `must be at most ${rule.maxLength} characters`)

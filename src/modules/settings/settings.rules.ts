@@ -1,5 +1,6 @@
 // Pure rules for settings: validating a JSON value against its definition, reading operator input,
 // turning stored JSON into the typed value other modules use, durations, and contract numbers.
+import { hasControlCharacter } from '../../platform/text.ts'
 import { Decimal } from 'decimal.js'
 import {
   SETTINGS, type DefinitionOf, type SettingDefinition, type SettingJson, type SettingKey, type StringFormat,
@@ -146,14 +147,6 @@ function formatProblem(format: StringFormat, value: string): { problem?: string;
 
 // ---------------------------------------------------------------------------------------------
 // Validation of JSON values (the API and, after parsing, the CLI)
-
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x20 || c === 0x7f) return true
-  }
-  return false
-}
 
 /**
  * Checks a JSON value against a setting's type and constraints and returns its canonical form
