@@ -17,8 +17,8 @@ export type Ready = {
   apiKey: string
   adminEmail: string
   adminPassword: string
-  /** The rate-quote set-up: dealers with visible products, VINs to quote, and the timed import. */
-  quote: { dealerNumbers: string[]; vins: string[]; importSeconds: number; rates: number; ceilingBytes: number }
+  /** The rate-quote set-up: dealers with visible products (their codes), VINs to quote, and the timed import. */
+  quote: { dealerNumbers: string[]; dealerProducts: string[][]; vins: string[]; importSeconds: number; rates: number; ceilingBytes: number }
 }
 
 export type BenchServer = Ready & {

@@ -1,5 +1,5 @@
 // One measurement: autocannon against one route for a fixed duration after a warm-up, each request
-// with a freshly chosen path (random user id or email). Latency percentiles are computed here from
+// freshly chosen (a random user id or email, a prepared deal to POST). Latency percentiles are computed here from
 // every response time autocannon reports (fractional milliseconds), not from its histogram, which
 // rounds to whole milliseconds; the warm-up's responses are not counted.
 import autocannon, { type Instance } from 'autocannon'
@@ -13,6 +13,9 @@ export type Measurement = {
   statusCodes: Record<string, number>
   requests: number
 }
+
+/** One request of a measurement; `body` is sent as JSON. */
+export type LoadRequest = { method: 'GET' | 'POST'; path: string; body?: string }
 
 let running: Instance | undefined
 
@@ -33,7 +36,9 @@ export async function measure(options: {
   durationSeconds: number
   warmupSeconds: number
   headers: Record<string, string>
-  nextPath: () => string
+  next: () => LoadRequest
+  /** Every response's status and headers (warm-up included), e.g. to collect created ids. */
+  onResponse?: (status: number, headers: Record<string, string | string[] | undefined>) => void
 }): Promise<Measurement> {
   const times: number[] = []
   const statusCodes: Record<string, number> = {}
@@ -46,9 +51,16 @@ export async function measure(options: {
     requests: [{
       method: 'GET',
       setupRequest: (request) => {
-        request.path = options.nextPath()
+        const next = options.next()
+        request.method = next.method
+        request.path = next.path
+        if (next.body !== undefined) {
+          request.body = next.body
+          request.headers = { ...request.headers, 'content-type': 'application/json' }
+        }
         return request
       },
+      ...(options.onResponse ? { onResponse: (status: number, _body: string, _context: unknown, headers: Record<string, string>) => options.onResponse?.(status, headers) } : {}),
     }],
   })
   running = instance

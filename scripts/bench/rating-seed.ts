@@ -10,6 +10,8 @@ import { syntheticRateBook } from '../ratebook/synthetic.ts'
 
 export type SeededRating = {
   dealerNumbers: string[]
+  /** The codes of the products each dealer may sell, aligned with dealerNumbers. */
+  dealerProducts: string[][]
   importSeconds: number
   rates: number
 }
@@ -45,5 +47,5 @@ export async function seedBenchRating(deps: { db: Database; clock: Clock; bus: I
   for (const d of dealers) {
     await modules.rating.rateVisibility.replace(ctx, ids.get(d.dealerNumber)!, d.productCodes.map((code) => ({ productId: productId.get(code)! })), noVersionCheck)
   }
-  return { dealerNumbers: dealers.map((d) => d.dealerNumber), importSeconds, rates: index.book.rates.length }
+  return { dealerNumbers: dealers.map((d) => d.dealerNumber), dealerProducts: dealers.map((d) => d.productCodes), importSeconds, rates: index.book.rates.length }
 }

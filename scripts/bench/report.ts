@@ -19,7 +19,10 @@ export type Run = {
 }
 
 /** What a measured route must reach: a share of one ceiling's req/s, and a p99 bound. */
-export type Target = { against: Exclude<RouteKind, 'measured'>; minRatio: number; maxP99Ms: number }
+export type RatioTarget = { against: Exclude<RouteKind, 'measured'>; minRatio: number; maxP99Ms: number }
+/** An absolute rate per database, with no errors at all. */
+export type ThroughputTarget = { minRps: Record<DatabaseKind, number> }
+export type Target = RatioTarget | ThroughputTarget
 
 /** A measured row and what the benchmark knows about it beyond the JSON shape. */
 export type Row = { run: Run; kind: RouteKind; statusCodes: Record<string, number>; target?: Target }
@@ -28,6 +31,11 @@ export type Row = { run: Run; kind: RouteKind; statusCodes: Record<string, numbe
 export const USER_ROUTE_TARGET: Target = { against: 'db-ceiling', minRatio: 0.6, maxP99Ms: 25 }
 /** Targets of the rate quote (issue 4, section 5), per database. */
 export const QUOTE_TARGET: Target = { against: 'quote-ceiling', minRatio: 0.5, maxP99Ms: 50 }
+/** Contract creation from stored quotes (issue 5): contracts per second on each database, no errors. */
+export const CONTRACT_CREATE_TARGET: ThroughputTarget = { minRps: { pglite: 150, postgres: 300 } }
+
+/** Draft contract PDF rendering (scripts/bench-pdf.ts), once per run: not per database. */
+export type PdfResult = { documents: number; medianMs: number; p95Ms: number }
 
 const round = (n: number, digits: number) => {
   const f = 10 ** digits
@@ -41,7 +49,7 @@ export function withRatios(rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'rati
     const ceiling = same.find((r) => r.kind === 'ceiling')?.run.rps ?? Number.NaN
     const dbCeiling = same.find((r) => r.kind === 'db-ceiling')?.run.rps ?? Number.NaN
     const quoteCeiling = same.find((r) => r.kind === 'quote-ceiling')?.run.rps
-    const usesQuoteCeiling = row.kind === 'quote-ceiling' || row.target?.against === 'quote-ceiling'
+    const usesQuoteCeiling = row.kind === 'quote-ceiling' || (row.target !== undefined && 'against' in row.target && row.target.against === 'quote-ceiling')
     return {
       ...row,
       run: {
@@ -79,6 +87,16 @@ export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
   let allMet = true
   for (const { run, kind, target } of rows) {
     if (kind !== 'measured' || !target) continue
+    if (!('against' in target)) {
+      const min = target.minRps[run.database]
+      const rpsOk = run.rps >= min
+      const errorsOk = run.errors === 0
+      allMet &&= rpsOk && errorsOk
+      lines.push(`${rpsOk && errorsOk ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
+        `${run.rps.toFixed(0)} req/s (target >= ${min})${rpsOk ? '' : ' <-'}, ${run.errors} errors (target 0)${errorsOk ? '' : ' <-'}, ` +
+        `${(run.ratioToDbCeiling * 100).toFixed(1)}% of the db-ceiling, p99 ${run.p99Ms.toFixed(2)} ms`)
+      continue
+    }
     const ratio = target.against === 'db-ceiling' ? run.ratioToDbCeiling : target.against === 'quote-ceiling' ? (run.ratioToQuoteCeiling ?? Number.NaN) : run.ratioToCeiling
     const ratioOk = ratio >= target.minRatio
     const p99Ok = run.p99Ms < target.maxP99Ms
@@ -91,6 +109,16 @@ export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
   return { lines, allMet }
 }
 
-export function toJson(rows: Row[], imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []): string {
-  return `${JSON.stringify({ runs: rows.map((r) => r.run), imports }, null, 2)}\n`
+/** The PDF line of the verdict. */
+export function pdfVerdict(pdf: PdfResult, targetMs: number): { line: string; met: boolean } {
+  const met = pdf.medianMs < targetMs
+  return {
+    met,
+    line: `${met ? 'MET   ' : 'MISSED'} draft contract PDF: median ${pdf.medianMs.toFixed(2)} ms per document (target < ${targetMs} ms)${met ? '' : ' <-'}, ` +
+      `p95 ${pdf.p95Ms.toFixed(2)} ms, ${pdf.documents} documents`,
+  }
+}
+
+export function toJson(rows: Row[], imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = [], pdf?: PdfResult): string {
+  return `${JSON.stringify({ runs: rows.map((r) => r.run), imports, ...(pdf ? { pdf } : {}) }, null, 2)}\n`
 }

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     users: seeded.users.ids.length,
     sampleUserId: seeded.users.ids[0],
     sampleEmail: seeded.users.emails[0],
-    quote: { dealerNumbers: rating.dealerNumbers, vins: BENCH_VINS, importSeconds: rating.importSeconds, rates: rating.rates, ceilingBytes: quoteCeiling.length },
+    quote: { dealerNumbers: rating.dealerNumbers, dealerProducts: rating.dealerProducts, vins: BENCH_VINS, importSeconds: rating.importSeconds, rates: rating.rates, ceilingBytes: quoteCeiling.length },
   })}\n`)
 }
 
