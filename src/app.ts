@@ -11,6 +11,7 @@ import type { Database } from './platform/db/database.ts'
 import { frameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts'
 import { platformErrors } from './platform/http/errors.ts'
 import { healthRoutes } from './platform/http/health.ts'
+import { hasIllFormedString } from './platform/text.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { buildValidator } from './platform/http/validation.ts'
@@ -59,6 +60,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, Object.fromEntries(new URLSearchParams(body as string)))
   })
   installErrorHandling(app)
+  // JSON may carry lone UTF-16 surrogates ("\ud800"), which no text column or jsonb can hold: refused
+  // here, once, instead of failing in whichever statement first stores them.
+  app.addHook('preValidation', async (req) => {
+    if (req.body !== null && typeof req.body === 'object' && hasIllFormedString(req.body)) {
+      throw platformErrors.create('malformed_json', 'The request body holds a string that is not well-formed Unicode (a lone surrogate)')
+    }
+  })
 
   await app.register(rateLimit, {
     global: true,

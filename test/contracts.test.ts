@@ -353,4 +353,35 @@ describe('hostile and careless input', () => {
     assert.deepEqual(active.map((c) => [c.id, c.status]), [[id, 'ACTIVE']])
     assert.deepEqual(json<unknown[]>(await inject('GET', '/api/contracts?status=FINALIZED&saleDateFrom=2026-10-17&saleDateTo=2026-10-17')), [])
   })
+
+  test('lien holders with addresses, inline or by id, are kept and shown', async () => {
+    const lienHolders = json<Array<{ id: number; legalName: string }>>(await inject('GET', '/api/lienHolders?limit=1'))
+    assert.ok(lienHolders.length > 0, 'the demo tenant has lien holders')
+    const byId = await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-18' }), { lienHolderId: lienHolders[0]!.id }))
+    assert.equal(byId.statusCode, 201, byId.body)
+    const inline = await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-19' }), {
+      lienHolder: { name: 'First Bank of Austin', address: { line1: '500 Congress Ave', city: 'Austin', state: 'TX', postalCode: '78701' }, phoneNumber: '+15125550199' },
+    }))
+    assert.equal(inline.statusCode, 201, inline.body)
+    for (const res of [byId, inline]) {
+      const id = json<{ id: number }>(res).id
+      const read = await inject('GET', `/api/contracts/${id}`)
+      assert.equal(read.statusCode, 200, read.body)
+      const lien = json<{ lienHolder: { lienHolderId: number; address: Record<string, unknown> | null } }>(read).lienHolder
+      assert.ok(lien.lienHolderId > 0)
+      const edited = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-L' })
+      assert.equal(edited.statusCode, 200, edited.body)
+    }
+    assert.equal(json<{ lienHolder: { address: { line1: string } } }>(inline).lienHolder.address.line1, '500 Congress Ave')
+  })
+
+  test('lone surrogates and huge paging values are 400s', async () => {
+    const q = await quoteFor({ saleDate: '2026-10-25' })
+    const surrogate = await t.app.inject({ method: 'POST', url: '/api/contracts', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(dealOf(q)).replace('"Sam"', '"Sam\\ud800"') })
+    assert.equal(surrogate.statusCode, 400, surrogate.body)
+    assert.equal(json<Problem>(surrogate).code, 'malformed_json')
+    for (const url of ['/api/contracts?offset=99999999999999999999', '/api/v2/contracts?pageNumber=99999999999999999']) {
+      assert.equal((await inject('GET', url)).statusCode, 400, url)
+    }
+  })
 })

@@ -2,7 +2,7 @@
 // contract holder (matched to an existing customer or created), the lien holder (by id or created
 // from its name and address), the administrator company (payee of ADMINISTRATOR buckets), payees
 // named by business key, and each party's last contract date (read by the auto-expire process).
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -20,6 +20,16 @@ export type LienHolderRecord = { id: number; name: string; address: PartyAddress
 export function customerLegalName(c: CustomerInput): string {
   const person = [c.firstName, c.middleInitial, c.lastName].map((p) => p?.trim()).filter(Boolean).join(' ')
   return (c.companyName?.trim() || person).slice(0, 200)
+}
+
+/**
+ * The first stored address as a contract shows it: the postal fields only (stored addresses also
+ * carry their type, MAILING or PHYSICAL, which a contract's party does not).
+ */
+function firstAddress(addresses: unknown): PartyAddress | null {
+  const a = ((addresses as Array<Partial<PartyAddress>> | null | undefined) ?? [])[0]
+  if (!a || !a.line1 || !a.city || !a.state || !a.postalCode) return null
+  return { line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state, postalCode: a.postalCode, country: 'US' }
 }
 
 type ContactRow = { id: number; emails: unknown; addresses: unknown }
@@ -54,7 +64,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
       const legalName = customerLegalName(c)
       const candidates = await tx.selectFrom('account_holder').select(['id', 'emails', 'addresses'])
         .where('tenant_id', '=', tenantId).where('kind', '=', 'CUSTOMER')
-        .where('legal_name_key', '=', legalName.toLowerCase())
+        .where('legal_name_key', '=', sql<string>`lower(${legalName})`)
         .orderBy('id').limit(50).execute()
       const found = candidates.find((row) => sameCustomer(row, c))
       if (found) return found.id
@@ -77,16 +87,15 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
       const row = await tx.selectFrom('account_holder').select(['id', 'legal_name', 'addresses', 'phones'])
         .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('id', '=', id).executeTakeFirst()
       if (!row) return undefined
-      const address = ((row.addresses as PartyAddress[] | null) ?? [])[0] ?? null
       const phone = ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null
-      return { id: row.id, name: row.legal_name, address, phoneNumber: phone }
+      return { id: row.id, name: row.legal_name, address: firstAddress(row.addresses), phoneNumber: phone }
     },
 
-    /** A lien holder given inline: the tenant's record with that name, else a new one. */
+    /** A lien holder given inline: the tenant's record with that name (compared as the database lower-cases it), else a new one. */
     async matchOrCreateLienHolder(tx: Transaction<DB>, tenantId: number, l: LienHolderInput, now: Date): Promise<number> {
       const name = l.name.trim().slice(0, 200)
       const existing = await tx.selectFrom('account_holder').select('id')
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('legal_name_key', '=', name.toLowerCase())
+        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('legal_name_key', '=', sql<string>`lower(${name})`)
         .orderBy('id').limit(1).executeTakeFirst()
       if (existing) return existing.id
       return insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
@@ -106,7 +115,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
         .where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirstOrThrow())
       return {
         name: row.display_name,
-        address: ((row.addresses as PartyAddress[] | null) ?? [])[0] ?? null,
+        address: firstAddress(row.addresses),
         phoneNumber: ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null,
       }
     },
@@ -115,7 +124,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
     async dealerContact(tenantId: number, dealerId: number): Promise<{ address: PartyAddress | null }> {
       const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['addresses'])
         .where('tenant_id', '=', tenantId).where('id', '=', dealerId).executeTakeFirst())
-      return { address: ((row?.addresses as PartyAddress[] | null) ?? [])[0] ?? null }
+      return { address: firstAddress(row?.addresses) }
     },
 
     /**

@@ -49,11 +49,11 @@ export const IntegerId = (description: string) => Type.Integer({ description, ex
 
 export const ListQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (default 100, max 1000).' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0, description: 'Rows to skip.' })),
 }
 
 export const PagedQuery = {
-  pageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page to return, from 1.' })),
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page to return, from 1.' })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Items per page (default 100, max 1000).' })),
 }
 

@@ -22,6 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
         end if;
         seq := to_regclass(format('contract_number_seq_%s', p_tenant));
         if seq is null then
+          -- Two first contracts of a tenant at once: one creates the sequence, the other waits here.
+          perform pg_advisory_xact_lock(hashtext('contract_number_seq'), p_tenant::int);
           execute format('create sequence if not exists contract_number_seq_%s', p_tenant);
           seq := to_regclass(format('contract_number_seq_%s', p_tenant));
         end if;
