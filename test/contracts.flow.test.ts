@@ -110,6 +110,14 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.ok(finalText.includes(contract.contractNumber))
   assert.ok(!finalText.includes('DRAFT'), 'the final document is not a draft')
 
+  // Every change is in the audit trail, in order.
+  const audited = await t.db.read(demo.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_type', 'entity_id'])
+    .where('tenant_id', '=', demo.tenantId).where('request_id', '!=', 'demo-seed').orderBy('id').execute())
+  const contractActions = audited.filter((a) => a.entity_type === 'contract' && a.entity_id === String(contract.id)).map((a) => a.action)
+  assert.deepEqual(contractActions, ['contract.created', 'contract.hold_placed', 'contract.hold_resolved', 'contract.finalized', 'contract.activated'])
+  const actions = new Set(audited.map((a) => a.action))
+  for (const action of ['customer.created', 'lien_holder.created', 'journal_entry.posted', 'document.created']) assert.ok(actions.has(action), action)
+
   // 7. Lookup by contract number (v2).
   const byNumber = await inject('GET', `/api/v2/contracts/${contract.contractNumber.toLowerCase()}`)
   assert.equal(byNumber.statusCode, 200, byNumber.body)

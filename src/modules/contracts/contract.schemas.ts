@@ -266,7 +266,7 @@ export const LockSchema = Type.Object({
 }, { examples: [{ contractId: 900123, locked: true, heldByYou: true, userId: 7, user: 'user:7', expiresAt: '2026-11-21T16:16:59.000Z' }] })
 export const CoBuyerBody = Type.Object(PersonSchema.properties, { additionalProperties: false, examples: [{ firstName: 'Alex', lastName: 'Buyer', emailAddress: 'alex@example.com' }] })
 /** Routes that take no body accept an empty object (or none). */
-export const EmptyBody = Type.Object({}, { additionalProperties: false })
+export const EmptyBody = Type.Object({}, { additionalProperties: false, examples: [{}] })
 
 export const POSTING_EXAMPLE = {
   contract: { ...CONTRACT_EXAMPLE, status: 'ACTIVE', remittance: { finalizedAt: '2026-11-21T18:00:00.000Z', finalizedBy: 'clerk@admin.example', journalEntryIds: [4410] }, version: 2 },

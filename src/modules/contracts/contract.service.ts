@@ -99,7 +99,7 @@ export function createContractCore(ports: ContractPorts) {
       return found
     }
     if (!inline) return null
-    const newId = await ports.parties.matchOrCreateLienHolder(tx, ctx.tenantId, inline, now)
+    const newId = await ports.parties.matchOrCreateLienHolder(tx, ctx, inline, now)
     return (await ports.parties.lienHolder(tx, ctx.tenantId, newId))!
   }
 
@@ -122,7 +122,7 @@ export function createContractCore(ports: ContractPorts) {
         })
       }
       const lien = await lienHolderFor(tx, ctx, body.lienHolderId, body.lienHolder, now)
-      const customerId = await ports.parties.matchOrCreateCustomer(tx, ctx.tenantId, body.customer, q.dealer.id, now)
+      const customerId = await ports.parties.matchOrCreateCustomer(tx, ctx, body.customer, q.dealer.id, now)
       const sequence = await repo.nextContractSequence(tx, ctx.tenantId)
       const coverage: CoverageSnapshot = {
         rateBookVersion: q.book.version,
@@ -261,7 +261,7 @@ export function createContractCore(ports: ContractPorts) {
         if (taken.length > 0) throw valueTaken(taken)
         await repo.releaseUniqueValues(tx, ctx.tenantId, row.id, uniques)
         const customerChanged = JSON.stringify(n.customer) !== JSON.stringify(current.customer)
-        const customerId = customerChanged ? await ports.parties.matchOrCreateCustomer(tx, ctx.tenantId, n.customer, row.dealer_id, now) : row.customer_id
+        const customerId = customerChanged ? await ports.parties.matchOrCreateCustomer(tx, ctx, n.customer, row.dealer_id, now) : row.customer_id
         const lienChanged = (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) || JSON.stringify(n.lienHolder ?? null) !== JSON.stringify(current.lienHolder ?? null)
         const lien = !lienChanged ? undefined
           : (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)

@@ -4,7 +4,9 @@
 // named by business key, and each party's last contract date (read by the auto-expire process).
 import { sql, type Transaction } from 'kysely'
 import type { Clock } from '../../platform/clock.ts'
+import { writeAudit } from '../../platform/audit.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import { insertAccountHolder } from './account-holder.repository.ts'
 
@@ -60,7 +62,8 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
   }
   return {
     /** The customer record of a contract holder: an existing one (sameCustomer) or a new one. */
-    async matchOrCreateCustomer(tx: Transaction<DB>, tenantId: number, c: CustomerInput, dealerId: number, now: Date): Promise<number> {
+    async matchOrCreateCustomer(tx: Transaction<DB>, ctx: RequestContext, c: CustomerInput, dealerId: number, now: Date): Promise<number> {
+      const tenantId = ctx.tenantId
       const legalName = customerLegalName(c)
       const candidates = await tx.selectFrom('account_holder').select(['id', 'emails', 'addresses'])
         .where('tenant_id', '=', tenantId).where('kind', '=', 'CUSTOMER')
@@ -73,13 +76,15 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
         const v = c[k]?.trim()
         if (v) details[k] = v
       }
-      return insertAccountHolder(tx, tenantId, 'CUSTOMER', {
+      const id = await insertAccountHolder(tx, tenantId, 'CUSTOMER', {
         business_key: null, legal_name: legalName, display_name: legalName, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
         addresses: JSON.stringify(c.address ? [{ type: 'MAILING', ...c.address, country: 'US' }] : []),
         phones: JSON.stringify(c.phoneNumber ? [{ type: 'MOBILE', number: c.phoneNumber }] : []),
         emails: JSON.stringify(c.emailAddress ? [{ type: 'PRIMARY', address: c.emailAddress.trim() }] : []),
         primary_state: c.address?.state ?? null, details: JSON.stringify(details), dealer_group_id: null,
       }, now)
+      await writeAudit(tx, ctx, now, { action: 'customer.created', entityType: 'account_holder', entityId: id, changes: { after: { legalName, ...details }, source: 'contract' } })
+      return id
     },
 
     /** A lien holder of the tenant by id; undefined when there is none. */
@@ -92,18 +97,21 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
     },
 
     /** A lien holder given inline: the tenant's record with that name (compared as the database lower-cases it), else a new one. */
-    async matchOrCreateLienHolder(tx: Transaction<DB>, tenantId: number, l: LienHolderInput, now: Date): Promise<number> {
+    async matchOrCreateLienHolder(tx: Transaction<DB>, ctx: RequestContext, l: LienHolderInput, now: Date): Promise<number> {
+      const tenantId = ctx.tenantId
       const name = l.name.trim().slice(0, 200)
       const existing = await tx.selectFrom('account_holder').select('id')
         .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('legal_name_key', '=', sql<string>`lower(${name})`)
         .orderBy('id').limit(1).executeTakeFirst()
       if (existing) return existing.id
-      return insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
+      const id = await insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
         business_key: null, legal_name: name, display_name: name, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
         addresses: JSON.stringify(l.address ? [{ type: 'MAILING', ...l.address, country: 'US' }] : []),
         phones: JSON.stringify(l.phoneNumber ? [{ type: 'OFFICE', number: l.phoneNumber }] : []),
         emails: '[]', primary_state: l.address?.state ?? null, details: '{}', dealer_group_id: null,
       }, now)
+      await writeAudit(tx, ctx, now, { action: 'lien_holder.created', entityType: 'account_holder', entityId: id, changes: { after: { legalName: name }, source: 'contract' } })
+      return id
     },
 
     administratorId,
