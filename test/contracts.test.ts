@@ -385,3 +385,37 @@ describe('hostile and careless input', () => {
     }
   })
 })
+
+describe('dealer-side users', () => {
+  test('sell for their own dealer only, and see only their dealers\' contracts', async () => {
+    const dealers = json<Array<{ id: number; dealerNumber: string }>>(await inject('GET', '/api/dealers?limit=1000'))
+    const own = dealers.find((d) => d.dealerNumber === '10002')!
+    const group = await inject('POST', '/api/portalvisibilitygroups', { code: 'CONTRACT-PORTAL', name: 'Toyota Dallas portal', dealerIds: [own.id] })
+    assert.equal(group.statusCode, 201, group.body)
+    const user = await createUserWithRoles(t, demoTenant(), ['DEALER_USER'], { groups: [{ id: json<{ id: number }>(group).id }] })
+    // A contract of dealer 10001, written by staff: invisible to the dealer user.
+    const staffContract = json<{ id: number; contractNumber: string }>(await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-26' }))))
+    for (const url of [`/api/contracts/${staffContract.id}`, `/api/v2/contracts/${staffContract.contractNumber}`, `/api/contracts/${staffContract.id}/holds`, `/api/contracts/${staffContract.id}/lock`]) {
+      assert.equal((await inject('GET', url, undefined, user.headers)).statusCode, 404, url)
+    }
+    assert.equal((await inject('POST', `/api/contracts/${staffContract.id}/holds`, { reasonCode: 'OTHER' }, user.headers)).statusCode, 404)
+    // A staff quote of dealer 10001 is not the dealer user's to contract.
+    const staffQuote = await quoteFor({ saleDate: '2026-10-27' })
+    const refused = await inject('POST', '/api/contracts', dealOf(staffQuote), user.headers)
+    assert.equal(refused.statusCode, 422, refused.body)
+    assert.equal(json<Problem>(refused).code, 'quote_unknown')
+    // Its own dealer's quote and contract are its own.
+    const q = await (async () => {
+      const res = await inject('GET', `/api/Rates/rateQuote/10002?vin=${CAMRY_VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-10-28`, undefined, user.headers)
+      assert.equal(res.statusCode, 200, res.body)
+      const quote = json<QuoteReply>(res)
+      const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans)).find((p) => p.planCode === 'PLAT-USED')!
+      return { quoteId: quote.quoteId, rate: plan.terms[0]!.deductibles[0]!.rate, vin: CAMRY_VIN, saleDate: '2026-10-28' }
+    })()
+    const mine = await inject('POST', '/api/contracts', dealOf(q), user.headers)
+    assert.equal(mine.statusCode, 201, mine.body)
+    const listed = json<Array<{ id: number; dealerId: number }>>(await inject('GET', '/api/contracts?limit=1000', undefined, user.headers))
+    assert.ok(listed.length > 0 && listed.every((c) => c.dealerId === own.id))
+    assert.ok(listed.some((c) => c.id === json<{ id: number }>(mine).id))
+  })
+})
