@@ -60,10 +60,6 @@ export function createContractCore(ports: ContractPorts) {
     return toContractView(row, day, clock.now(), documents)
   }
 
-  /**
-   * The contract locked for a change inside `tx`: 404 when unknown or invisible, 423 when another
-   * user holds its edit lock, 409 when the state machine refuses `event`.
-   */
   /** The contract row, locked until `tx` ends; 404 when unknown or not visible to the caller. */
   async function lockRow(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number) {
     const row = isStorableId(id) ? await repo.lockContract(tx, ctx.tenantId, id, visibleOf(ctx)) : undefined
@@ -78,6 +74,10 @@ export function createContractCore(ports: ContractPorts) {
     return row
   }
 
+  /**
+   * The contract locked for a change inside `tx`: 404 when unknown or invisible, 423 when another
+   * user holds its edit lock, 409 when the state machine refuses `event`.
+   */
   async function forChange(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, event: ContractEvent) {
     const row = await lockRow(tx, ctx, id)
     const now = clock.now()
