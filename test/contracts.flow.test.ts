@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { createTestApp, json, type TestApp } from './harness.ts'
+import { createTestApp, json, loginHeaders, type TestApp } from './harness.ts'
 import { extractPdfText } from './pdf-text.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
@@ -18,8 +18,7 @@ let headers: Record<string, string>
 before(async () => {
   t = await createTestApp({ now: NOW })
   demo = await seedDemoTenant(t.modules)
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': demo.apiKey }, payload: { grant_type: 'password', username: demo.adminEmail, password: demo.adminPassword } })
-  headers = { 'x-api-key': demo.apiKey, authorization: `Bearer ${json<{ access_token: string }>(res).access_token}` }
+  headers = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
 })
 after(() => t.close())
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, json, loginHeaders, type TestApp, type TestTenant } from './harness.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
 const TODAY = '2026-11-21'
@@ -24,14 +24,10 @@ before(async () => {
 })
 after(() => t.close())
 
-async function login(email: string, password: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': demo.apiKey }, payload: { grant_type: 'password', username: email, password } })
-  assert.equal(res.statusCode, 200, res.body)
-  return { 'x-api-key': demo.apiKey, authorization: `Bearer ${json<{ access_token: string }>(res).access_token}` }
-}
+const login = (email: string, password: string) => loginHeaders(t, demo.apiKey, email, password)
 const demoTenant = (): TestTenant => ({
   ...demo, adminUserId: 0, headers,
-  tokenFor: async (email: string, password: string) => (await login(email, password)).authorization.slice('Bearer '.length),
+  tokenFor: async (email: string, password: string) => ((await login(email, password)).authorization ?? '').slice('Bearer '.length),
 } as unknown as TestTenant)
 
 type Rate = { rateId: string; suggestedRetail: number; minRetail: number; maxRetail: number; retailLocked: boolean }

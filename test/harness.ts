@@ -103,6 +103,13 @@ export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<Te
  * Creates a user through the API with the given role codes and returns its id and headers. The user
  * is staff (in the STAFF group, so it sees every account holder) unless `extra.groups` says otherwise.
  */
+/** Request headers of a user of a tenant: its API key and a fresh bearer token from the password grant. */
+export async function loginHeaders(t: TestApp, apiKey: string, email: string, password: string): Promise<Record<string, string>> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': apiKey }, payload: { grant_type: 'password', username: email, password } })
+  if (res.statusCode !== 200) throw new Error(`login of ${email} failed: ${res.statusCode} ${res.body}`)
+  return { 'x-api-key': apiKey, authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` }
+}
+
 export async function createUserWithRoles(t: TestApp, tenant: TestTenant, roleCodes: string[], extra: Record<string, unknown> = {}) {
   const roles = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenant.tenantId).execute())
   const staff = await groupIdByCode(t, tenant, 'STAFF')
