@@ -69,9 +69,9 @@ async function count(tenantId: number, table: 'journal_entry' | 'journal_line' |
 describe('posting', () => {
   test('a balanced entry is stored and read back with its lines, balances and audit record', async () => {
     const s = await setUp()
-    const posted = await ledger().post(s.ctx, finalized(s, 501))
+    const posted = await ledger().post(s.ctx, finalized(s, 4711))
     assert.equal(posted.kind, 'CONTRACT_FINALIZED')
-    assert.deepEqual(posted.source, { type: 'CONTRACT', id: 501 })
+    assert.deepEqual(posted.source, { type: 'CONTRACT', id: 4711 })
     assert.equal(posted.totalDebit, 1000)
     assert.equal(posted.totalCredit, 1000)
     assert.equal(posted.reversesEntryId, null)
@@ -85,11 +85,11 @@ describe('posting', () => {
       [5, 'ADMINISTRATOR_REVENUE', 0, 99.95, 'ADMIN'],
     ])
 
-    const [read, ...rest] = await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 501 })
+    const [read, ...rest] = await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 4711 })
     assert.equal(rest.length, 0)
     assert.deepEqual(read, posted)
     assert.deepEqual(await ledger().entry(s.tenantId, posted.entryId), posted)
-    assert.deepEqual(await ledger().entriesForSource(s.tenantId, { type: 'CLAIM', id: 501 }), [])
+    assert.deepEqual(await ledger().entriesForSource(s.tenantId, { type: 'CLAIM', id: 4711 }), [])
 
     assert.deepEqual(await ledger().balances(s.tenantId, s.dealer), [{ purpose: 'DEALER_RECEIVABLE', normalSide: 'DEBIT', debit: 1000, credit: 0, balance: 1000 }])
     // The agent's two lines stay separate in the entry and add up in its one account.
