@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { Decimal, allocate, centsToNumber, formatMoney, multiplyCents, parseDecimal, parseMoney, percentOf, percentOfCents, sumMoney, toCents } from './money.ts'
+import { Decimal, allocate, centsToDecimal, centsToNumber, formatMoney, multiplyCents, parseDecimal, parseMoney, percentOf, percentOfCents, sumMoney, toCents } from './money.ts'
 
 const d = (v: string) => new Decimal(v)
 
@@ -71,4 +71,9 @@ describe('integer cents', () => {
   for (const [cents, pct, expected] of percents) {
     it(`${pct}% of ${cents} = ${expected}`, () => assert.equal(percentOfCents(cents, d(pct)), expected))
   }
+})
+
+describe('centsToDecimal', () => {
+  const cases: Array<[number, string]> = [[0, '0.00'], [5, '0.05'], [145005, '1450.05'], [-1234, '-12.34'], [900719925474099, '9007199254740.99']]
+  for (const [cents, stored] of cases) it(`${cents} cents → ${stored}`, () => assert.equal(centsToDecimal(cents).toFixed(2), stored))
 })

@@ -89,6 +89,11 @@ export function centsToNumber(cents: number): number {
   return cents / 100
 }
 
+/** The Decimal of an amount of cents (for numeric columns and the ledger: `.toFixed(2)` is its stored form). */
+export function centsToDecimal(cents: number): Decimal {
+  return new Decimal(cents).dividedBy(100)
+}
+
 /** cents × factor, rounded half-up to the cent. */
 export function multiplyCents(cents: number, factor: Decimal): number {
   return new Decimal(cents).times(factor).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber()

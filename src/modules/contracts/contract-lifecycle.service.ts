@@ -4,7 +4,7 @@
 import { writeAudit } from '../../platform/audit.ts'
 import { addMonths } from '../../platform/calendar.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
-import { Decimal, toCents } from '../../platform/money.ts'
+import { centsToDecimal, Decimal, toCents } from '../../platform/money.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { MAX_VERSIONS, type DocumentService } from '../documents/index.ts'
 import type { JournalEntryView, LedgerService } from '../finance/index.ts'
@@ -35,8 +35,6 @@ function entrySummary(e: JournalEntryView) {
     lines: e.lines.map((l) => ({ accountHolderId: l.accountHolderId, purpose: l.purpose, debit: l.debit, credit: l.credit, disbursementCode: l.disbursementCode })),
   }
 }
-
-const amountOf = (cents: number) => new Decimal(cents).dividedBy(100)
 
 export function createContractLifecycle(ports: Ports) {
   const { db, clock, core, ledger, documents, parties, settings } = ports
@@ -91,7 +89,7 @@ export function createContractLifecycle(ports: Ports) {
       kind, source: { type: 'CONTRACT', id: row.id }, effectiveDate,
       memo: `${kind === 'CONTRACT_FINALIZED' ? 'Finalized' : 'Refinalized'} contract ${row.contract_number}`,
       lines: lines.map((l) => ({
-        accountHolderId: l.accountHolderId, purpose: l.purpose, side: l.side, amount: amountOf(l.cents), contractId: row.id,
+        accountHolderId: l.accountHolderId, purpose: l.purpose, side: l.side, amount: centsToDecimal(l.cents), contractId: row.id,
         ...(l.disbursementCode === undefined ? {} : { disbursementCode: l.disbursementCode }),
       })),
     })

@@ -11,7 +11,7 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
 import type { Window } from '../../platform/http/pagination.ts'
-import { decimalProblem, Decimal, toCents } from '../../platform/money.ts'
+import { centsToDecimal, decimalProblem, Decimal, toCents } from '../../platform/money.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import type { ContractParties, CustomerInput, DealerDirectory, LienHolderInput } from '../parties/index.ts'
 import { customerLegalName } from '../parties/index.ts'
@@ -153,7 +153,7 @@ export function createContractCore(ports: ContractPorts) {
         product_type: q.product.type, vin, customer_name: nameKey(body.customer),
         sale_date: deal.saleDate, effective_date: deal.effectiveDate, expiration_date: deal.expirationDate,
         sale_odometer: q.inputs.odometer ?? null, expiration_odometer: deal.expirationOdometer,
-        dealer_cost: new Decimal(deal.dealerCostCents).dividedBy(100).toFixed(2), retail_price: new Decimal(deal.retailCents).dividedBy(100).toFixed(2),
+        dealer_cost: centsToDecimal(deal.dealerCostCents).toFixed(2), retail_price: centsToDecimal(deal.retailCents).toFixed(2),
         coverage: JSON.stringify(coverage), pricing: JSON.stringify(pricing), vehicle: JSON.stringify(deal.vehicle),
         customer: JSON.stringify(personSnapshot(body.customer)), co_buyer: body.coBuyer ? JSON.stringify(personSnapshot(body.coBuyer)) : null,
         lien_holder: lienSnapshot(lien), finance: deal.finance ? JSON.stringify(deal.finance) : null,
@@ -274,7 +274,7 @@ export function createContractCore(ports: ContractPorts) {
           co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
           ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
           effective_date: n.effectiveDate, expiration_date: addMonths(n.effectiveDate, coverage.term.months),
-          retail_price: new Decimal(retailCents).dividedBy(100).toFixed(2),
+          retail_price: centsToDecimal(retailCents).toFixed(2),
           pricing: JSON.stringify({ ...pricing, retailCents }),
           custom_fields: JSON.stringify(fields.values),
           deal_data: JSON.stringify({
