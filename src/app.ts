@@ -14,7 +14,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { hasIllFormedString } from './platform/text.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
-import { buildValidator } from './platform/http/validation.ts'
+import { buildSerializer, buildValidator } from './platform/http/validation.ts'
 import { createModules } from './modules.ts'
 
 export type AppDeps = {
@@ -46,8 +46,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID()
     },
-    // Strict bodies, coerced query strings, every error reported (platform/http/validation.ts).
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    // Strict bodies, coerced query strings, every error reported; validators and response serializers
+    // compiled once per process, not per plugin context or app (platform/http/validation.ts).
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
     frameworkErrors: frameworkErrorHandler,
   })
   app.addHook('onSend', async (req, reply) => {

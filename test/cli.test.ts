@@ -14,7 +14,7 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { openConfiguredDatabase } from '../src/platform/db/open.ts'
-import { TEST_CONFIG } from './harness.ts'
+import { killAtEnd, TEST_CONFIG } from './harness.ts'
 
 const ADMIN = fileURLToPath(new URL('../src/cli/admin.ts', import.meta.url))
 const databaseUrl = process.env.DATABASE_URL || undefined
@@ -35,6 +35,7 @@ function admin(args: string[], options: { dir?: string; input?: string; viaNpm?:
     env: { ...process.env, DATA_DIR: options.dir ?? dataDir },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
+  killAtEnd(child)
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
@@ -298,6 +299,7 @@ if (embedded) {
     const busyDir = path.join(root, 'busy')
     fs.mkdirSync(busyDir)
     const owner = spawn('sleep', ['30'], { stdio: 'ignore' })
+    killAtEnd(owner)
     try {
       const lock = JSON.stringify({ pid: owner.pid, role: 'server' })
       fs.writeFileSync(path.join(busyDir, 'owner.lock'), lock)

@@ -16,7 +16,7 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { platformErrors } from '../src/platform/http/errors.ts'
-import { createTenant, createUserWithRoles, TEST_CONFIG, testDatabase, type TestApp, type TestTenant } from './harness.ts'
+import { closeAtEnd, createTenant, createUserWithRoles, TEST_CONFIG, testDatabase, type TestApp, type TestTenant } from './harness.ts'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
 const MAX_BYTES = 64 * 1024
@@ -42,6 +42,7 @@ async function documentsApp(storage: 'database' | 'filesystem', sharedDir?: stri
   tempDirs.push(dir)
   const config = { ...TEST_CONFIG, documents: { storage, dir, maxBytes, linkTtlSeconds: 300 } }
   const app = await buildApp({ config, db, clock, bus, logger: false })
+  const close = closeAtEnd(() => app.close())
   const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   await app.register(modules.documents.ownerFileRoutes({
     prefix: `${OWNER}/:ownerId`, param: 'ownerId', itemParam: 'testFileId', ownerType: 'TEST', kind: 'TEST_FILE', tag: 'Test owners',
@@ -51,7 +52,7 @@ async function documentsApp(storage: 'database' | 'filesystem', sharedDir?: stri
     },
   }))
   await app.ready()
-  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close: () => app.close(), dir }
+  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close, dir }
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')

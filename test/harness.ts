@@ -1,7 +1,12 @@
-// Shared test harness: one database per test process (PGlite in memory, or PostgreSQL when
-// DATABASE_URL is set, as in CI), migrated once; a fresh app per test file with its own moved-by-
-// hand clock; a new tenant per test, so tests never see each other's data.
+// Shared test harness. The runner gives each test file a process of its own (two at a time), and
+// each process one database: a private in-memory copy of the embedded database migrated once by
+// test/global-setup.ts, or the PostgreSQL database of DATABASE_URL (as in CI). A fresh app per test
+// file with its own moved-by-hand clock; a new tenant per test, so tests never see each other's data.
+// Everything opened here (apps, the database) is closed when the file's tests end, whether they
+// passed, failed or were cancelled.
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after } from 'node:test'
@@ -12,18 +17,52 @@ import { createInvalidationBus, type InvalidationBus } from '../src/platform/cac
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite, openPostgres, type Database } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
+import { TEMPLATE_ENV } from './global-setup.ts'
 
 let shared: Promise<Database> | undefined
+/** Closers of what this process opened and has not closed yet, run (newest first) when its tests end. */
+const open = new Set<() => Promise<void>>()
 
-// One database for the whole test process (the runner uses --test-isolation=none), closed at the end.
+/** Closes `close`'s resource when this file's tests end unless the test closed it first; returns the closer to use. */
+export function closeAtEnd(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined
+  const once = () => {
+    open.delete(once)
+    closing ??= close()
+    return closing
+  }
+  open.add(once)
+  return once
+}
+
+/** Kills `child` (SIGKILL) when this file's tests end if it is still running then, and waits for it to go. */
+export function killAtEnd(child: ChildProcess): void {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+  const close = closeAtEnd(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await exited
+  })
+  // Gone by itself: nothing left to do at the end.
+  void exited.then(() => open.delete(close))
+}
+
+// A root-level hook: with one process per test file it runs once, after the file's last test.
 after(async () => {
+  for (const close of [...open].toReversed()) await close()
   if (shared) await (await shared).close()
 })
 
 export function testDatabase(): Promise<Database> {
   shared ??= (async () => {
     const url = process.env.DATABASE_URL
-    const db = url ? await openPostgres(url, 10) : await openPglite('memory://')
+    const template = process.env[TEMPLATE_ENV]
+    const db = url
+      ? await openPostgres(url, 10)
+      : await openPglite('memory://', template ? { from: new Blob([fs.readFileSync(template)]) } : {})
+    // Already migrated by the global set-up (then this only checks); a file run on its own migrates here.
     await migrateToLatest(db)
     return db
   })()
@@ -56,9 +95,12 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
   const bus = await createInvalidationBus(undefined)
   const config = { ...TEST_CONFIG, ...options.config }
   const app = await buildApp({ config, db, clock, bus, logger: false })
+  const close = closeAtEnd(async () => {
+    await app.close()
+  })
   await app.ready()
   const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
-  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close: () => app.close() }
+  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close }
 }
 
 export type TestTenant = {

@@ -47,6 +47,11 @@ export type Database = {
   afterCommit(fn: AfterCommit): Promise<void>
   ping(): Promise<void>
   close(): Promise<void>
+  /**
+   * The embedded database's files as one archive, which `openPglite(…, { from })` opens as a copy
+   * (the test suite migrates once and gives each test file its own copy). Absent on PostgreSQL.
+   */
+  snapshot?(): Promise<Blob>
 }
 
 type TenantBoundClient = pg.PoolClient & { __boundTenant?: string; __prepares?: boolean }
@@ -174,11 +179,11 @@ export async function openPostgres(url: string, poolSize: number, options: { pre
  * Opens (creating if needed) the embedded database in `dataDir` ('memory://' for a throwaway one).
  * The application runs as EMBEDDED_APP_ROLE so row-level security binds it as on PostgreSQL.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, options: { from?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres')
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true })
-  const pglite = await PGlite.create(dataDir)
+  const pglite = await PGlite.create(dataDir, options.from ? { loadDataDir: options.from } : {})
   await pglite.exec(`
     do $$ begin
       if not exists (select 1 from pg_roles where rolname = '${EMBEDDED_APP_ROLE}') then
@@ -189,7 +194,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
     set role ${EMBEDDED_APP_ROLE};
   `)
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), allowExitOnIdle: true })
-  return wrap('pglite', pool, async () => {
+  const db = wrap('pglite', pool, async () => {
     await pglite.close()
   }, true)
+  return { ...db, snapshot: () => pglite.dumpDataDir('none') }
 }

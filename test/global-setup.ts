@@ -1,0 +1,96 @@
+// Run once by the test runner (--test-global-setup), in its own process, before any test file starts:
+// migrates the test database once, so that each test file's process (one per file, two at a time)
+// starts from a migrated database instead of creating and migrating its own.
+// - Embedded database: the migrated files are archived to a temporary file that harness.ts opens a
+//   private in-memory copy of (about 0.5 s instead of 3 s to create and migrate).
+// - PostgreSQL (DATABASE_URL): the one database is migrated here; the test files share it, each test
+//   in a tenant of its own.
+// It also bounds the whole run. A test that stops making progress fails by itself after the runner's
+// --test-timeout, and --test-force-exit ends a file's process when its tests are done even if
+// something was left open; but a run where every test hangs (a database that stopped answering)
+// would take tests × timeout. Past VPP_TEST_DEADLINE_MINUTES (default 20; the suite takes about
+// 4 minutes on 2 cores) the run is stopped: every test file's process is killed, the runner exits 1.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { openPglite, openPostgres } from '../src/platform/db/database.ts'
+import { migrateToLatest } from '../src/platform/db/migrate.ts'
+
+/** Where harness.ts finds the migrated embedded database (set here, inherited by every test file's process). */
+export const TEMPLATE_ENV = 'VPP_TEST_DATABASE_TEMPLATE'
+
+let templateDir: string | undefined
+
+/** The pids of every process below `pid`, from /proc (Linux; elsewhere none are found). */
+function descendants(pid: number): number[] {
+  let entries: string[]
+  try {
+    entries = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))
+  } catch {
+    return []
+  }
+  const children = new Map<number, number[]>()
+  for (const name of entries) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = []
+  const walk = (p: number) => {
+    for (const child of children.get(p) ?? []) {
+      found.push(child)
+      walk(child)
+    }
+  }
+  walk(pid)
+  return found
+}
+
+function startDeadline(): void {
+  const minutes = Number(process.env.VPP_TEST_DEADLINE_MINUTES ?? 20)
+  const timer = setTimeout(() => {
+    process.stderr.write(`\ntest run stopped: not finished after ${minutes} minutes (VPP_TEST_DEADLINE_MINUTES); killing the test processes\n`)
+    for (const pid of descendants(process.pid)) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+    process.exit(1)
+  }, minutes * 60_000)
+  timer.unref() // never what keeps the runner alive
+}
+
+export async function globalSetup(): Promise<void> {
+  startDeadline()
+  const url = process.env.DATABASE_URL
+  if (url) {
+    const db = await openPostgres(url, 2)
+    try {
+      await migrateToLatest(db)
+    } finally {
+      await db.close()
+    }
+    return
+  }
+  const db = await openPglite('memory://')
+  try {
+    await migrateToLatest(db)
+    templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-test-template-'))
+    const file = path.join(templateDir, 'migrated.tar')
+    fs.writeFileSync(file, Buffer.from(await (await db.snapshot!()).arrayBuffer()))
+    process.env[TEMPLATE_ENV] = file
+  } finally {
+    await db.close()
+  }
+}
+
+export async function globalTeardown(): Promise<void> {
+  if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true })
+}
