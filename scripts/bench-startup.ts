@@ -20,6 +20,7 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
+import { createSecretBox, generateSecretsKey, parseSecretsKeys } from '../src/platform/secrets.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({ options: { apps: { type: 'string', default: '3' }, restarts: { type: 'string', default: '3' }, json: { type: 'string' } } })
@@ -37,7 +38,9 @@ async function appBuildTimes(): Promise<number[]> {
     const times: number[] = []
     for (let i = 0; i < appCount; i++) {
       const started = performance.now()
-      const app = await buildApp({ config: CONFIG, db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), logger: false })
+      // A throwaway in-memory database: a throwaway secrets key.
+      const secrets = createSecretBox(parseSecretsKeys(generateSecretsKey(), 'generated key'))
+      const app = await buildApp({ config: CONFIG, db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets, logger: false })
       await app.ready()
       times.push(performance.now() - started)
       await app.close()

@@ -7,12 +7,23 @@
 #
 # Creates a temporary cluster listening on 127.0.0.1:<free port>, creates the
 # non-superuser, non-BYPASSRLS application role `vpp_app` and database `vpp`,
-# exports DATABASE_URL=postgres://vpp_app:vpp_app@127.0.0.1:<port>/vpp, runs
+# exports DATABASE_URL=postgres://vpp_app:vpp_app@127.0.0.1:<port>/vpp (and,
+# unless already set, a throwaway SECRETS_KEY, which the service requires with
+# PostgreSQL), runs
 # the command and exits with its exit status. The cluster is stopped and its
 # directory removed on every exit path (success, failure, INT/TERM/HUP).
 #
 # Environment:
 #   PG_BINDIR   directory containing initdb/pg_ctl/psql (skips auto-detection)
+#
+# Also exported to the command, for fault tests that stop, restart or kill the
+# server (scripts/fault-tests.ts):
+#   WITH_POSTGRES_CTL     pg_ctl for this cluster, run as the user that owns it,
+#                         with -D and -l already given (`"$WITH_POSTGRES_CTL" restart -m fast`)
+#   WITH_POSTGRES_PGDATA  the cluster's data directory (postmaster.pid names the server)
+#   WITH_POSTGRES_LOG     the server's log
+# The cleanup below stops whatever server runs in that directory at exit, one
+# the command restarted included.
 #
 # If PostgreSQL is not installed it is installed with apt-get (needs root or
 # sudo). When run as root, PostgreSQL runs as the `postgres` system user.
@@ -215,8 +226,8 @@ PORT=""
 for attempt in 1 2 3; do
   PORT=$(free_port) || die "could not find a free TCP port"
   log "starting PostgreSQL on 127.0.0.1:$PORT (attempt $attempt)"
-  if as_pg "$PG_CTL" start -D "$PGDATA_DIR" -w -t 60 -l "$PGTMP/postgres.log" \
-      -o "-F -h 127.0.0.1 -p $PORT -k $SOCKDIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+  PG_OPTS="-F -h 127.0.0.1 -p $PORT -k $SOCKDIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+  if as_pg "$PG_CTL" start -D "$PGDATA_DIR" -w -t 60 -l "$PGTMP/postgres.log" -o "$PG_OPTS" \
       >/dev/null 2>&1; then
     break
   fi
@@ -243,7 +254,25 @@ SQL
 psql_super -d "$APP_DB" -c "ALTER SCHEMA public OWNER TO $APP_ROLE;" >/dev/null
 
 export DATABASE_URL="postgres://$APP_ROLE:$APP_PASSWORD@127.0.0.1:$PORT/$APP_DB"
+# The service refuses PostgreSQL without SECRETS_KEY; a throwaway database gets a throwaway key,
+# shared by every process of the command (servers, CLI runs, test files).
+export SECRETS_KEY="${SECRETS_KEY:-$(head -c 32 /dev/urandom | base64 | tr -d '\n')}"
 log "DATABASE_URL=$DATABASE_URL"
+
+# pg_ctl for the command: as the cluster's owner, from a directory it can enter,
+# output to the server log (a server started by it must not hold the caller's
+# stdout open); `start` with the options the cluster was started with (same port),
+# which `restart` reuses by itself.
+if [[ $EUID -eq 0 ]]; then RUN_AS="runuser -u postgres --"; else RUN_AS=""; fi
+cat >"$PGTMP/pg_ctl" <<CTL
+#!/usr/bin/env bash
+if [[ \${1:-} == start ]]; then set -- "\$@" -o $(printf '%q' "$PG_OPTS"); fi
+cd "$PGTMP" && exec $RUN_AS "$PG_CTL" -D "$PGDATA_DIR" -l "$PGTMP/postgres.log" "\$@"
+CTL
+chmod 755 "$PGTMP/pg_ctl"
+export WITH_POSTGRES_CTL="$PGTMP/pg_ctl"
+export WITH_POSTGRES_PGDATA="$PGDATA_DIR"
+export WITH_POSTGRES_LOG="$PGTMP/postgres.log"
 
 # --------------------------------------------------------------------------
 # Run the command. It runs in the background (stdin passed through) so that

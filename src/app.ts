@@ -8,13 +8,13 @@ import { installAuthentication } from './platform/auth/authenticate.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
-import { frameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts'
+import type { SecretBox } from './platform/secrets.ts'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts'
 import { platformErrors } from './platform/http/errors.ts'
 import { healthRoutes } from './platform/http/health.ts'
-import { hasIllFormedString } from './platform/text.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
-import { buildSerializer, buildValidator } from './platform/http/validation.ts'
+import { buildSerializer, buildValidator, unstorableTextError } from './platform/http/validation.ts'
 import { createModules } from './modules.ts'
 
 export type AppDeps = {
@@ -22,6 +22,8 @@ export type AppDeps = {
   db: Database
   clock: Clock
   bus: InvalidationBus
+  /** Seals the secrets stored in the database: loadSecretBox(config) (platform/secrets.ts). */
+  secrets: SecretBox
   logger?: FastifyServerOptions['logger']
 }
 
@@ -50,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // compiled once per process, not per plugin context or app (platform/http/validation.ts).
     schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   })
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', String(req.id))
@@ -61,12 +64,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, Object.fromEntries(new URLSearchParams(body as string)))
   })
   installErrorHandling(app)
-  // JSON may carry lone UTF-16 surrogates ("\ud800"), which no text column or jsonb can hold: refused
-  // here, once, instead of failing in whichever statement first stores them.
+  // NUL and lone UTF-16 surrogates ("\ud800") are valid JSON and valid percent-encoding, but no text
+  // column or jsonb can hold them: refused here, once, for the path, the query string and the body
+  // (which must also not nest deeper than MAX_JSON_DEPTH), instead of failing in whichever statement
+  // first stores or compares them.
   app.addHook('preValidation', async (req) => {
-    if (req.body !== null && typeof req.body === 'object' && hasIllFormedString(req.body)) {
-      throw platformErrors.create('malformed_json', 'The request body holds a string that is not well-formed Unicode (a lone surrogate)')
-    }
+    const refused = unstorableTextError(req)
+    if (refused) throw refused
   })
 
   await app.register(rateLimit, {
@@ -84,15 +88,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   })
 
-  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
+  const modules = createModules({ db, clock, bus, secrets: deps.secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   installAuthentication(app, { store: modules.identity.credentialStore, tokens: modules.identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
   installIdempotency(app, { db, clock })
   await installOpenApi(app)
 
-  await app.register(healthRoutes, { db })
+  await app.register(healthRoutes, { db, bus })
   for (const routes of modules.routes) await app.register(routes)
   // Data the first request would otherwise wait for (the VIN decoder's, about 0.1 s) is loaded at start.
   app.addHook('onReady', async () => modules.rating.warmUp())
+  // Signing keys stored before they were sealed are sealed now; then a secrets key that cannot open
+  // what is stored stops the start, naming the key it needs (a SecretsError).
+  app.addHook('onReady', async () => {
+    await modules.identity.signingKeys.sealPlaintext()
+    await modules.identity.signingKeys.verify()
+  })
 
   return app
 }

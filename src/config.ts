@@ -1,5 +1,7 @@
 // The only reader of process.env. Parsed once, frozen, and fails fast listing every problem.
 import path from 'node:path'
+import { MAX_ACCESS_TOKEN_TTL_SECONDS } from './platform/auth/tokens.ts'
+import { parseSecretsKeys, SecretsError } from './platform/secrets.ts'
 
 export type Config = Readonly<{
   host: string
@@ -14,8 +16,16 @@ export type Config = Readonly<{
   logLevel: string
   /** Requests per minute per API key before 429. */
   rateLimitPerMinute: number
-  /** Failed authentications per minute per client address before 429. */
+  /**
+   * Failed authentications per minute before 429: wrong passwords per user and client address at
+   * the token endpoint; other failed authentications (bad API key or token) per client address.
+   */
   authFailureLimitPerMinute: number
+  /**
+   * SECRETS_KEY: the keys that encrypt secrets at rest, current first (platform/secrets.ts). When
+   * absent the embedded database uses its key file; PostgreSQL refuses to start.
+   */
+  secretsKey: string | undefined
   /** Lifetime of access tokens issued by POST /api/auth/token. */
   accessTokenTtlSeconds: number
   /** Largest accepted request body, in bytes. */
@@ -65,6 +75,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`)
   }
+  const secretsKey = env.SECRETS_KEY || undefined
+  // Instances sharing a PostgreSQL database must share the key, so no key file can stand in for it;
+  // and production must never store secrets in plaintext for want of one.
+  if (secretsKey === undefined && databaseUrl) {
+    problems.push('SECRETS_KEY is required with DATABASE_URL (base64 of 32 random bytes: openssl rand -base64 32); see docs/operations.md')
+  }
+  if (secretsKey !== undefined) {
+    try {
+      parseSecretsKeys(secretsKey, 'SECRETS_KEY')
+    } catch (err) {
+      if (!(err instanceof SecretsError)) throw err
+      problems.push(err.message)
+    }
+  }
   const dataDir = path.resolve(env.DATA_DIR || 'data')
   // Files beside the embedded database by default; with PostgreSQL, the database, which every instance shares.
   const storage = env.DOCUMENT_STORAGE || (databaseUrl ? 'database' : 'filesystem')
@@ -81,7 +105,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 6000, 1, 100_000_000),
     authFailureLimitPerMinute: int('AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 100_000_000),
-    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    secretsKey,
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, MAX_ACCESS_TOKEN_TTL_SECONDS),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 1_073_741_824),
     seedDemo: bool('SEED_DEMO', true),
     documents: Object.freeze({

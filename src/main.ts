@@ -2,29 +2,33 @@
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import pino from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { demoInstructions, isEmptyDatabase, seedDemoTenant, writeDemoFile, type DemoTenant } from './demo.ts'
+import { demoInstructions, prepareDemoTenant } from './demo.ts'
 import { createModules } from './modules.ts'
 import { createInvalidationBus } from './platform/cache.ts'
 import { systemClock } from './platform/clock.ts'
 import { DataDirBusy } from './platform/db/data-dir-lock.ts'
 import { openConfiguredDatabase } from './platform/db/open.ts'
+import { compilePendingInBackground } from './platform/http/validation.ts'
+import { loadSecretBox, SecretsError } from './platform/secrets.ts'
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  const db = await openConfiguredDatabase(config, 'server')
-  const bus = await createInvalidationBus(config.databaseUrl)
+  // What happens beside requests (connections lost and regained) is logged like the requests are.
+  const log = pino({ level: config.logLevel })
+  const db = await openConfiguredDatabase(config, 'server', log.child({ component: 'database' }))
+  const bus = await createInvalidationBus(config.databaseUrl, { log: log.child({ component: 'invalidation-bus' }) })
   const clock = systemClock
+  // After the database is open: the embedded data directory is ours, and its key file with it.
+  const secrets = loadSecretBox(config)
 
-  let seeded: { demo: DemoTenant; file: string | undefined } | undefined
-  if (config.seedDemo && (await isEmptyDatabase(db))) {
-    const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
-    const demo = await seedDemoTenant(modules)
-    seeded = { demo, file: config.databaseUrl ? undefined : writeDemoFile(config.dataDir, demo) }
-  }
+  const seeded = config.seedDemo
+    ? await prepareDemoTenant(createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds }), db, config.databaseUrl ? undefined : config.dataDir)
+    : undefined
 
-  const app = await buildApp({ config, db, clock, bus })
+  const app = await buildApp({ config, db, clock, bus, secrets })
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
@@ -44,18 +48,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ host: config.host, port: config.port })
+  // Route schemas compile at their first use; the rest now, in the background (platform/http/validation.ts).
+  compilePendingInBackground((err) => app.log.error({ err }, 'a route schema does not compile'))
   const { port } = app.server.address() as AddressInfo
   const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const baseUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`
   if (seeded) {
-    process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file))
+    process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file, seeded.reissued))
   } else if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'demo-tenant.json'))) {
     process.stdout.write(`\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`)
   }
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof DataDirBusy || err instanceof ConfigError) {
+  if (err instanceof DataDirBusy || err instanceof ConfigError || err instanceof SecretsError) {
     process.stderr.write(`${err.message}\n`)
   } else {
     process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

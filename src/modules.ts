@@ -12,9 +12,12 @@ import { createSettingsModule } from './modules/settings/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
+import type { SecretBox } from './platform/secrets.ts'
 
 export type ModuleDeps = {
   db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number
+  /** Seals secrets stored in the database (platform/secrets.ts): loadSecretBox(config), or a test key. */
+  secrets: SecretBox
   /** Document storage (config.documents); the documents module's defaults when absent. */
   documents?: Parameters<typeof createDocumentsModule>[0]['documents']
 }

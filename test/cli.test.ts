@@ -14,6 +14,7 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { openConfiguredDatabase } from '../src/platform/db/open.ts'
+import { generateSecretsKey, loadSecretBox, secretsKeyId } from '../src/platform/secrets.ts'
 import { killAtEnd, TEST_CONFIG } from './harness.ts'
 
 const ADMIN = fileURLToPath(new URL('../src/cli/admin.ts', import.meta.url))
@@ -28,11 +29,11 @@ const dataDir = path.join(root, 'data')
 type Run = { status: number | null; stdout: string; stderr: string }
 
 /** Runs the CLI directly, or (`viaNpm`) exactly as operators and later checks do: `npm run admin -- …`. */
-function admin(args: string[], options: { dir?: string; input?: string; viaNpm?: boolean } = {}): Promise<Run> {
+function admin(args: string[], options: { dir?: string; input?: string; viaNpm?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
   const [command, commandArgs] = options.viaNpm ? ['npm', ['run', 'admin', '--', ...args]] : [process.execPath, [ADMIN, ...args]]
   const child = spawn(command, commandArgs, {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { ...process.env, DATA_DIR: options.dir ?? dataDir },
+    env: { ...process.env, DATA_DIR: options.dir ?? dataDir, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   killAtEnd(child)
@@ -93,7 +94,7 @@ test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither t
   })
 
   assert.equal(topHelp.status, 0)
-  for (const command of ['tenant create', 'tenant list', 'apikey create', 'apikey list', 'apikey rotate', 'apikey revoke', 'signingkey rotate', 'token issue', 'idp set', 'idp list', 'idp remove', 'settings list', 'settings set', 'settings reset', 'db migrate']) {
+  for (const command of ['tenant create', 'tenant list', 'apikey create', 'apikey list', 'apikey rotate', 'apikey revoke', 'signingkey rotate', 'token issue', 'idp set', 'idp list', 'idp remove', 'settings list', 'settings set', 'settings reset', 'secrets reseal', 'db migrate']) {
     assert.match(topHelp.stdout, new RegExp(`^  ${command} `, 'm'))
   }
   assert.equal(createHelp.status, 0)
@@ -269,7 +270,9 @@ test('tenant create --admin-password-stdin reads the password from stdin', async
 test('the credentials the CLI printed work against the service; revoked and replaced keys do not', async () => {
   const db = await openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 2 }, 'test')
   const bus = await createInvalidationBus(undefined)
-  const app = await buildApp({ config: TEST_CONFIG, db, clock: systemClock, bus, logger: false })
+  // The keys the CLI sealed with: the data directory's key file, or SECRETS_KEY on PostgreSQL.
+  const secrets = loadSecretBox({ dataDir, databaseUrl, secretsKey: process.env.SECRETS_KEY || undefined })
+  const app = await buildApp({ config: TEST_CONFIG, db, clock: systemClock, bus, secrets, logger: false })
   try {
     const token = (apiKey: string, user: { email: string; password: string }) => app.inject({
       method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': apiKey },
@@ -310,5 +313,33 @@ if (embedded) {
     } finally {
       owner.kill()
     }
+  })
+}
+
+if (embedded) {
+  // Last in the file: it changes the key the data directory's secrets are sealed under.
+  test('secrets reseal rotates the secrets key: new key first, re-seal, old key dropped; a wrong key is a clear error', async () => {
+    const keyFile = path.join(dataDir, 'secrets.key')
+    assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600, 'made on first start, readable by its owner only')
+    const oldKey = fs.readFileSync(keyFile, 'utf8').trim()
+    const newKey = generateSecretsKey()
+    const both = { SECRETS_KEY: `${newKey},${oldKey}` }
+    const resealed = await admin(['secrets', 'reseal', '--json'], { env: both })
+    assert.equal(resealed.status, 0, resealed.stderr)
+    const report = JSON.parse(resealed.stdout) as { keyId: string; tenants: number; resealed: number; unchanged: number }
+    assert.equal(report.keyId, secretsKeyId(Buffer.from(newKey, 'base64')))
+    assert.ok(report.tenants >= 2 && report.resealed >= 3 && report.unchanged === 0, resealed.stdout)
+    const text = await admin(['secrets', 'reseal'], { env: both })
+    assert.equal(text.status, 0, text.stderr)
+    assert.match(text.stdout, new RegExp(`^Every stored secret is now sealed under secrets key ${report.keyId}\\.\n  ${report.tenants} tenant\\(s\\); 0 secret\\(s\\) re-sealed, ${report.resealed} already under that key\\.`))
+
+    // The new key alone signs; the old key (the key file) no longer opens anything.
+    const issued = await admin(['token', 'issue', '--tenant', String(acme.tenantId), '--user', String(acme.adminUserId), '--days', '1', '--json'], { env: { SECRETS_KEY: newKey } })
+    assert.equal(issued.status, 0, issued.stderr)
+    const stale = await admin(['token', 'issue', '--tenant', String(acme.tenantId), '--user', String(acme.adminUserId), '--days', '1'])
+    assertOneLineFailure(stale, new RegExp(`sealed under secrets key ${report.keyId}, which is not configured.*SECRETS_KEY`))
+    const malformed = await admin(['tenant', 'list'], { env: { SECRETS_KEY: 'not-a-key' } })
+    assert.equal(malformed.status, 1)
+    assert.match(malformed.stderr, /^error: Invalid configuration:\n  - SECRETS_KEY: key 1 is not 32 bytes/)
   })
 }

@@ -17,7 +17,7 @@ let headers: Record<string, string>
 
 before(async () => {
   t = await createTestApp({ now: NOW })
-  demo = await seedDemoTenant(t.modules)
+  demo = await seedDemoTenant(t.modules, t.db)
   headers = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
 })
 after(() => t.close())

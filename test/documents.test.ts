@@ -16,7 +16,7 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { platformErrors } from '../src/platform/http/errors.ts'
-import { closeAtEnd, createTenant, createUserWithRoles, TEST_CONFIG, testDatabase, type TestApp, type TestTenant } from './harness.ts'
+import { closeAtEnd, createTenant, createUserWithRoles, TEST_CONFIG, TEST_SECRETS, testDatabase, type TestApp, type TestTenant } from './harness.ts'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
 const MAX_BYTES = 64 * 1024
@@ -41,9 +41,9 @@ async function documentsApp(storage: 'database' | 'filesystem', sharedDir?: stri
   const dir = sharedDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-documents-test-'))
   tempDirs.push(dir)
   const config = { ...TEST_CONFIG, documents: { storage, dir, maxBytes, linkTtlSeconds: 300 } }
-  const app = await buildApp({ config, db, clock, bus, logger: false })
+  const app = await buildApp({ config, db, clock, bus, secrets: TEST_SECRETS, logger: false })
   const close = closeAtEnd(() => app.close())
-  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
+  const modules = createModules({ db, clock, bus, secrets: TEST_SECRETS, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   await app.register(modules.documents.ownerFileRoutes({
     prefix: `${OWNER}/:ownerId`, param: 'ownerId', itemParam: 'testFileId', ownerType: 'TEST', kind: 'TEST_FILE', tag: 'Test owners',
     readPermission: 'documents:read', writePermission: 'documents:write',

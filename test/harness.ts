@@ -5,7 +5,7 @@
 // Everything opened here (apps, the database) is closed when the file's tests end, whether they
 // passed, failed or were cancelled.
 import type { ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -17,6 +17,7 @@ import { createInvalidationBus, type InvalidationBus } from '../src/platform/cac
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite, openPostgres, type Database } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
+import { createSecretBox, parseSecretsKeys } from '../src/platform/secrets.ts'
 import { TEMPLATE_ENV } from './global-setup.ts'
 
 let shared: Promise<Database> | undefined
@@ -80,6 +81,15 @@ export type TestApp = {
   close(): Promise<void>
 }
 
+/**
+ * The tests' secrets key: SECRETS_KEY when set (scripts/with-postgres.sh sets one, which the CLI
+ * processes of test/cli.test.ts use too), otherwise a fixed key derived from a label, so that every
+ * test process on one PostgreSQL database opens what the others sealed.
+ */
+export const TEST_SECRETS = process.env.SECRETS_KEY
+  ? createSecretBox(parseSecretsKeys(process.env.SECRETS_KEY, 'SECRETS_KEY'))
+  : createSecretBox([createHash('sha256').update('vpp test secrets key').digest()])
+
 export const TEST_CONFIG = {
   rateLimitPerMinute: 1_000_000,
   authFailureLimitPerMinute: 1_000_000,
@@ -94,12 +104,12 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
   const clock = createManualClock(options.now ?? new Date())
   const bus = await createInvalidationBus(undefined)
   const config = { ...TEST_CONFIG, ...options.config }
-  const app = await buildApp({ config, db, clock, bus, logger: false })
+  const app = await buildApp({ config, db, clock, bus, secrets: TEST_SECRETS, logger: false })
   const close = closeAtEnd(async () => {
     await app.close()
   })
   await app.ready()
-  const modules = createModules({ db, clock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
+  const modules = createModules({ db, clock, bus, secrets: TEST_SECRETS, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
   return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close }
 }
 

@@ -60,4 +60,26 @@ test('npm start: demo tenant, working credentials, graceful SIGTERM', async () =
   }
   assert.equal(await server.exited, 0)
   assert.equal(fs.existsSync(path.join(dataDir, 'owner.lock')), false)
+
+  // The credentials file lost (a first start stopped before writing it, or deleted): the next start
+  // issues new credentials, prints them and writes the file again; they work.
+  const lost = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; adminPassword: string }
+  fs.rmSync(path.join(dataDir, 'demo-tenant.json'))
+  const again = start({ ...env, DATABASE_URL: '', expectDemo: 'yes' })
+  const againBase = await again.listening
+  try {
+    assert.match(again.output(), /new credentials were issued/)
+    const renewed = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
+    assert.equal(renewed.tenantId, lost.tenantId)
+    assert.notEqual(renewed.adminPassword, lost.adminPassword)
+    assert.match(again.output(), new RegExp(renewed.apiKey))
+    const tokenRes = await fetch(`${againBase}/api/auth/token`, {
+      method: 'POST', headers: { 'x-api-key': renewed.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: renewed.adminEmail, password: renewed.adminPassword }),
+    })
+    assert.equal(tokenRes.status, 200)
+  } finally {
+    again.child.kill('SIGTERM')
+  }
+  assert.equal(await again.exited, 0)
 })

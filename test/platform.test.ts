@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { SignJWT, generateKeyPair } from 'jose'
+import { signAccessToken } from '../src/platform/auth/tokens.ts'
 import { registeredErrorCodes } from '../src/platform/http/errors.ts'
-import { createTenant, createTestApp, json, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, json, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
 import fs from 'node:fs'
 
 let t: TestApp
@@ -182,6 +183,28 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
     const scim = await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: bearer })
     assert.equal(scim.statusCode, 200, scim.body)
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bearer })).statusCode, 401)
+    // With the tenant's API key it is still refused outside the SCIM routes, though its user's roles
+    // would allow the route: a provisioning token is for provisioning only.
+    const withKey = { ...bearer, 'x-api-key': own.apiKey }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: withKey })).statusCode, 200)
+    for (const url of ['/api/v1/adminusers', `/api/v1/adminusers/${userId}`, `/api/MembershipRoles/${roles[0]!.id}`, '/api/generalsettings']) {
+      const refused = await t.app.inject({ method: 'GET', url, headers: withKey })
+      assert.equal(refused.statusCode, 403, `${url}: ${refused.body}`)
+      assert.equal(json(refused).code, 'permission_denied')
+    }
+    // Provisioning tokens issued before they had their own audience are known by their lifetime,
+    // longer than any access token may live.
+    const row = await t.db.read(own.tenantId, (x) => x.selectFrom('tenant_signing_key').select(['kid', 'private_key', 'public_jwk']).where('retired_at', 'is', null).executeTakeFirstOrThrow())
+    const legacy = await signAccessToken(t.modules.identity.signingKeys.open(own.tenantId, row), { tenantId: own.tenantId, userId }, t.clock.now(), 365 * 86_400)
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: { authorization: `Bearer ${legacy}` } })).statusCode, 200)
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: { 'x-api-key': own.apiKey, authorization: `Bearer ${legacy}` } })).statusCode, 403)
+    // A normal access token of the same user works on both kinds of route.
+    const password = `pw-${'x'.repeat(16)}`
+    const current0 = json<Record<string, unknown>>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }))
+    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${userId}`, headers: own.headers, payload: { ...current0, password } })).statusCode, 200)
+    const access = { 'x-api-key': own.apiKey, authorization: `Bearer ${await own.tokenFor(current0.emailAddress as string, password)}` }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: access })).statusCode, 200)
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: access })).statusCode, 200)
     // A token naming another tenant is checked against that tenant's keys, and fails.
     const [header, payload, signature] = token.split('.') as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>
@@ -239,8 +262,8 @@ describe('idempotency', () => {
 })
 
 describe('rate limits', () => {
-  test('per API key: 429 with Retry-After; failed authentication is limited per address', async () => {
-    const limited = await createTestApp({ config: { rateLimitPerMinute: 3, authFailureLimitPerMinute: 2 } })
+  test('per API key: 429 with Retry-After', async () => {
+    const limited = await createTestApp({ config: { rateLimitPerMinute: 3 } })
     try {
       const own = await createTenant(limited)
       const statuses: number[] = []
@@ -254,10 +277,66 @@ describe('rate limits', () => {
       assert.equal(last!.statusCode, 429)
       assert.ok(Number(last!.headers['retry-after']) >= 1)
       assert.equal(json(last!).code, 'rate_limited')
+    } finally {
+      await limited.close()
+    }
+  })
+
+  test('failed authentications from an address turn into 429, but valid credentials from it still pass', async () => {
+    const limited = await createTestApp({ config: { authFailureLimitPerMinute: 2 } })
+    try {
+      const own = await createTenant(limited)
+      const shared = '10.9.9.9'
       const bad = { 'x-api-key': 'nonsense', authorization: 'Bearer x' }
       const fails = []
-      for (let i = 0; i < 3; i++) fails.push((await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bad, remoteAddress: '10.9.9.9' })).statusCode)
+      for (let i = 0; i < 3; i++) fails.push((await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bad, remoteAddress: shared })).statusCode)
       assert.deepEqual(fails, [401, 401, 429])
+      const refused = await limited.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': 'vpk_1_nonsense' }, payload: { grant_type: 'password' }, remoteAddress: shared })
+      assert.equal(refused.statusCode, 429)
+      assert.ok(Number(refused.headers['retry-after']) >= 1)
+      // Another client behind the same address, with valid credentials, is not locked out.
+      assert.equal((await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: own.headers, remoteAddress: shared })).statusCode, 200)
+      const signIn = await limited.app.inject({
+        method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': own.apiKey },
+        payload: { grant_type: 'password', username: own.adminEmail, password: own.adminPassword }, remoteAddress: shared,
+      })
+      assert.equal(signIn.statusCode, 200, signIn.body)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  test('wrong passwords are limited per user and address: the attacked user is throttled there, everyone else signs in', async () => {
+    const limited = await createTestApp({ config: { authFailureLimitPerMinute: 3 } })
+    try {
+      const own = await createTenant(limited)
+      const victim = await createUserWithRoles(limited, own, ['READ_ONLY'])
+      const signIn = (payload: Record<string, string>, remoteAddress: string) => limited.app.inject({
+        method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': own.apiKey }, payload, remoteAddress,
+      })
+      const password = (username: string, pw: string) => ({ grant_type: 'password', username, password: pw })
+      const attacker = '10.7.7.7'
+      const guesses = []
+      for (let i = 0; i < 4; i++) guesses.push((await signIn(password(victim.email, `guess-${i}-wrong-password`), attacker)).statusCode)
+      assert.deepEqual(guesses, [400, 400, 400, 429])
+      // Throttled, the right password is refused too (before it is checked), and so is the same user
+      // named differently: by id through client_credentials, or in other letter case.
+      const right = await signIn(password(victim.email, victim.password), attacker)
+      assert.equal(right.statusCode, 429)
+      assert.equal(json(right).code, 'rate_limited')
+      assert.ok(Number(right.headers['retry-after']) >= 1)
+      assert.equal((await signIn({ grant_type: 'client_credentials', client_id: String(victim.id), client_secret: victim.password }, attacker)).statusCode, 429)
+      assert.equal((await signIn(password(victim.email.toUpperCase(), victim.password), attacker)).statusCode, 429)
+      // Everyone else behind that address still signs in, and the victim does from elsewhere.
+      assert.equal((await signIn(password(own.adminEmail, own.adminPassword), attacker)).statusCode, 200)
+      assert.equal((await signIn(password(victim.email, victim.password), '10.8.8.8')).statusCode, 200)
+      // An unknown login is throttled the same way, so the answers do not tell which users exist.
+      const unknown = []
+      for (let i = 0; i < 4; i++) unknown.push((await signIn(password('nobody@nowhere.example', `guess-${i}-wrong-password`), attacker)).statusCode)
+      assert.deepEqual(unknown, [400, 400, 400, 429])
+      // The limit is per minute: a minute later the victim signs in from that address again.
+      limited.clock.advance(60_000)
+      assert.equal((await signIn(password(victim.email, victim.password), attacker)).statusCode, 200)
     } finally {
       await limited.close()
     }

@@ -5,6 +5,7 @@ import { createModules } from '../../src/modules.ts'
 import type { InvalidationBus } from '../../src/platform/cache.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Database } from '../../src/platform/db/database.ts'
+import type { SecretBox } from '../../src/platform/secrets.ts'
 import { systemContext } from '../../src/platform/http/context.ts'
 import { syntheticRateBook } from '../ratebook/synthetic.ts'
 
@@ -18,7 +19,7 @@ export type SeededRating = {
 
 const BATCH = 500
 
-export async function seedBenchRating(deps: { db: Database; clock: Clock; bus: InvalidationBus }, tenantId: number, options: { rates: number; dealers: number }): Promise<SeededRating> {
+export async function seedBenchRating(deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox }, tenantId: number, options: { rates: number; dealers: number }): Promise<SeededRating> {
   const { db } = deps
   const modules = createModules({ ...deps, accessTokenTtlSeconds: 3600 })
   const { book, dealers } = syntheticRateBook({ rates: options.rates, dealers: options.dealers })

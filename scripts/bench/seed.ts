@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import type { InvalidationBus } from '../../src/platform/cache.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Database } from '../../src/platform/db/database.ts'
+import type { SecretBox } from '../../src/platform/secrets.ts'
 import { createModules } from '../../src/modules.ts'
 
 export type SeededTenant = {
@@ -24,13 +25,13 @@ const BATCH = 1000
 const FIRST_NAMES = ['Ava', 'Ben', 'Chloe', 'Diego', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Maya', 'Noah', 'Olga', 'Priya']
 const LAST_NAMES = ['Anders', 'Brown', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nguyen']
 
-export async function seedBenchTenant(deps: { db: Database; clock: Clock; bus: InvalidationBus }, userCount: number): Promise<SeededTenant> {
-  const { db, clock, bus } = deps
+export async function seedBenchTenant(deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox }, userCount: number): Promise<SeededTenant> {
+  const { db, clock, bus, secrets } = deps
   const tag = randomBytes(4).toString('hex')
   const adminEmail = `admin@bench-${tag}.example`
   const adminPassword = `bench-${randomBytes(12).toString('base64url')}`
   // Through the whole module list, so the tenant gets what every module sets up at creation.
-  const { identity } = createModules({ db, clock, bus, accessTokenTtlSeconds: 3600 })
+  const { identity } = createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: 3600 })
   const created = await identity.tenants.createTenant({ name: `Benchmark ${tag}`, adminEmail, adminPassword, operator: 'bench' })
   const tenantId = created.tenantId
 

@@ -23,6 +23,7 @@ import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
 import { openPglite, openPostgres } from '../../src/platform/db/database.ts'
 import { migrateToLatest } from '../../src/platform/db/migrate.ts'
+import { loadSecretBox } from '../../src/platform/secrets.ts'
 import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
 
@@ -101,11 +102,12 @@ async function main(): Promise<void> {
   await migrateToLatest(db)
   const bus = await createInvalidationBus(config.databaseUrl)
   const clock = systemClock
-  const seeded = await seedBenchTenant({ db, clock, bus }, userCount)
+  const secrets = loadSecretBox(config)
+  const seeded = await seedBenchTenant({ db, clock, bus, secrets }, userCount)
   const tenantId = seeded.tenantId
-  const rating = await seedBenchRating({ db, clock, bus }, tenantId, { rates: Number(args.rates), dealers: Number(args.dealers) })
+  const rating = await seedBenchRating({ db, clock, bus, secrets }, tenantId, { rates: Number(args.rates), dealers: Number(args.dealers) })
 
-  const app = await buildApp({ config, db, clock, bus, logger: false })
+  const app = await buildApp({ config, db, clock, bus, secrets, logger: false })
   // The ceiling: the HTTP stack and the platform hooks, no authentication, no database.
   app.get('/bench/ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async () => CEILING_BODY)
   // The database ceiling: the user lookup statement of GET /api/v1/adminusers/{userId} for the

@@ -5,7 +5,7 @@
 // so help and usage errors answer at once.
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { TenantService } from '../modules/identity/index.ts'
+import type { SigningKeyVault, TenantService } from '../modules/identity/index.ts'
 import type { RateBookService } from '../modules/rating/index.ts'
 import type { SettingJson, SettingsService, SettingView } from '../modules/settings/index.ts'
 import { lines, table } from './format.ts'
@@ -16,6 +16,8 @@ export type Services = {
   tenants: TenantService
   settings: Pick<SettingsService, 'listForOperator' | 'setForOperator' | 'resetForOperator'>
   rateBooks: Pick<RateBookService, 'importForOperator' | 'versions' | 'exportBook'>
+  /** The sealed secrets (tenants' private signing keys), for re-sealing under the current key. */
+  signingKeys: Pick<SigningKeyVault, 'reseal'>
   /** Every known migration, with when it was applied. */
   migrationStatus(): Promise<ReadonlyArray<{ name: string; executedAt?: Date | undefined }>>
   /** Audit label of whoever runs the CLI. */
@@ -224,8 +226,9 @@ export const COMMANDS: readonly Command[] = [
     group: 'token',
     action: 'issue',
     summary: 'Issue a long-lived bearer token for a provisioning client (SCIM from Entra ID or Okta)',
-    description: 'The token acts as --user (give it a dedicated user with the User administrator role) and is accepted without X-Api-Key ' +
-      'on the SCIM routes (/api/v2/Users). Expiring the user revokes it at once; rotating the signing key revokes it 24 hours later.',
+    description: 'The token acts as --user (give it a dedicated user with the User administrator role) and is accepted, with or without X-Api-Key, ' +
+      'on the SCIM routes (/api/v2/...) only; every other route refuses it (403 permission_denied). ' +
+      'Expiring the user revokes it at once; rotating the signing key revokes it 24 hours later.',
     flags: {
       tenant: TENANT,
       user: { type: 'string', value: 'id', required: true, description: 'Id of the user the token acts as' },
@@ -446,6 +449,28 @@ export const COMMANDS: readonly Command[] = [
         if (out === undefined) return { json: book, text: body }
         await fs.writeFile(out, body)
         return { json: { file: out, effectiveDate: book.effectiveDate }, text: lines(`Wrote the rate book effective ${book.effectiveDate} to ${out}.`) }
+      }
+    },
+  },
+  {
+    group: 'secrets',
+    action: 'reseal',
+    summary: 'Re-encrypt every stored secret under the current secrets key (the first of SECRETS_KEY)',
+    description: 'Step 2 of a secrets key rotation (docs/operations.md): with the new key first in SECRETS_KEY and the old one after it, ' +
+      'seals every tenant\'s private signing keys under the new key, so the old key can then be removed. Safe to run again, and while servers run.',
+    flags: {},
+    examples: ['secrets reseal'],
+    async prepare() {
+      return async ({ signingKeys }) => {
+        const report = await signingKeys.reseal()
+        return {
+          json: report,
+          text: lines(
+            `Every stored secret is now sealed under secrets key ${report.keyId}.`,
+            `  ${report.tenants} tenant(s); ${report.resealed} secret(s) re-sealed, ${report.unchanged} already under that key.`,
+            'Keys after the first in SECRETS_KEY are no longer needed once every instance runs with this key first.',
+          ),
+        }
       }
     },
   },

@@ -14,6 +14,7 @@ import { DataDirBusy } from '../platform/db/data-dir-lock.ts'
 import { migrationStatus } from '../platform/db/migrate.ts'
 import { openConfiguredDatabase } from '../platform/db/open.ts'
 import { AppError } from '../platform/http/errors.ts'
+import { loadSecretBox, SecretsError } from '../platform/secrets.ts'
 import type { Runner } from './commands.ts'
 import { EXIT, InputError } from './parse.ts'
 import type { ReplyWriter } from './stdio.ts'
@@ -26,12 +27,16 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
     try {
       const bus = await createInvalidationBus(config.databaseUrl)
       try {
-        const modules = createModules({ db, clock: systemClock, bus, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+        // After the database is open, as the server does: an embedded data directory in use by
+        // another process is left untouched, key file included.
+        const secrets = loadSecretBox(config)
+        const modules = createModules({ db, clock: systemClock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
         const reply = await runner({
           engine: db.engine,
           tenants: modules.identity.tenants,
           settings: modules.settings.service,
           rateBooks: modules.rating.rateBooks,
+          signingKeys: modules.identity.signingKeys,
           migrationStatus: () => migrationStatus(db),
           operator: operatorName(),
           startedAt,
@@ -68,7 +73,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGA
 
 /** The message of a failure the operator can act on; undefined for a fault in this program. */
 function expectedFailure(err: unknown): string | undefined {
-  if (err instanceof InputError || err instanceof OperatorError || err instanceof SettingsOperatorError || err instanceof DataDirBusy) {
+  if (err instanceof InputError || err instanceof OperatorError || err instanceof SettingsOperatorError || err instanceof DataDirBusy || err instanceof SecretsError) {
     return err.message
   }
   if (err instanceof AppError && err.status < 500) return err.message

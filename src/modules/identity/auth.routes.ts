@@ -2,6 +2,7 @@
 // (which names the tenant) but no bearer token. Accepts JSON or form encoding.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { signInThrottle } from '../../platform/auth/failure-limiter.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import type { AuthService } from './auth.service.ts'
 
@@ -25,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     schema: {
       tags: ['Authentication'],
       summary: 'Get an access token',
-      description: 'Exchanges a user\'s credentials for a bearer token signed by the service with the tenant\'s key. Send the tenant\'s X-Api-Key. Errors carry the OAuth `error` member as well as the problem fields.',
+      description: 'Exchanges a user\'s credentials for a bearer token signed by the service with the tenant\'s key. Send the tenant\'s X-Api-Key. Errors carry the OAuth `error` member as well as the problem fields. After AUTH_FAILURE_LIMIT_PER_MINUTE wrong passwords for one user from one client address, that user\'s sign-ins from that address answer 429 until the minute ends; other users are not affected.',
       body: TokenRequest,
       response: { 200: TokenResponse, ...problemResponses(415) },
     },
@@ -38,7 +39,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       ...(b.password !== undefined ? { password: b.password } : {}),
       ...(b.client_id !== undefined ? { clientId: b.client_id } : {}),
       ...(b.client_secret !== undefined ? { clientSecret: b.client_secret } : {}),
-    })
+    }, signInThrottle(req.server.authFailures, req.ip))
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
     return token
   })

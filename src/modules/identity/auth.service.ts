@@ -3,6 +3,7 @@
 // request costs no database round trip for authentication.
 import type { JWK } from 'jose'
 import type { CredentialStore, PrincipalRecord } from '../../platform/auth/authenticate.ts'
+import type { SignInThrottle } from '../../platform/auth/failure-limiter.ts'
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../platform/auth/passwords.ts'
 import { createTokenVerifier, signAccessToken, type IdentityProviderTrust, type SigningKey, type TokenKeyStore, type TokenSubject } from '../../platform/auth/tokens.ts'
 import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
@@ -13,6 +14,7 @@ import { identityErrors } from './identity.errors.ts'
 import * as credentials from './credentials.repository.ts'
 import * as users from './user.repository.ts'
 import { isActive } from './user.rules.ts'
+import type { SigningKeyVault } from './signing-keys.ts'
 import { PRINCIPAL_TOPIC } from './user.service.ts'
 
 export const API_KEY_TOPIC = 'identity.api-key'
@@ -22,9 +24,9 @@ export const IDENTITY_PROVIDER_TOPIC = 'identity.identity-provider'
 /** Retired signing keys keep verifying for as long as a token they signed can live. */
 const RETIRED_KEY_GRACE_MS = 24 * 60 * 60 * 1000
 
-type Deps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number }
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number; signingKeys: SigningKeyVault }
 
-export function createAuthService({ db, clock, bus, accessTokenTtlSeconds }: Deps) {
+export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signingKeys: vault }: Deps) {
   const apiKeys = createTtlCache<{ id: number }>({ ttlMs: 5 * 60_000, maxEntries: 10_000, clock })
   const verificationKeys = createTtlCache<JWK>({ ttlMs: 10 * 60_000, maxEntries: 10_000, clock })
   const signingKeys = createTtlCache<SigningKey>({ ttlMs: 10 * 60_000, maxEntries: 10_000, clock })
@@ -80,7 +82,7 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds }: Dep
   async function currentSigningKey(tenantId: number): Promise<SigningKey> {
     const key = await signingKeys.getOrLoad(`${tenantId}:`, async () => {
       const row = await db.read(tenantId, (x) => credentials.findCurrentSigningKey(x, tenantId))
-      return row ? { kid: row.kid, privateJwk: row.private_jwk as JWK, publicJwk: row.public_jwk as JWK } : undefined
+      return row ? vault.open(tenantId, row) : undefined
     })
     if (!key) throw new Error(`tenant ${tenantId} has no signing key`)
     return key
@@ -92,9 +94,10 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds }: Dep
     /**
      * OAuth 2.0 token endpoint grants. `password`: username is the email address. `client_credentials`:
      * for machine users such as dealer menu systems; client_id is the user's id or email address and
-     * client_secret its password. Either way the user must be active.
+     * client_secret its password. Either way the user must be active. `throttle` (bound to the
+     * client address) refuses further guesses at one user's password once too many were wrong.
      */
-    async issueToken(ctx: RequestContext, grant: { grantType: string; username?: string; password?: string; clientId?: string; clientSecret?: string }) {
+    async issueToken(ctx: RequestContext, grant: { grantType: string; username?: string; password?: string; clientId?: string; clientSecret?: string }, throttle: SignInThrottle) {
       let login: string | undefined
       let secret: string | undefined
       if (grant.grantType === 'password') {
@@ -116,9 +119,17 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds }: Dep
       const user = await db.read(ctx.tenantId, (x) => byId
         ? users.findCredentialsById(x, ctx.tenantId, Number(login))
         : users.findCredentialsByEmail(x, ctx.tenantId, login as string))
+      // One identity however the user is named (id or email, any case), so naming it differently
+      // does not buy more guesses; an unknown login is throttled just the same.
+      const identity = user ? `${ctx.tenantId}:user:${user.id}` : `${ctx.tenantId}:login:${login.toLowerCase()}`
+      throttle.check(identity)
       // Always run the slow hash, so response time does not reveal whether the user exists.
       const ok = await verifyPassword(secret, user?.password_hash ?? DUMMY_PASSWORD_HASH)
-      if (!user || !user.password_hash || !ok) throw invalid('The credentials are incorrect')
+      if (!user || !user.password_hash || !ok) {
+        throttle.failed(identity)
+        throw invalid('The credentials are incorrect')
+      }
+      throttle.succeeded(identity)
       const now = clock.now()
       if (!isActive(user.expired_date, now)) throw invalid('The user is no longer active')
       const key = await currentSigningKey(ctx.tenantId)

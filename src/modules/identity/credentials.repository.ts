@@ -1,4 +1,5 @@
-// API keys, signing keys and identity-provider trust of a tenant.
+// API keys, signing keys and identity-provider trust of a tenant. Private signing keys are stored
+// sealed (signing-keys.ts seals and opens them); this file only moves the sealed text.
 import type { Transaction } from 'kysely'
 import type { JWK } from 'jose'
 import type { Executor } from '../../platform/db/database.ts'
@@ -39,7 +40,7 @@ export async function findVerificationKey(db: Executor, tenantId: number, kid: s
 }
 
 export async function findCurrentSigningKey(db: Executor, tenantId: number) {
-  return db.selectFrom('tenant_signing_key').select(['kid', 'private_jwk', 'public_jwk'])
+  return db.selectFrom('tenant_signing_key').select(['kid', 'private_key', 'public_jwk'])
     .where('tenant_id', '=', tenantId).where('retired_at', 'is', null)
     .orderBy('id', 'desc').limit(1).executeTakeFirst()
 }
@@ -49,11 +50,40 @@ export async function retireSigningKeys(tx: Transaction<DB>, tenantId: number, n
     .where('tenant_id', '=', tenantId).where('retired_at', 'is', null).execute()
 }
 
-export async function insertSigningKey(tx: Transaction<DB>, tenantId: number, key: { kid: string; privateJwk: JWK; publicJwk: JWK }, now: Date) {
+export async function insertSigningKey(tx: Transaction<DB>, tenantId: number, key: { kid: string; sealedPrivateKey: string; publicJwk: JWK }, now: Date) {
   await tx.insertInto('tenant_signing_key').values({
     tenant_id: tenantId, kid: key.kid, alg: 'EdDSA',
-    private_jwk: JSON.stringify(key.privateJwk), public_jwk: JSON.stringify(key.publicJwk), created_at: now,
+    private_key: key.sealedPrivateKey, public_jwk: JSON.stringify(key.publicJwk), created_at: now,
   }).execute()
+}
+
+/** Every signing key of the tenant (retired ones too), locked for re-sealing. */
+export async function lockSigningKeys(tx: Transaction<DB>, tenantId: number) {
+  return tx.selectFrom('tenant_signing_key').select(['id', 'kid', 'private_key'])
+    .where('tenant_id', '=', tenantId).orderBy('id').forUpdate().execute()
+}
+
+export async function updateSealedPrivateKey(tx: Transaction<DB>, tenantId: number, id: number, sealed: string) {
+  await tx.updateTable('tenant_signing_key').set({ private_key: sealed }).where('tenant_id', '=', tenantId).where('id', '=', id).execute()
+}
+
+/** Claims the tenant's start-up sealing (row-locked until commit): false when it is not due or done. */
+export async function claimPlaintextTenant(tx: Transaction<DB>, tenantId: number): Promise<boolean> {
+  const row = await tx.updateTable('tenant').set({ plaintext_secrets: false })
+    .where('id', '=', tenantId).where('plaintext_secrets', '=', true).returning('id').executeTakeFirst()
+  return row !== undefined
+}
+
+export async function listPlaintextTenants(db: Executor) {
+  return db.selectFrom('tenant').select('id').where('plaintext_secrets', '=', true).orderBy('id').execute()
+}
+
+export async function findNewestTenant(db: Executor) {
+  return db.selectFrom('tenant').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst()
+}
+
+export async function listTenantIds(db: Executor) {
+  return db.selectFrom('tenant').select('id').orderBy('id').execute()
 }
 
 export async function listIdentityProviders(db: Executor, tenantId: number) {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { SecretBox } from '../../platform/secrets.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { authRoutes } from './auth.routes.ts'
 import { createAuthService } from './auth.service.ts'
@@ -12,11 +13,13 @@ import { createMembershipService } from './membership.service.ts'
 import { portalVisibilityRoutes } from './portal-visibility.routes.ts'
 import { createPortalVisibilityService, type DealerDirectory } from './portal-visibility.service.ts'
 import { scimRoutes } from './scim.routes.ts'
+import { createSigningKeyVault } from './signing-keys.ts'
 import { createTenantService } from './tenant.service.ts'
 import { userRoutes } from './user.routes.ts'
 import { createUserService } from './user.service.ts'
 
 export { OperatorError, type TenantCreated, type TenantService } from './tenant.service.ts'
+export type { ResealReport, SigningKeyVault } from './signing-keys.ts'
 export { PERMISSIONS, DEFAULT_ROLES } from './permissions.rules.ts'
 export { findUserById, selectUsers } from './user.repository.ts'
 export type { DealerDirectory, DealerSummary } from './portal-visibility.service.ts'
@@ -26,6 +29,8 @@ export type IdentityDeps = {
   clock: Clock
   bus: InvalidationBus
   accessTokenTtlSeconds: number
+  /** Seals the secrets this module stores (tenants' private signing keys). */
+  secrets: SecretBox
   /** Other modules' work when a tenant is created (see src/modules.ts). */
   tenantInitializers?: readonly TenantInitializer[]
   /** Dealers, from the parties module (see src/modules.ts); without it the portal visibility group routes are not served. */
@@ -33,10 +38,11 @@ export type IdentityDeps = {
 }
 
 export function createIdentityModule(deps: IdentityDeps) {
+  const signingKeys = createSigningKeyVault(deps)
   const users = createUserService(deps)
-  const auth = createAuthService(deps)
+  const auth = createAuthService({ ...deps, signingKeys })
   const membership = createMembershipService(deps)
-  const tenants = createTenantService(deps)
+  const tenants = createTenantService({ ...deps, signingKeys })
   const { dealers } = deps
   const portalVisibility = dealers ? createPortalVisibilityService({ ...deps, dealers }) : undefined
   return {
@@ -44,6 +50,8 @@ export function createIdentityModule(deps: IdentityDeps) {
     tokenVerifier: auth.tokens,
     tenants,
     users,
+    /** Maintenance of the sealed signing keys: start-up sealing and check, re-sealing (CLI). */
+    signingKeys,
     async routes(app: FastifyInstance) {
       await app.register(authRoutes, { auth })
       await app.register(userRoutes, { users, clock: deps.clock })

@@ -147,7 +147,7 @@ describe('create: duplicates, references, input', () => {
     for (const bad of [{ name: '   ' }, { name: 'a\u0000b' }, { name: 'ok', description: 'x\u0000' }]) {
       assert.equal((await post({ code: code(), ...bad })).statusCode, 400, JSON.stringify(bad))
     }
-    assert.equal((await get(`${BASE}/code/%00`)).statusCode, 404)
+    assert.equal((await get(`${BASE}/code/%00`)).statusCode, 400)
     assert.equal((await get(`${BASE}/code/has%20space`)).statusCode, 404)
   })
 })

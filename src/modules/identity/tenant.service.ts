@@ -1,6 +1,5 @@
 // Operator use cases (CLI and demo seeding): tenants, API keys, signing keys, identity-provider
 // trust. Each runs in one transaction, is audited, and publishes the invalidations its change needs.
-import type { JWK } from 'jose'
 import { sql } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
 import { generateApiKey } from '../../platform/auth/api-keys.ts'
@@ -15,15 +14,16 @@ import { API_KEY_TOPIC, IDENTITY_PROVIDER_TOPIC, SIGNING_KEY_TOPIC } from './aut
 import * as credentials from './credentials.repository.ts'
 import * as membership from './membership.repository.ts'
 import { DEFAULT_GROUPS, DEFAULT_ROLES } from './permissions.rules.ts'
+import type { SigningKeyVault } from './signing-keys.ts'
 import { insertUser, replaceUserMemberships } from './user.repository.ts'
 
 export type TenantCreated = { tenantId: number; apiKey: string; adminUserId: number }
 
 export class OperatorError extends Error {}
 
-type Deps = { db: Database; clock: Clock; bus: InvalidationBus; tenantInitializers?: readonly TenantInitializer[] }
+type Deps = { db: Database; clock: Clock; bus: InvalidationBus; signingKeys: SigningKeyVault; tenantInitializers?: readonly TenantInitializer[] }
 
-export function createTenantService({ db, clock, bus, tenantInitializers = [] }: Deps) {
+export function createTenantService({ db, clock, bus, signingKeys: vault, tenantInitializers = [] }: Deps) {
   return {
     async createTenant(input: { name: string; adminEmail: string; adminPassword: string; operator?: string }): Promise<TenantCreated> {
       if (!input.name.trim()) throw new OperatorError('--name must not be empty')
@@ -41,7 +41,7 @@ export function createTenantService({ db, clock, bus, tenantInitializers = [] }:
         for (const initialize of tenantInitializers) await initialize(tx, { id: tenantId, name: input.name.trim() }, now)
         const roles = await membership.insertRoles(tx, tenantId, DEFAULT_ROLES)
         const groups = await membership.insertGroups(tx, tenantId, DEFAULT_GROUPS)
-        await credentials.insertSigningKey(tx, tenantId, signingKey, now)
+        await credentials.insertSigningKey(tx, tenantId, { ...signingKey, sealedPrivateKey: vault.seal(tenantId, signingKey) }, now)
         const key = generateApiKey(tenantId)
         const apiKey = await credentials.insertApiKey(tx, tenantId, { name: 'default', prefix: key.prefix, hash: key.hash }, now)
         const adminUserId = await insertUser(tx, tenantId, {
@@ -113,7 +113,7 @@ export function createTenantService({ db, clock, bus, tenantInitializers = [] }:
       const key = await generateSigningKey()
       await db.transaction(tenantId, async (tx) => {
         await credentials.retireSigningKeys(tx, tenantId, now)
-        await credentials.insertSigningKey(tx, tenantId, key, now)
+        await credentials.insertSigningKey(tx, tenantId, { ...key, sealedPrivateKey: vault.seal(tenantId, key) }, now)
         await writeAudit(tx, systemContext(tenantId, operator), now, { action: 'signing_key.rotated', entityType: 'signing_key', entityId: key.kid })
       })
       await bus.publish(SIGNING_KEY_TOPIC, `${tenantId}:`)
@@ -135,7 +135,7 @@ export function createTenantService({ db, clock, bus, tenantInitializers = [] }:
       const row = await db.read(tenantId, (x) => credentials.findCurrentSigningKey(x, tenantId))
       if (!row) throw new OperatorError(`tenant ${tenantId} has no signing key; run signingkey rotate`)
       const ttlSeconds = days * 86_400
-      const token = await signAccessToken({ kid: row.kid, privateJwk: row.private_jwk as JWK, publicJwk: row.public_jwk as JWK }, { tenantId, userId }, now, ttlSeconds)
+      const token = await signAccessToken(vault.open(tenantId, row), { tenantId, userId }, now, ttlSeconds, 'provisioning')
       await db.transaction(tenantId, (tx) => writeAudit(tx, systemContext(tenantId, operator), now, {
         action: 'provisioning_token.issued', entityType: 'user', entityId: userId, changes: { after: { days, kid: row.kid } },
       }))

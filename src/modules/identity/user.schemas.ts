@@ -98,7 +98,7 @@ export const UserSearchQuery = Type.Object({
   'searchData.emailAddress': Type.Optional(Type.String({ maxLength: 254, description: 'Exact email address (compared case-insensitively).' })),
   'searchData.externalIdentity': Type.Optional(Type.String({ maxLength: 255, description: 'Exact External Identity.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100, max 1000).' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Rows to skip.' })),
 }, { additionalProperties: false })
 
 export const UserIdParams = Type.Object({ userId: IntegerId('User id') })

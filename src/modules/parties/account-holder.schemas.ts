@@ -2,7 +2,7 @@
 // fields (account-holder.kinds.ts): create body, reply, and the whole-record schema a PATCH result
 // must satisfy.
 import { Type, type TProperties } from 'typebox'
-import { IntegerId, PagedQuery } from '../../platform/http/schemas.ts'
+import { IdFilter, IntegerId, ListQuery, PagedQuery } from '../../platform/http/schemas.ts'
 import { PHONE_PATTERN, TAX_ID_PATTERN, US_STATES, ZIP_PATTERN, type UsState } from './contact.rules.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
 import type { KindDefinition } from './account-holder.kinds.ts'
@@ -147,11 +147,10 @@ export function listQuery(def: KindDefinition) {
     state: Type.Optional(State),
     status: Type.Optional(StatusFilter),
     ...(def.kind === 'DEALER' ? {
-      dealerGroupId: Type.Optional(Type.Integer({ description: 'Dealers of this dealer group.' })),
-      agentId: Type.Optional(Type.Integer({ description: 'Dealers of this agent.' })),
+      dealerGroupId: Type.Optional(IdFilter('Dealers of this dealer group.')),
+      agentId: Type.Optional(IdFilter('Dealers of this agent.')),
     } : {}),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100, max 1000).' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip.' })),
+    ...ListQuery,
   }, { additionalProperties: false })
 }
 
@@ -178,8 +177,7 @@ export const AccountHolderSearchQuery = Type.Object({
   businessKey: Type.Optional(Type.String({ maxLength: 40, description: 'Exact business key (case-insensitive).' })),
   state: Type.Optional(State),
   status: Type.Optional(StatusFilter),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100, max 1000).' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip.' })),
+  ...ListQuery,
 }, { additionalProperties: false })
 
 export const PagedLienHolderQuery = Type.Object({

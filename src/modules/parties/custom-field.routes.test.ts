@@ -153,7 +153,7 @@ test('values are validated per type (422 naming value) and the body by its schem
   const refused: Array<[string, unknown, string]> = [
     ['STRING', '', 'too_short'],
     ['STRING', 'x'.repeat(1001), 'too_long'],
-    ['STRING', 'nul\u0000', 'invalid_format'],
+    ['STRING', 'bell\u0007', 'invalid_format'],
     ['STRING', 5, 'invalid_type'],
     ['INTEGER', 1.5, 'invalid_type'],
     ['INTEGER', '7', 'invalid_type'],
@@ -171,6 +171,8 @@ test('values are validated per type (422 naming value) and the body by its schem
     assertProblem(res, 422, 'invalid_custom_field_value', [['value', code]])
   }
   assertProblem(await request(tenant, 'POST', base, { name: 'choice', type: 'LIST', value: 'A' }), 422, 'invalid_custom_field_value', [['type', 'definition_required']])
+  // A NUL no column can store is refused by the platform, for every route, before these rules.
+  assertProblem(await request(tenant, 'POST', base, { name: 'nul', type: 'STRING', value: 'nul\u0000' }), 400, 'validation_failed', [['value', 'invalid_value']])
   const accepted: Array<[string, unknown]> = [['STRING', 'x'.repeat(1000)], ['INTEGER', -12], ['DECIMAL', 0.1], ['DECIMAL', -999999999999.99], ['DATE', '1999-12-31'], ['BOOLEAN', true]]
   for (const [type, value] of accepted) {
     const res = await request(tenant, 'POST', base, { name: `ok${++n}`, type, value })

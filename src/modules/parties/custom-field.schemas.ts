@@ -3,7 +3,7 @@
 // PATCH result must satisfy. Cross-member rules live in custom-field.rules.ts.
 import { Type, type Static } from 'typebox'
 import type { CustomFieldType } from '../../platform/db/schema.ts'
-import { DateTime, IntegerId } from '../../platform/http/schemas.ts'
+import { DateTime, IntegerId, ListQuery } from '../../platform/http/schemas.ts'
 import type { KindDefinition } from './account-holder.kinds.ts'
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, FIELD_NAME_MAX_LENGTH, FIELD_NAME_PATTERN, STRING_MAX_LENGTH, type CustomFieldKind } from './custom-field.rules.ts'
 
@@ -31,8 +31,6 @@ const AllowedValues = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), 
 })
 const MaxLength = Type.Integer({ minimum: 1, maximum: STRING_MAX_LENGTH, description: `STRING only: most characters (without a definition: ${STRING_MAX_LENGTH}).` })
 
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100, max 1000).' }))
-const Offset = Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip.' }))
 
 // ---------------------------------------------------------------------------------------------
 // Fields
@@ -80,8 +78,7 @@ export const CUSTOM_FIELD_READ_ONLY = ['id', 'name', 'type', 'label', 'createdAt
 
 export const CustomFieldListQuery = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH, description: 'Exact name, ignoring case.' })),
-  limit: Limit,
-  offset: Offset,
+  ...ListQuery,
 }, { additionalProperties: false })
 
 export function parentParams(def: KindDefinition) {
@@ -153,8 +150,7 @@ export const CUSTOM_FIELD_DEFINITION_READ_ONLY = ['id', 'appliesTo', 'name', 'ty
 export const CustomFieldDefinitionListQuery = Type.Object({
   appliesTo: Type.Optional(AppliesTo),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH, description: 'Exact name, ignoring case.' })),
-  limit: Limit,
-  offset: Offset,
+  ...ListQuery,
 }, { additionalProperties: false })
 
 export const CustomFieldDefinitionParams = Type.Object({ definitionId: IntegerId('custom field definition id') })

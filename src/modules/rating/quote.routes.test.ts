@@ -27,7 +27,7 @@ const demoTenant = (): TestTenant => ({ ...demo, adminUserId: 0, headers, tokenF
 
 before(async () => {
   t = await createTestApp({ now: NOW })
-  demo = await seedDemoTenant(t.modules)
+  demo = await seedDemoTenant(t.modules, t.db)
   headers = await tokenHeaders()
   const res = await t.app.inject({ method: 'GET', url: '/api/dealers?limit=1000', headers })
   for (const d of json<Array<{ id: number; dealerNumber: string; agentIds: number[] }>>(res)) dealers.set(d.dealerNumber, { id: d.id, agentIds: d.agentIds })

@@ -290,7 +290,7 @@ describe('who may import and see rate books', () => {
 
 describe('the quote after an import', () => {
   test('uses the new version at once (the version cache is invalidated)', async () => {
-    const demo = await seedDemoTenant(t.modules)
+    const demo = await seedDemoTenant(t.modules, t.db)
     const token = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': demo.apiKey }, payload: { grant_type: 'password', username: demo.adminEmail, password: demo.adminPassword } })
     const headers = { 'x-api-key': demo.apiKey, authorization: `Bearer ${json<{ access_token: string }>(token).access_token}` }
     type Quote = { rateBook: { version: number }; products: Array<{ productCode: string; programs: Array<{ plans: Array<{ planCode: string; terms: Array<{ termCode: string; deductibles: Array<{ code: string; rate: { dealerCost: number | string } }> }> }> }> }> }

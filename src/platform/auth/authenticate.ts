@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts'
 import { AppError, platformErrors } from '../http/errors.ts'
 import { hasPermission, type Principal, type RequestContext } from '../http/context.ts'
 import { parseApiKey } from './api-keys.ts'
+import { createFailureLimiter, type FailureLimiter } from './failure-limiter.ts'
 import { TokenRejected, type TokenSubject } from './tokens.ts'
 
 export type AuthMode = 'none' | 'apiKey' | 'user'
@@ -32,6 +33,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext
   }
+  interface FastifyInstance {
+    /** Failed-authentication counters, shared with the token endpoint's sign-in throttle. */
+    authFailures: FailureLimiter
+  }
 }
 
 /** Routes under /api need a user unless they say otherwise; everything else (health, docs) is open. */
@@ -53,36 +58,6 @@ export type TokenVerifier = {
   claimedTenant(token: string): number | undefined
 }
 
-/** Fixed-window counter of failed authentications per client address (stricter than the key limit). */
-function createFailureLimiter(limitPerMinute: number, clock: Clock) {
-  let windowStart = 0
-  let counts = new Map<string, number>()
-  const roll = () => {
-    const now = clock.now().getTime()
-    if (now - windowStart >= 60_000) {
-      windowStart = now
-      counts = new Map()
-    }
-    return now
-  }
-  return {
-    check(ip: string) {
-      const now = roll()
-      if ((counts.get(ip) ?? 0) >= limitPerMinute) {
-        const retryAfter = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000))
-        throw platformErrors.create('rate_limited', 'Too many failed authentications from this address', {
-          headers: { 'retry-after': String(retryAfter) },
-          extensions: { retryAfterSeconds: retryAfter },
-        })
-      }
-    },
-    fail(ip: string) {
-      roll()
-      counts.set(ip, (counts.get(ip) ?? 0) + 1)
-    },
-  }
-}
-
 export function installAuthentication(app: FastifyInstance, deps: {
   store: CredentialStore
   tokens: TokenVerifier
@@ -91,6 +66,7 @@ export function installAuthentication(app: FastifyInstance, deps: {
 }): void {
   const { store, tokens, clock } = deps
   const failures = createFailureLimiter(deps.authFailureLimitPerMinute, clock)
+  app.decorate('authFailures', failures)
 
   async function authenticateApiKey(request: FastifyRequest): Promise<{ tenantId: number; apiKeyId: number }> {
     const header = request.headers['x-api-key']
@@ -114,7 +90,8 @@ export function installAuthentication(app: FastifyInstance, deps: {
     return match[1] as string
   }
 
-  async function authenticateUser(tenantId: number, request: FastifyRequest): Promise<Principal> {
+  /** `scim`: the route is a SCIM route, the only kind that accepts provisioning tokens. */
+  async function authenticateUser(tenantId: number, request: FastifyRequest, scim: boolean): Promise<Principal> {
     const token = bearerToken(request)
     const now = clock.now()
     let subject: TokenSubject
@@ -127,6 +104,10 @@ export function installAuthentication(app: FastifyInstance, deps: {
         })
       }
       throw err
+    }
+    // A provisioning token is valid but not for this route: a permission it lacks, not a bad credential.
+    if (subject.kind === 'user' && subject.provisioning && !scim) {
+      throw platformErrors.create('permission_denied', 'A provisioning token is accepted only on the SCIM routes (/api/v2/...)')
     }
     const principal = await store.principal(tenantId, subject)
     if (!principal) throw platformErrors.create('invalid_token', 'The bearer token names no user of this tenant')
@@ -142,8 +123,6 @@ export function installAuthentication(app: FastifyInstance, deps: {
     const config = request.routeOptions.config
     const mode = authModeOf(config, request.routeOptions.url)
     if (mode === 'none' || request.is404) return
-    const ip = request.ip
-    failures.check(ip)
     const signed = config.presigned ? await config.presigned(request) : undefined
     if (signed) {
       request.ctx = signed
@@ -154,14 +133,21 @@ export function installAuthentication(app: FastifyInstance, deps: {
         ? tokens.claimedTenant(bearerToken(request))
         : undefined
       if (claimedTenant !== undefined) {
-        request.ctx = { requestId: String(request.id), tenantId: claimedTenant, apiKeyId: 0, principal: await authenticateUser(claimedTenant, request) }
+        request.ctx = { requestId: String(request.id), tenantId: claimedTenant, apiKeyId: 0, principal: await authenticateUser(claimedTenant, request, true) }
       } else {
         const { tenantId, apiKeyId } = await authenticateApiKey(request)
-        const principal = mode === 'user' ? await authenticateUser(tenantId, request) : undefined
+        const principal = mode === 'user' ? await authenticateUser(tenantId, request, config.bearerOnly === true) : undefined
         request.ctx = { requestId: String(request.id), tenantId, apiKeyId, principal }
       }
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) failures.fail(ip)
+      if (err instanceof AppError && err.status === 401) {
+        // Counted per address: API keys and signed tokens cannot be guessed, so this only slows a
+        // client that keeps failing. It refuses nothing but failures: a request from the same
+        // address with valid credentials (another client behind a shared address) still passes.
+        const key = JSON.stringify(['address', request.ip])
+        if (failures.exceeded(key)) throw failures.refusal('Too many failed authentications from this address')
+        failures.fail(key)
+      }
       throw err
     }
     const permission = config.permission

@@ -5,6 +5,13 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, genera
 
 export const SERVICE_ISSUER = 'urn:vpp-admin'
 export const SERVICE_AUDIENCE = 'urn:vpp-admin:api'
+/**
+ * Audience of provisioning tokens (CLI `token issue`): accepted only on the SCIM routes, so a
+ * long-lived token kept in an identity provider's settings cannot be used on the rest of the API.
+ */
+export const PROVISIONING_AUDIENCE = 'urn:vpp-admin:scim'
+/** The longest lifetime of an access token (ACCESS_TOKEN_TTL_SECONDS cannot exceed it). */
+export const MAX_ACCESS_TOKEN_TTL_SECONDS = 86_400
 export const SERVICE_TOKEN_ALG = 'EdDSA'
 /** Asymmetric algorithms accepted from identity providers; `none` and HMAC never are. */
 export const IDP_ALGORITHM_ALLOW_LIST = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const
@@ -15,7 +22,8 @@ export type SigningKey = { kid: string; privateJwk: JWK; publicJwk: JWK }
 export type IdentityProviderTrust = { issuer: string; audience: string; jwksUrl: string; identityClaim: string; algorithms: string[] }
 
 export type TokenSubject =
-  | { kind: 'user'; userId: number }
+  /** `provisioning`: a provisioning token, which only the SCIM routes accept. */
+  | { kind: 'user'; userId: number; provisioning?: true }
   | { kind: 'external'; externalIdentity: string }
 
 export class TokenRejected extends Error {}
@@ -28,12 +36,12 @@ export async function generateSigningKey(): Promise<SigningKey> {
   return { kid, privateJwk, publicJwk }
 }
 
-export async function signAccessToken(key: SigningKey, claims: { tenantId: number; userId: number }, now: Date, ttlSeconds: number): Promise<string> {
+export async function signAccessToken(key: SigningKey, claims: { tenantId: number; userId: number }, now: Date, ttlSeconds: number, use: 'access' | 'provisioning' = 'access'): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000)
   return new SignJWT({ tid: claims.tenantId })
     .setProtectedHeader({ alg: SERVICE_TOKEN_ALG, kid: key.kid, typ: 'at+jwt' })
     .setIssuer(SERVICE_ISSUER)
-    .setAudience(SERVICE_AUDIENCE)
+    .setAudience(use === 'provisioning' ? PROVISIONING_AUDIENCE : SERVICE_AUDIENCE)
     .setSubject(String(claims.userId))
     .setIssuedAt(iat)
     .setNotBefore(iat)
@@ -72,12 +80,18 @@ export function createTokenVerifier(store: TokenKeyStore, fetchJwks: (url: strin
       if (!jwk) throw new TokenRejected('the token was not issued for this API key\'s tenant')
       const publicKey = await importJWK(jwk, SERVICE_TOKEN_ALG)
       const { payload } = await verifyOrReject(() => jwtVerify(token, publicKey, {
-        ...options, issuer: SERVICE_ISSUER, audience: SERVICE_AUDIENCE, algorithms: [SERVICE_TOKEN_ALG],
+        ...options, issuer: SERVICE_ISSUER, audience: [SERVICE_AUDIENCE, PROVISIONING_AUDIENCE], algorithms: [SERVICE_TOKEN_ALG],
       }))
       if (payload.tid !== tenantId) throw new TokenRejected('the token was not issued for this API key\'s tenant')
       const userId = Number(payload.sub)
       if (!Number.isSafeInteger(userId)) throw new TokenRejected('the token has no valid subject')
-      return { tenantId, subject: { kind: 'user', userId }, expiresAtMs: (payload.exp ?? 0) * 1000 }
+      const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud]
+      // Provisioning tokens issued before they had their own audience are told apart by their
+      // lifetime: no access token may live longer than MAX_ACCESS_TOKEN_TTL_SECONDS.
+      const provisioning = audiences.includes(PROVISIONING_AUDIENCE)
+        || (payload.exp ?? 0) - (payload.iat ?? payload.exp ?? 0) > MAX_ACCESS_TOKEN_TTL_SECONDS
+      const subject: TokenSubject = provisioning ? { kind: 'user', userId, provisioning: true } : { kind: 'user', userId }
+      return { tenantId, subject, expiresAtMs: (payload.exp ?? 0) * 1000 }
     }
     const idp = (await store.identityProviders(tenantId)).find((p) => p.issuer === unverified.iss)
     if (!idp) throw new TokenRejected('the token\'s issuer is not trusted by this tenant')

@@ -21,6 +21,12 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v)
 export type Executor = Kysely<DB> | Transaction<DB>
 
 type AfterCommit = () => Promise<void> | void
+
+/** Where the database layer reports what happens beside any request (connections lost, after-commit work that failed). */
+export type DatabaseLog = {
+  warn(obj: Record<string, unknown>, msg: string): void
+  error(obj: Record<string, unknown>, msg: string): void
+}
 type UnitOfWork = { tenantId: number | null; tx?: Transaction<DB>; afterCommit?: AfterCommit[] }
 
 /** The role the embedded database runs the application as: not a superuser, no BYPASSRLS. */
@@ -42,7 +48,8 @@ export type Database = {
    * Runs `fn` once the outermost transaction around the caller has committed (at once when there
    * is none). For announcing a change (cache invalidation) that other readers must not see before
    * the change itself: a service's own transaction may be joined into a request's (Idempotency-Key).
-   * Not run when the transaction rolls back.
+   * Not run when the transaction rolls back. A failure of `fn` is logged, never thrown: the change
+   * is committed, so the request that made it must not answer as though it failed.
    */
   afterCommit(fn: AfterCommit): Promise<void>
   ping(): Promise<void>
@@ -113,7 +120,7 @@ function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>, pr
   }
 }
 
-function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>, prepare: boolean): Database {
+function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>, prepare: boolean, log: DatabaseLog): Database {
   const als = new AsyncLocalStorage<UnitOfWork>()
   const kysely = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: createBindingPool(pool, als, prepare) as unknown as pg.Pool }),
@@ -140,7 +147,13 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
       return als.run({ tenantId }, async () => {
         const afterCommit: AfterCommit[] = []
         const result = await kysely.transaction().execute((trx) => als.run({ tenantId, tx: trx, afterCommit }, () => fn(trx)))
-        for (const run of afterCommit) await run()
+        for (const run of afterCommit) {
+          try {
+            await run()
+          } catch (err) {
+            log.error({ err }, 'work announced after a commit failed; the change itself is committed')
+          }
+        }
         return result
       })
     },
@@ -150,8 +163,15 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
     },
     async afterCommit(fn) {
       const pending = als.getStore()?.afterCommit
-      if (pending) pending.push(fn)
-      else await fn()
+      if (pending) {
+        pending.push(fn)
+        return
+      }
+      try {
+        await fn()
+      } catch (err) {
+        log.error({ err }, 'work announced after a commit failed; the change itself is committed')
+      }
     },
     async ping() {
       await als.run({ tenantId: null }, () => sql`select 1`.execute(kysely))
@@ -163,16 +183,64 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
   }
 }
 
+/** How long a request waits for a connection (a free one from the pool, or a new one) before it is refused with 503. */
+export const CONNECT_TIMEOUT_MS = 5_000
+
+const consoleLog: DatabaseLog = {
+  warn: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj, errorFields)}\n`),
+  error: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj, errorFields)}\n`),
+}
+function errorFields(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { message: value.message, code: (value as { code?: unknown }).code } : value
+}
+
+export type PostgresOptions = {
+  /**
+   * false for deployments behind a transaction-pooling proxy (PgBouncer in transaction mode), where
+   * a statement prepared on one server connection is unknown on the next.
+   */
+  preparedStatements?: boolean
+  log?: DatabaseLog
+  connectTimeoutMs?: number
+}
+
 /**
- * `preparedStatements: false` for deployments behind a transaction-pooling proxy (PgBouncer in
- * transaction mode), where a statement prepared on one server connection is unknown on the next.
+ * A restart, failover or network reset of the database is an ordinary event here: every client the
+ * pool creates gets an 'error' listener for its whole life, because pg emits 'error' on a client
+ * whose connection drops and pg-pool listens only while the client is idle in the pool; an 'error'
+ * on a checked-out client with no listener would end the process. The query that was running fails
+ * (a connection failure, answered 503), the transaction it belonged to is gone with its backend
+ * (never half-committed), the broken client is discarded when released (pg-pool drops clients that
+ * are no longer queryable), and the next checkout opens a new connection.
  */
-export async function openPostgres(url: string, poolSize: number, options: { preparedStatements?: boolean } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, allowExitOnIdle: true })
-  pool.on('error', () => {
-    // An idle client lost its connection; the pool replaces it on the next checkout.
+export async function openPostgres(url: string, poolSize: number, options: PostgresOptions = {}): Promise<Database> {
+  const log = options.log ?? consoleLog
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    // While the database is away a request fails after this long instead of queueing forever.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    // Notices a silently dropped connection (a network reset with no FIN) instead of waiting on it for hours.
+    keepAlive: true,
+    allowExitOnIdle: true,
   })
-  return wrap('postgres', pool, async () => {}, options.preparedStatements ?? true)
+  // Lost connections come in bursts (every pooled connection at once on a restart): one line per burst.
+  let lastWarnedAt = 0
+  const lost = (err: Error) => {
+    const now = Date.now()
+    if (now - lastWarnedAt < 1_000) return
+    lastWarnedAt = now
+    log.warn({ err }, 'database connection lost; the pool reconnects on demand')
+  }
+  pool.on('connect', (client) => {
+    client.on('error', lost)
+  })
+  pool.on('error', (err) => {
+    // An idle client lost its connection; pg-pool has already removed it.
+    lost(err)
+  })
+  return wrap('postgres', pool, async () => {}, options.preparedStatements ?? true, log)
 }
 
 /**
@@ -196,6 +264,6 @@ export async function openPglite(dataDir: string, options: { from?: Blob } = {})
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), allowExitOnIdle: true })
   const db = wrap('pglite', pool, async () => {
     await pglite.close()
-  }, true)
+  }, true, consoleLog)
   return { ...db, snapshot: () => pglite.dumpDataDir('none') }
 }

@@ -2,12 +2,16 @@
 // this process then owns) and brings its schema up to date.
 import type { Config } from '../../config.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
-import { openPglite, openPostgres, type Database } from './database.ts'
+import { openPglite, openPostgres, type Database, type DatabaseLog } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 
-export async function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'> & { databasePreparedStatements?: boolean }, role: string): Promise<Database> {
+export async function openConfiguredDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'> & { databasePreparedStatements?: boolean },
+  role: string,
+  log?: DatabaseLog,
+): Promise<Database> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl, config.databasePoolSize, { preparedStatements: config.databasePreparedStatements ?? true })
+    const db = await openPostgres(config.databaseUrl, config.databasePoolSize, { preparedStatements: config.databasePreparedStatements ?? true, ...(log ? { log } : {}) })
     await migrateToLatest(db)
     return db
   }

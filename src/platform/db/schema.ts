@@ -8,14 +8,19 @@ import type { LedgerTables } from './schema.ledger.ts'
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Json = ColumnType<unknown, string, string>
 
-export type TenantTable = { id: Generated<number>; name: string; created_at: Timestamp }
+export type TenantTable = {
+  id: Generated<number>; name: string; created_at: Timestamp
+  /** Still holds secrets stored before they were sealed (migration 0011); sealed at the next start. */
+  plaintext_secrets: Generated<boolean>
+}
 
 export type TenantSigningKeyTable = {
   id: Generated<number>
   tenant_id: number
   kid: string
   alg: string
-  private_jwk: Json
+  /** Sealed private JWK (platform/secrets.ts); plaintext JSON only until its tenant is sealed. */
+  private_key: string
   public_jwk: Json
   created_at: Timestamp
   retired_at: Date | null

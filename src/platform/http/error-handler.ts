@@ -1,8 +1,12 @@
 // Maps every failure to application/problem+json. Known Fastify errors become their documented
 // codes; anything unexpected is a 500 that names no internals and is logged with the request id.
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
 import { AppError, type FieldError, platformErrors, problemBody } from './errors.ts'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/connection-failure.ts'
 
 type AjvError = {
   instancePath: string
@@ -73,6 +77,8 @@ export function toAppError(error: FastifyError & { validation?: AjvError[]; vali
     case 'FST_ERR_CTP_INVALID_PARSE_TYPE':
       return platformErrors.create('unsupported_media_type', 'The request body cannot be parsed')
   }
+  // A lost or refused database connection is an outage the caller can wait out, not a fault.
+  if (isDatabaseUnavailable(error)) return databaseUnavailable()
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return platformErrors.create('malformed_json', 'The request body is not valid JSON')
   }
@@ -84,6 +90,14 @@ export function toAppError(error: FastifyError & { validation?: AjvError[]; vali
     return platformErrors.create('validation_failed', 'The request is not acceptable')
   }
   return undefined
+}
+
+/** 503 database_unavailable, with the wait both as the Retry-After header and in the body. */
+export function databaseUnavailable(): AppError {
+  return platformErrors.create('database_unavailable', 'The database cannot be reached right now; retry shortly', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    extensions: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+  })
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: AppError): FastifyReply {
@@ -130,6 +144,33 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   void sendProblem(reply, request, toAppError(error) ?? platformErrors.create('route_not_found', 'The URL cannot be routed'))
 }
 
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before a request exists (a request
+ * line and headers over its 16 KiB limit, such as a 100 KB query string; a request it cannot parse;
+ * one too slow to arrive) is answered as problem+json too, written straight to the socket, which is
+ * then closed, as Node and Fastify do by default.
+ */
+function answerUnparsedRequest(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has no one left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const problem = err.code === 'HPE_HEADER_OVERFLOW'
+    ? platformErrors.create('request_header_too_large', 'The request line and headers together exceed 16 KiB (a query string that long belongs in a body)')
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? platformErrors.create('request_timeout', 'The request did not arrive in time')
+      : platformErrors.create('malformed_request', 'The HTTP request cannot be parsed')
+  const requestId = randomUUID()
+  this.log.debug({ err, requestId }, 'HTTP request refused by the parser')
+  if (socket.writable) {
+    // No request was parsed, so there is no path to name as the instance.
+    const body = JSON.stringify(problemBody(problem, '', requestId))
+    socket.write(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
+}
+/** Fastify calls it with the instance as `this`, for its logger. */
+export const clientErrorHandler = answerUnparsedRequest
+
 export function installErrorHandling(app: FastifyInstance): void {
   const methodIndex = createMethodIndex()
   app.addHook('onRoute', (route) => {
@@ -139,6 +180,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
+    // One line per refused request during an outage (no stack: the cause is the database, not the code).
+    if (appError?.code === 'database_unavailable') request.log.warn({ requestId: request.id, cause: error.message }, 'database unavailable')
     if (appError) return sendProblem(reply, request, appError)
     request.log.error({ err: error, requestId: request.id }, 'unhandled error')
     return sendProblem(reply, request, platformErrors.create('internal_error', `An unexpected error occurred; quote request id ${request.id} when reporting it`))

@@ -71,6 +71,9 @@ export const platformErrors = defineErrors({
   id_mismatch: { status: 400, title: 'Identifier mismatch' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
+  request_header_too_large: { status: 431, title: 'Request header fields too large' },
+  malformed_request: { status: 400, title: 'Malformed HTTP request' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   unauthenticated: { status: 401, title: 'Authentication required' },
@@ -84,6 +87,7 @@ export const platformErrors = defineErrors({
   invalid_idempotency_key: { status: 400, title: 'Invalid idempotency key' },
   internal_error: { status: 500, title: 'Internal server error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
 })
 
 export type ProblemBody = {

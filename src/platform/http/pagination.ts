@@ -8,6 +8,8 @@ export const MAX_PAGE_SIZE = 1000
 
 export type Window = { limit: number; offset: number }
 
+const isWindowBound = (n: number) => Number.isSafeInteger(n) && n >= 0
+
 export function listWindow(query: { limit?: number; offset?: number }): Window {
   return {
     limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
@@ -44,5 +46,9 @@ export function sendList<T>(reply: FastifyReply, result: { items: T[]; totalCoun
  * parameters PostgreSQL kept re-planning the prepared statement instead of using its generic plan.
  */
 export function windowed<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, window: Window): SelectQueryBuilder<DB, TB, O> {
+  // Literals go into the SQL text as written: anything but a non-negative safe integer (Infinity,
+  // 1e26) would be a database error at best. The route schemas bound limit, offset and pages
+  // (platform/http/schemas.ts); reaching this means a route took paging values without them.
+  if (!isWindowBound(window.limit) || !isWindowBound(window.offset)) throw new RangeError(`unbounded list window ${window.limit}/${window.offset}`)
   return query.limit(sql.lit(window.limit)).offset(sql.lit(window.offset))
 }

@@ -47,6 +47,13 @@ export function problemResponses(...statuses: number[]): Record<number, TSchema>
 /** Integer path id. Integers the column cannot hold answer 404 (see isStorableId). */
 export const IntegerId = (description: string) => Type.Integer({ description, examples: [1042] })
 
+/**
+ * An id a list is filtered by, bounded like every integer that reaches SQL: ids are positive bigints
+ * read into JS numbers, so none exceeds Number.MAX_SAFE_INTEGER; beyond it is a 400, not a database error.
+ */
+export const IdFilter = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description })
+
+/** limit/offset of plain lists: bounded, so that the pager never writes a number SQL cannot take. */
 export const ListQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (default 100, max 1000).' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0, description: 'Rows to skip.' })),

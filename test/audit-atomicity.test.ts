@@ -1,0 +1,109 @@
+// Audit atomicity: the audit row of a change is written in the change's own transaction. A
+// mutation forced to fail at commit, after every write of the request (its audit row included) has
+// been made, answers a clean 5xx and leaves nothing behind: no audit row, no other row of the
+// tenant changed. The same mutation committed leaves exactly its audit rows (one per change).
+//
+// The failure is a deferred constraint trigger created here on audit_log: it raises at COMMIT for
+// rows whose request id carries this file's random prefix (the X-Request-Id header names it), so
+// nothing else running on the same database is affected; it is dropped when the file ends.
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { before, test } from 'node:test'
+import { sql } from 'kysely'
+import { closeAtEnd, createTestApp, type TestApp } from './harness.ts'
+import { demoRateBook } from '../src/modules/rating/index.ts'
+import { buildWorld, NOW, OPERATION_REQUESTS, send, type OperationRequest, type World } from './security-world.ts'
+
+const PREFIX = `xtfail-${randomBytes(6).toString('hex')}`
+const FN = `xt_fail_${randomBytes(6).toString('hex')}`
+
+/**
+ * The mutations checked, each with the audit actions its committed request writes, in order
+ * (one per change; a finalization posts its journal entry and files its PDF besides).
+ */
+const MUTATIONS: Record<string, string[]> = {
+  'POST /api/v1/adminusers': ['user.created'],
+  'PUT /api/v1/adminusers/{userId}': ['user.replaced'],
+  'PATCH /api/v2/Users/{id}': ['user.replaced'],
+  'POST /api/portalvisibilitygroups': ['portal_visibility_group.created'],
+  'DELETE /api/portalvisibilitygroups/{portalVisibilityGroupId}': ['portal_visibility_group.deleted'],
+  'PUT /api/generalsettings/{generalSettingId}': ['setting.updated'],
+  'POST /api/dealers': ['dealer.created'],
+  'PATCH /api/dealers/{dealerId}': ['dealer.updated'],
+  'PATCH /api/insurers/{insurerId}': ['insurer.updated'],
+  'POST /api/dealers/{dealerId}/customfields': ['custom_field.created'],
+  'DELETE /api/dealers/{dealerId}/customfields/{fieldId}': ['custom_field.deleted'],
+  'POST /api/customfielddefinitions': ['custom_field_definition.created'],
+  'POST /api/disbursementaccounts': ['disbursement_account.created'],
+  'PATCH /api/repairfacilities/{repairFacilityId}/dealers': ['repair_facility.links_changed'],
+  'POST /api/Rates/Disbursements/AccountHolder/{accountHolderId}': ['rate_disbursement.created'],
+  'PUT /api/dealers/{dealerId}/ratevisibilities': ['dealer_rate_visibility.replaced'],
+  'POST /api/contracts': ['contract.created'],
+  'POST /api/contracts/{contractId}/holds': ['contract.hold_placed'],
+  'POST /api/contracts/{contractId}/finalize': ['journal_entry.posted', 'contract.finalized', 'contract.activated', 'document.created'],
+  'POST /api/Rates/ratebooks': ['rate_book.imported'],
+  'POST /api/contracts/{contractId}/files': ['document.created'],
+}
+
+/** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */
+const REQUESTS: Record<string, () => OperationRequest> = {
+  'POST /api/Rates/ratebooks': () => ({ params: {}, payload: demoRateBook('2027-06-01') }),
+}
+
+let t: TestApp
+let w: World
+
+async function snapshot(): Promise<string> {
+  const tenantId = w.tenant.tenantId
+  return t.db.read(tenantId, async (x) => {
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(x)
+    const parts: string[] = []
+    for (const { table_name } of tables.rows) {
+      const rows = await sql<{ r: unknown }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
+      parts.push(`${table_name}: ${rows.rows.map((r) => JSON.stringify(r.r)).toSorted().join('\n')}`)
+    }
+    return parts.join('\n')
+  })
+}
+
+async function auditOf(requestId: string): Promise<string[]> {
+  const rows = await t.db.read(w.tenant.tenantId, (x) => x.selectFrom('audit_log').select('action').where('tenant_id', '=', w.tenant.tenantId).where('request_id', '=', requestId).orderBy('id').execute())
+  return rows.map((r) => r.action)
+}
+
+before(async () => {
+  t = await createTestApp({ now: NOW })
+  // Dropped before the app and the database close (the harness runs closers newest first).
+  closeAtEnd(() => t.db.transaction(null, async (tx) => {
+    await sql.raw(`drop trigger if exists ${FN} on audit_log`).execute(tx)
+    await sql.raw(`drop function if exists ${FN}()`).execute(tx)
+  }))
+  w = await buildWorld(t, 'AUDIT')
+  await t.db.transaction(null, async (tx) => {
+    await sql.raw(`create function ${FN}() returns trigger language plpgsql as $$ begin raise exception 'forced failure at commit'; end $$`).execute(tx)
+    await sql.raw(`create constraint trigger ${FN} after insert on audit_log deferrable initially deferred for each row when (new.request_id like '${PREFIX}%') execute function ${FN}()`).execute(tx)
+  })
+})
+let n = 0
+for (const [operation, actions] of Object.entries(MUTATIONS)) {
+  test(`${operation}: failed at commit → no audit row, nothing changed; committed → ${actions.join(', ')}`, async () => {
+    // The failing run.
+    const failing = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)
+    const failId = `${PREFIX}-${++n}`
+    const before_ = await snapshot()
+    const res = await send(t, operation, failing, { ...w.admin, 'x-request-id': failId })
+    assert.ok(res.statusCode >= 500, `${operation} answered ${res.statusCode} ${res.body}`)
+    assert.match(String(res.headers['content-type']), /problem\+json|scim\+json/)
+    assert.doesNotMatch(res.body, /forced failure|audit_log|constraint trigger/, 'the reply shows no internals')
+    assert.deepEqual(await auditOf(failId), [])
+    assert.equal(await snapshot(), before_, 'a failed mutation changed the tenant\'s rows')
+
+    // The committed run.
+    const committed = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)
+    const okId = `xtok-${PREFIX}-${n}`
+    const done = await send(t, operation, committed, { ...w.admin, 'x-request-id': okId })
+    assert.ok(done.statusCode >= 200 && done.statusCode < 300, `${operation}: ${done.statusCode} ${done.body}`)
+    const written = await auditOf(okId)
+    assert.deepEqual(written, actions, `${operation}: the audit rows of the committed request`)
+  })
+}
