@@ -1,0 +1,70 @@
+// The server process (started by src/main.ts): config → database → app → listen; graceful shutdown on SIGTERM/SIGINT.
+import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import pino from 'pino'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { demoInstructions, prepareDemoTenant } from './demo.ts'
+import { createModules } from './modules.ts'
+import { createInvalidationBus } from './platform/cache.ts'
+import { systemClock } from './platform/clock.ts'
+import { DataDirBusy } from './platform/db/data-dir-lock.ts'
+import { openConfiguredDatabase } from './platform/db/open.ts'
+import { compilePendingInBackground } from './platform/http/validation.ts'
+import { loadSecretBox, SecretsError } from './platform/secrets.ts'
+
+async function main(): Promise<void> {
+  const config = loadConfig()
+  // What happens beside requests (connections lost and regained) is logged like the requests are.
+  const log = pino({ level: config.logLevel })
+  const db = await openConfiguredDatabase(config, 'server', log.child({ component: 'database' }))
+  const bus = await createInvalidationBus(config.databaseUrl, { log: log.child({ component: 'invalidation-bus' }) })
+  const clock = systemClock
+  // After the database is open: the embedded data directory is ours, and its key file with it.
+  const secrets = loadSecretBox(config)
+
+  const seeded = config.seedDemo
+    ? await prepareDemoTenant(createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds }), db, config.databaseUrl ? undefined : config.dataDir)
+    : undefined
+
+  const app = await buildApp({ config, db, clock, bus, secrets })
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    try {
+      await app.close()
+      await bus.close()
+      await db.close()
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+
+  await app.listen({ host: config.host, port: config.port })
+  // Route schemas compile at their first use; the rest now, in the background (platform/http/validation.ts).
+  compilePendingInBackground((err) => app.log.error({ err }, 'a route schema does not compile'))
+  const { port } = app.server.address() as AddressInfo
+  const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  const baseUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`
+  if (seeded) {
+    process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file, seeded.reissued))
+  } else if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'demo-tenant.json'))) {
+    process.stdout.write(`\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`)
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof DataDirBusy || err instanceof ConfigError || err instanceof SecretsError) {
+    process.stderr.write(`${err.message}\n`)
+  } else {
+    process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  }
+  process.exit(1)
+})
