@@ -1,6 +1,7 @@
 // Contract persistence: plain Kysely functions taking the executor and the tenant id first.
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
+import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { ContractStatus, ContractTable } from '../../platform/db/schema.contracts.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
@@ -10,11 +11,18 @@ export type ContractInsert = Omit<Insertable<ContractTable>, 'tenant_id'>
 
 const withOpenHolds = (tenantId: number) => sql<number>`(select count(*)::int from contract_hold h where h.tenant_id = ${tenantId} and h.contract_id = c.id and h.resolved_at is null)`
 
+// The contract read is the hottest statement of the module: compiled once (precompile), the dealers
+// a dealer-side user may see bound as one array, so that one shape serves every caller.
+const contractById = precompile(2, (db, tenantId: number, id: number) =>
+  db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
+    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id))
+const visibleContractById = precompile(3, (db, tenantId: number, id: number, dealerIds: number[]) =>
+  db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
+    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id).where(sql<boolean>`c.dealer_id = any(${dealerIds})`))
+
 export async function findContract(db: Executor, tenantId: number, id: number, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {
-  let q = db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
-    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id)
-  if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
-  return q.executeTakeFirst()
+  const rows = visible ? await visibleContractById(db, tenantId, id, [...visible]) : await contractById(db, tenantId, id)
+  return rows[0]
 }
 
 export async function findContractByNumber(db: Executor, tenantId: number, contractNumber: string, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {

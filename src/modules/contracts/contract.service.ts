@@ -194,7 +194,10 @@ export function createContractCore(ports: ContractPorts) {
     },
 
     async get(ctx: AuthenticatedContext, id: number) {
-      return view(ctx, await readRow(ctx, id))
+      // The row and its documents side by side (two connections on PostgreSQL, not two round trips in
+      // a row); the documents are shown only with a row the caller may see, else readRow's 404.
+      const [row, day, documents] = await Promise.all([readRow(ctx, id), today(ctx.tenantId), ports.documentsOf(ctx.tenantId, id)])
+      return toContractView(row, day, clock.now(), documents)
     },
 
     /** By id (digits) or contract number (any case). */

@@ -1,7 +1,8 @@
 // Documents, their versions, blob chunks and the link-signing key. Executor first, tenant always.
 import { randomBytes } from 'node:crypto'
-import type { Selectable, Transaction } from 'kysely'
+import { sql, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
+import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { DocumentTable, DocumentVersionTable } from '../../platform/db/schema.documents.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
@@ -69,13 +70,24 @@ export async function listOwnerDocuments(db: Executor, tenantId: number, filter:
 }
 
 /** The owner's documents with their current version's labels, in id order: a summary without the version list. */
-export async function ownerDocumentSummaries(db: Executor, tenantId: number, filter: OwnerFilter, limit: number) {
-  let query = db.selectFrom('document as d')
+function summaries(db: Executor, tenantId: number, ownerType: string, ownerId: number) {
+  return db.selectFrom('document as d')
     .innerJoin('document_version as v', (j) => j.onRef('v.tenant_id', '=', 'd.tenant_id').onRef('v.document_id', '=', 'd.id').onRef('v.version_no', '=', 'd.current_version'))
     .select(['d.id', 'd.kind', 'd.current_version', 'd.created_at', 'd.updated_at', 'v.metadata'])
-    .where('d.tenant_id', '=', tenantId).where('d.owner_type', '=', filter.ownerType).where('d.owner_id', '=', filter.ownerId)
-  if (filter.kinds && filter.kinds.length > 0) query = query.where('d.kind', 'in', filter.kinds)
-  return query.orderBy('d.id').limit(limit).execute()
+    .where('d.tenant_id', '=', tenantId).where('d.owner_type', '=', ownerType).where('d.owner_id', '=', ownerId)
+}
+
+// Embedded in every read of an owner (a contract's documents): compiled once (precompile), the kinds
+// bound as one array so that one shape serves every list of kinds.
+const summariesOfKinds = precompile(5, (db, tenantId: number, ownerType: string, ownerId: number, kinds: string[], limit: number) =>
+  summaries(db, tenantId, ownerType, ownerId).where(sql<boolean>`d.kind = any(${kinds})`).orderBy('d.id').limit(limit))
+const summariesOfAllKinds = precompile(4, (db, tenantId: number, ownerType: string, ownerId: number, limit: number) =>
+  summaries(db, tenantId, ownerType, ownerId).orderBy('d.id').limit(limit))
+
+export async function ownerDocumentSummaries(db: Executor, tenantId: number, filter: OwnerFilter, limit: number) {
+  return filter.kinds && filter.kinds.length > 0
+    ? summariesOfKinds(db, tenantId, filter.ownerType, filter.ownerId, [...filter.kinds], limit)
+    : summariesOfAllKinds(db, tenantId, filter.ownerType, filter.ownerId, limit)
 }
 
 export async function countOwnerDocuments(db: Executor, tenantId: number, filter: OwnerFilter): Promise<number> {
