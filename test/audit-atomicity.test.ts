@@ -12,7 +12,7 @@ import { before, test } from 'node:test'
 import { sql } from 'kysely'
 import { closeAtEnd, createTestApp, type TestApp } from './harness.ts'
 import { demoRateBook } from '../src/modules/rating/index.ts'
-import { buildWorld, NOW, OPERATION_REQUESTS, send, type OperationRequest, type World } from './security-world.ts'
+import { buildWorld, NOW, tenantSnapshot, OPERATION_REQUESTS, send, type OperationRequest, type World } from './security-world.ts'
 
 const PREFIX = `xtfail-${randomBytes(6).toString('hex')}`
 const FN = `xt_fail_${randomBytes(6).toString('hex')}`
@@ -53,18 +53,6 @@ const REQUESTS: Record<string, () => OperationRequest> = {
 let t: TestApp
 let w: World
 
-async function snapshot(): Promise<string> {
-  const tenantId = w.tenant.tenantId
-  return t.db.read(tenantId, async (x) => {
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(x)
-    const parts: string[] = []
-    for (const { table_name } of tables.rows) {
-      const rows = await sql<{ r: unknown }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
-      parts.push(`${table_name}: ${rows.rows.map((r) => JSON.stringify(r.r)).toSorted().join('\n')}`)
-    }
-    return parts.join('\n')
-  })
-}
 
 async function auditOf(requestId: string): Promise<string[]> {
   const rows = await t.db.read(w.tenant.tenantId, (x) => x.selectFrom('audit_log').select('action').where('tenant_id', '=', w.tenant.tenantId).where('request_id', '=', requestId).orderBy('id').execute())
@@ -90,13 +78,13 @@ for (const [operation, actions] of Object.entries(MUTATIONS)) {
     // The failing run.
     const failing = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)
     const failId = `${PREFIX}-${++n}`
-    const before_ = await snapshot()
+    const before_ = await tenantSnapshot(t, w.tenant.tenantId)
     const res = await send(t, operation, failing, { ...w.admin, 'x-request-id': failId })
     assert.ok(res.statusCode >= 500, `${operation} answered ${res.statusCode} ${res.body}`)
     assert.match(String(res.headers['content-type']), /problem\+json|scim\+json/)
     assert.doesNotMatch(res.body, /forced failure|audit_log|constraint trigger/, 'the reply shows no internals')
     assert.deepEqual(await auditOf(failId), [])
-    assert.equal(await snapshot(), before_, 'a failed mutation changed the tenant\'s rows')
+    assert.equal(await tenantSnapshot(t, w.tenant.tenantId), before_, 'a failed mutation changed the tenant\'s rows')
 
     // The committed run.
     const committed = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)

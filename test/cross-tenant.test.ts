@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { sql } from 'kysely'
 import { createTestApp, type TestApp } from './harness.ts'
-import { buildWorld, call, documentedOperations, NOW, OPERATION_REQUESTS, send, type OperationRequest, type World } from './security-world.ts'
+import { buildWorld, call, documentedOperations, NOW, OPERATION_REQUESTS, send, tenantSnapshot, type OperationRequest, type World } from './security-world.ts'
 
 /**
  * How each operation is checked:
@@ -138,18 +138,6 @@ let operations: Awaited<ReturnType<typeof documentedOperations>>
 const aRequests = new Map<string, OperationRequest>()
 let before_: string
 
-async function snapshot(world: World): Promise<string> {
-  const tenantId = world.tenant.tenantId
-  return t.db.read(tenantId, async (x) => {
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(x)
-    const parts: string[] = []
-    for (const { table_name } of tables.rows) {
-      const rows = await sql<{ r: unknown }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
-      parts.push(`${table_name}: ${rows.rows.map((r) => JSON.stringify(r.r)).toSorted().join('\n')}`)
-    }
-    return parts.join('\n')
-  })
-}
 
 async function idsOf(world: World, table: string): Promise<Set<number>> {
   const rows = await t.db.read(world.tenant.tenantId, (x) => sql<{ id: string | number }>`select id from ${sql.table(table)} where tenant_id = ${world.tenant.tenantId}`.execute(x))
@@ -173,7 +161,7 @@ before(async () => {
   // A's value of a setting that B must not see.
   assert.equal((await call(t, a.admin, 'PUT', '/api/generalsettings/6', { value: 44 })).statusCode, 200)
   for (const op of operations) if (isOwned(op.key)) aRequests.set(op.key, await OPERATION_REQUESTS[op.key]!(t, a))
-  before_ = await snapshot(a)
+  before_ = await tenantSnapshot(t, a.tenant.tenantId)
 })
 after(() => t.close())
 
@@ -242,7 +230,7 @@ test('tenant B with tenant A\'s ids: 404 like a missing id, on every operation w
   }
   ctx.diagnostic(`cross-tenant path ids: ${owners.length} operations, ${cases} cases (each against a missing id: ${cases * 2} requests)`)
   assert.deepEqual(wrong, [])
-  assert.equal(await snapshot(a), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
 })
 
 /** Every id-like value in a reply: members named `id` or ending in `Id`/`Ids`. */
@@ -303,7 +291,7 @@ test('every list and search as tenant B shows none of tenant A\'s rows', async (
   assert.notEqual((setting.json() as { value: unknown }).value, 44)
   ctx.diagnostic(`cross-tenant lists: ${lists.length} list operations + ${searches.length} searches naming A's records = ${cases.length} cases`)
   assert.deepEqual(wrong, [])
-  assert.equal(await snapshot(a), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
 })
 
 test('a quote of tenant A is unknown to tenant B: replay, contract, draft document and custom fields', async () => {
@@ -318,5 +306,5 @@ test('a quote of tenant A is unknown to tenant B: replay, contract, draft docume
   }
   const fields = await call(t, b.admin, 'GET', `/api/Rates/Products/${b.productId}/customfields?planId=${b.planId}&quoteId=${encodeURIComponent(a.quoteId)}`)
   assert.ok([404, 422].includes(fields.statusCode), fields.body)
-  assert.equal(await snapshot(a), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
 })

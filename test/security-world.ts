@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
 import { KINDS } from '../src/modules/parties/index.ts'
 import { demoRateBook } from '../src/modules/rating/index.ts'
 import { systemContext } from '../src/platform/http/context.ts'
@@ -410,6 +411,19 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
 }
 
 /** The operations of the app's OpenAPI document, as "METHOD path". */
+/** Every row of the tenant, in every table with a tenant_id, as sorted text: equal snapshots mean nothing changed. */
+export async function tenantSnapshot(t: TestApp, tenantId: number): Promise<string> {
+  return t.db.read(tenantId, async (x) => {
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(x)
+    const parts: string[] = []
+    for (const { table_name } of tables.rows) {
+      const rows = await sql<{ r: unknown }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
+      parts.push(`${table_name}: ${rows.rows.map((r) => JSON.stringify(r.r)).toSorted().join('\n')}`)
+    }
+    return parts.join('\n')
+  })
+}
+
 export async function documentedOperations(t: TestApp): Promise<Array<{ key: string; method: string; path: string; description: string; security: Array<Record<string, unknown>> }>> {
   const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
   assert.equal(res.statusCode, 200)
