@@ -97,10 +97,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const routes of modules.routes) await app.register(routes)
   // Data the first request would otherwise wait for (the VIN decoder's, about 0.1 s) is loaded at start.
   app.addHook('onReady', async () => modules.rating.warmUp())
-  // Signing keys stored before they were sealed are sealed now; then a secrets key that cannot open
-  // what is stored stops the start, naming the key it needs (a SecretsError).
+  // Secrets stored before they were sealed (signing, quote and link keys) are sealed now; then a
+  // secrets key that cannot open what is stored stops the start, naming the key it needs (a SecretsError).
   app.addHook('onReady', async () => {
-    await modules.identity.signingKeys.sealPlaintext()
+    await modules.identity.sealedSecrets.sealPlaintext()
     await modules.identity.signingKeys.verify()
   })
 

@@ -32,7 +32,10 @@ export function createModules(deps: ModuleDeps) {
   const contracts = createContractsModule({
     ...deps, settings: settings.service, quotes: rating.quotes, directory, parties: createContractParties(deps), ledger: finance.ledger, documents,
   })
-  const identity = createIdentityModule({ ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant, documents.initializeTenant, contracts.initializeTenant], dealers: directory })
+  const identity = createIdentityModule({
+    ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant, documents.initializeTenant, contracts.initializeTenant], dealers: directory,
+    tenantSecrets: [rating.tenantSecrets, documents.tenantSecrets],
+  })
   return {
     identity,
     settings,

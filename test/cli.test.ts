@@ -326,12 +326,17 @@ if (embedded) {
     const both = { SECRETS_KEY: `${newKey},${oldKey}` }
     const resealed = await admin(['secrets', 'reseal', '--json'], { env: both })
     assert.equal(resealed.status, 0, resealed.stderr)
-    const report = JSON.parse(resealed.stdout) as { keyId: string; tenants: number; resealed: number; unchanged: number }
+    const report = JSON.parse(resealed.stdout) as { keyId: string; tenants: number; resealed: number; unchanged: number; tables: Record<string, { resealed: number; unchanged: number }> }
     assert.equal(report.keyId, secretsKeyId(Buffer.from(newKey, 'base64')))
     assert.ok(report.tenants >= 2 && report.resealed >= 3 && report.unchanged === 0, resealed.stdout)
+    // Every tenant has a quote-signing and a download-link key, each counted by its table.
+    assert.deepEqual(Object.keys(report.tables), ['tenant_signing_key', 'rate_quote_key', 'document_link_key'])
+    assert.deepEqual([report.tables.rate_quote_key, report.tables.document_link_key], [{ resealed: report.tenants, unchanged: 0 }, { resealed: report.tenants, unchanged: 0 }])
+    assert.equal(report.resealed, Object.values(report.tables).reduce((n, count) => n + count.resealed, 0))
     const text = await admin(['secrets', 'reseal'], { env: both })
     assert.equal(text.status, 0, text.stderr)
     assert.match(text.stdout, new RegExp(`^Every stored secret is now sealed under secrets key ${report.keyId}\\.\n  ${report.tenants} tenant\\(s\\); 0 secret\\(s\\) re-sealed, ${report.resealed} already under that key\\.`))
+    assert.match(text.stdout, new RegExp(`\n    rate_quote_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    document_link_key: 0 re-sealed, ${report.tenants} already under that key\\.\n`))
 
     // The new key alone signs; the old key (the key file) no longer opens anything.
     const issued = await admin(['token', 'issue', '--tenant', String(acme.tenantId), '--user', String(acme.adminUserId), '--days', '1', '--json'], { env: { SECRETS_KEY: newKey } })

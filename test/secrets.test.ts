@@ -1,18 +1,26 @@
 // Secrets at rest: the secret box itself (platform/secrets.ts), where its key comes from, and
 // tenants' private signing keys sealed in the database: stored sealed, still signing, sealed at
 // start-up when stored before sealing existed, re-sealed under a new key, refused under a wrong one.
+// The same for the quote-signing and download-link keys, whose quote ids and links outlive
+// sealing and rotation, and the migration that left them in plaintext.
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, describe, test } from 'node:test'
+import { sql } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import { buildApp } from '../src/app.ts'
 import { ConfigError, loadConfig } from '../src/config.ts'
+import { seedDemoTenant } from '../src/demo.ts'
 import { createModules } from '../src/modules.ts'
 import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite, type Database } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
+import { migrations } from '../src/platform/db/migrations/index.ts'
+import { systemContext } from '../src/platform/http/context.ts'
 import { createSecretBox, generateSecretsKey, loadSecretBox, parseSecretsKeys, SECRETS_KEY_FILE, SecretsError, type SecretBox } from '../src/platform/secrets.ts'
 import { TEMPLATE_ENV } from './global-setup.ts'
 import { closeAtEnd, TEST_CONFIG } from './harness.ts'
@@ -82,21 +90,26 @@ describe('the secret box', () => {
   })
 })
 
-let privateDb: Promise<Database> | undefined
+const privateDbs = new Map<string, Promise<Database>>()
 /**
  * An embedded database of this file's own, whatever DATABASE_URL says: re-sealing touches every
  * tenant of a database, which on the PostgreSQL database the test files share would re-seal other
- * files' tenants under a key they lack. Each test makes tenants of its own in it.
+ * files' tenants under a key they lack. Each describe block has its own (by `name`), so its
+ * re-sealing reports count its tenants only; each test makes tenants of its own in it.
  */
-function privateDatabase(): Promise<Database> {
-  privateDb ??= (async () => {
-    const template = process.env[TEMPLATE_ENV]
-    const db = await openPglite('memory://', template ? { from: new Blob([fs.readFileSync(template)]) } : {})
-    closeAtEnd(() => db.close())
-    await migrateToLatest(db)
-    return db
-  })()
-  return privateDb
+function privateDatabase(name: string): Promise<Database> {
+  let db = privateDbs.get(name)
+  if (!db) {
+    db = (async () => {
+      const template = process.env[TEMPLATE_ENV]
+      const opened = await openPglite('memory://', template ? { from: new Blob([fs.readFileSync(template)]) } : {})
+      closeAtEnd(() => opened.close())
+      await migrateToLatest(opened)
+      return opened
+    })()
+    privateDbs.set(name, db)
+  }
+  return db
 }
 
 async function appOn(db: Database, secrets: SecretBox) {
@@ -127,7 +140,7 @@ describe('private signing keys at rest', () => {
   const newKey = generateSecretsKey()
 
   test('keys stored in plaintext before sealing existed keep working and are sealed at the next start', async () => {
-    const db = await privateDatabase()
+    const db = await privateDatabase('signing keys')
     const key = oldKey
     const first = await appOn(db, box(key))
     const admin = { adminEmail: 'admin@legacy.example', adminPassword: 'correct horse battery staple' }
@@ -157,7 +170,7 @@ describe('private signing keys at rest', () => {
   })
 
   test('are stored sealed, sign tokens that verify, and are re-sealed under a new key; a wrong key is refused clearly', async () => {
-    const db = await privateDatabase()
+    const db = await privateDatabase('signing keys')
     const first = await appOn(db, box(oldKey))
     const admin = { adminEmail: 'admin@sealed.example', adminPassword: 'correct horse battery staple' }
     const created = await first.modules.identity.tenants.createTenant({ name: 'Sealed', ...admin })
@@ -176,10 +189,16 @@ describe('private signing keys at rest', () => {
     // Rotation: the new key first, the old one after it; re-seal; then the old key alone is gone.
     const rotating = await appOn(db, box(newKey, oldKey))
     await signIn(rotating.app, created, admin.adminEmail, admin.adminPassword)
-    const report = await rotating.modules.identity.signingKeys.reseal()
-    // Both tests' tenants: this one's two keys and the other's one.
-    assert.deepEqual(report, { keyId: box(newKey).currentKeyId, tenants: 2, resealed: 3, unchanged: 0 })
-    assert.deepEqual(await rotating.modules.identity.signingKeys.reseal(), { ...report, resealed: 0, unchanged: 3 }, 'running it again changes nothing')
+    const report = await rotating.modules.identity.sealedSecrets.reseal()
+    // Both tests' tenants: this one's two signing keys and the other's one; a quote and a link key each.
+    assert.deepEqual(report, {
+      keyId: box(newKey).currentKeyId, tenants: 2, resealed: 7, unchanged: 0,
+      tables: { tenant_signing_key: { resealed: 3, unchanged: 0 }, rate_quote_key: { resealed: 2, unchanged: 0 }, document_link_key: { resealed: 2, unchanged: 0 } },
+    })
+    assert.deepEqual(await rotating.modules.identity.sealedSecrets.reseal(), {
+      ...report, resealed: 0, unchanged: 7,
+      tables: { tenant_signing_key: { resealed: 0, unchanged: 3 }, rate_quote_key: { resealed: 0, unchanged: 2 }, document_link_key: { resealed: 0, unchanged: 2 } },
+    }, 'running it again changes nothing')
     await rotating.close()
     for (const row of await storedKeys(db, created.tenantId)) assert.equal(box(newKey).keyIdOf(row.private_key), box(newKey).currentKeyId)
 
@@ -197,4 +216,154 @@ describe('private signing keys at rest', () => {
     await assert.rejects(async () => { await wrong.ready() }, (err: unknown) => err instanceof SecretsError && err.message.includes(`secrets key ${box(newKey).currentKeyId}, which is not configured`))
   })
 
+})
+
+const HONDA = 'vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01'
+const quoteKeyContext = (tenantId: number) => `rate_quote_key:${tenantId}`
+const linkKeyContext = (tenantId: number) => `document_link_key:${tenantId}`
+
+/** The stored quote-signing and link-signing secrets of a tenant, as the columns hold them. */
+async function storedHmacKeys(db: Database, tenantId: number): Promise<{ quote: string; link: string }> {
+  const quote = await db.read(tenantId, (x) => x.selectFrom('rate_quote_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
+  const link = await db.read(tenantId, (x) => x.selectFrom('document_link_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
+  return { quote: quote.secret, link: link.secret }
+}
+
+type Issued = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string; quoteId: string; fileId: number; downloadUrl: string; content: Buffer }
+
+/** A demo tenant (a rate book and dealers to quote for) with a quote id and a download link issued now. */
+async function issueQuoteAndLink(started: Awaited<ReturnType<typeof appOn>>, db: Database): Promise<Issued> {
+  const demo = await seedDemoTenant(started.modules, db)
+  const headers = await signIn(started.app, demo, demo.adminEmail, demo.adminPassword)
+  const quoted = await started.app.inject({ method: 'GET', url: `/api/Rates/rateQuote/10001?${HONDA}`, headers })
+  assert.equal(quoted.statusCode, 200, quoted.body)
+  const content = Buffer.from(`a file of tenant ${demo.tenantId}\n`)
+  const doc = await started.modules.documents.service.store(systemContext(demo.tenantId, 'secrets-test'), {
+    ownerType: 'TEST', ownerId: 1, kind: 'TEST_FILE', fileName: 'note.txt', contentType: 'text/plain', content,
+  })
+  const version = doc.versions[0]!
+  return { ...demo, quoteId: (quoted.json() as { quoteId: string }).quoteId, fileId: version.fileId, downloadUrl: version.downloadUrl, content }
+}
+
+/** The quote id replays and the download link serves the file, on an app that has cached nothing of them. */
+async function assertStillValid(started: Awaited<ReturnType<typeof appOn>>, issued: Issued) {
+  const headers = await signIn(started.app, issued, issued.adminEmail, issued.adminPassword)
+  const replay = await started.app.inject({ method: 'GET', url: `/api/Rates/quotes/${encodeURIComponent(issued.quoteId)}`, headers })
+  assert.equal(replay.statusCode, 200, replay.body)
+  assert.equal((replay.json() as { quoteId: string }).quoteId, issued.quoteId)
+  const file = await started.app.inject({ method: 'GET', url: issued.downloadUrl })
+  assert.equal(file.statusCode, 200, file.body)
+  assert.ok(file.rawPayload.equals(issued.content), 'the link serves the file, without credentials')
+}
+
+describe('quote-signing and download-link keys at rest', () => {
+  const oldKey = generateSecretsKey()
+  const newKey = generateSecretsKey()
+
+  test('are stored sealed, bound to their table and tenant; re-sealed under a new key, old quote ids and links stay valid', async () => {
+    const db = await privateDatabase('quote and link keys')
+    const first = await appOn(db, box(oldKey))
+    const issued = await issueQuoteAndLink(first, db)
+    await first.close()
+
+    const stored = await storedHmacKeys(db, issued.tenantId)
+    const quoteHex = box(oldKey).open(stored.quote, quoteKeyContext(issued.tenantId))
+    const linkHex = box(oldKey).open(stored.link, linkKeyContext(issued.tenantId))
+    for (const [column, hex] of [[stored.quote, quoteHex], [stored.link, linkHex]] as const) {
+      assert.match(column, /^v1:/)
+      assert.match(hex, /^[0-9a-f]{64}$/, 'the secret is 32 bytes')
+      assert.ok(!column.includes(hex) && !column.includes(Buffer.from(hex, 'hex').toString('base64url')), 'the secret is not in the column')
+    }
+    assert.throws(() => box(oldKey).open(stored.quote, linkKeyContext(issued.tenantId)), /does not authenticate/, 'a quote key does not open as a link key')
+
+    // Rotation: the new key first, the old one after it; re-seal; then the old key alone is gone.
+    const rotating = await appOn(db, box(newKey, oldKey))
+    const report = await rotating.modules.identity.sealedSecrets.reseal()
+    assert.deepEqual(report, {
+      keyId: box(newKey).currentKeyId, tenants: 1, resealed: 3, unchanged: 0,
+      tables: { tenant_signing_key: { resealed: 1, unchanged: 0 }, rate_quote_key: { resealed: 1, unchanged: 0 }, document_link_key: { resealed: 1, unchanged: 0 } },
+    })
+    await rotating.close()
+    const resealed = await storedHmacKeys(db, issued.tenantId)
+    assert.equal(box(newKey).keyIdOf(resealed.quote), box(newKey).currentKeyId)
+    assert.equal(box(newKey).open(resealed.quote, quoteKeyContext(issued.tenantId)), quoteHex, 'the same bytes, sealed again')
+    assert.equal(box(newKey).open(resealed.link, linkKeyContext(issued.tenantId)), linkHex)
+
+    const rotated = await appOn(db, box(newKey))
+    await assertStillValid(rotated, issued)
+
+    // A sealed value moved into another tenant's row does not open there: it signs nothing.
+    const other = await rotated.modules.identity.tenants.createTenant({ name: 'Other', adminEmail: 'admin@other.example', adminPassword: 'correct horse battery staple' })
+    await db.transaction(other.tenantId, async (tx) => {
+      await tx.updateTable('rate_quote_key').set({ secret: resealed.quote }).where('tenant_id', '=', other.tenantId).execute()
+      await tx.updateTable('document_link_key').set({ secret: resealed.link }).where('tenant_id', '=', other.tenantId).execute()
+    })
+    const fresh = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(newKey), accessTokenTtlSeconds: 3600 })
+    const moved = (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message)
+    await assert.rejects(fresh.rating.quotes.quoteBook(systemContext(other.tenantId), issued.quoteId), moved)
+    await assert.rejects(fresh.documents.service.signedLink(other.tenantId, issued.fileId), moved)
+    await rotated.close()
+  })
+
+  test('secrets left in plaintext by migration 0012 keep working and are sealed at the next start', async () => {
+    const db = await privateDatabase('plaintext quote and link keys')
+    const key = oldKey
+    const first = await appOn(db, box(key))
+    const issued = await issueQuoteAndLink(first, db)
+    await first.close()
+    // What migration 0012 leaves: the secrets' bytes as hex, and the tenant marked.
+    const sealed = await storedHmacKeys(db, issued.tenantId)
+    const quoteHex = box(key).open(sealed.quote, quoteKeyContext(issued.tenantId))
+    const linkHex = box(key).open(sealed.link, linkKeyContext(issued.tenantId))
+    await db.transaction(issued.tenantId, async (tx) => {
+      await tx.updateTable('rate_quote_key').set({ secret: quoteHex }).where('tenant_id', '=', issued.tenantId).execute()
+      await tx.updateTable('document_link_key').set({ secret: linkHex }).where('tenant_id', '=', issued.tenantId).execute()
+      await tx.updateTable('tenant').set({ plaintext_secrets: true }).where('id', '=', issued.tenantId).execute()
+    })
+
+    // Before any start seals them, the plaintext secrets still verify (a CLI run after `db migrate`).
+    const early = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(key), accessTokenTtlSeconds: 3600 })
+    const query = Object.fromEntries(new URL(issued.downloadUrl, 'http://localhost').searchParams)
+    assert.equal(await early.documents.service.verifyLink(query, issued.fileId), issued.tenantId)
+    assert.ok(await early.rating.quotes.quoteBook(systemContext(issued.tenantId), issued.quoteId), 'the quote id verifies')
+
+    const started = await appOn(db, box(key))
+    const now = await storedHmacKeys(db, issued.tenantId)
+    assert.match(now.quote, /^v1:/)
+    assert.match(now.link, /^v1:/)
+    assert.equal(box(key).open(now.quote, quoteKeyContext(issued.tenantId)), quoteHex)
+    assert.equal(box(key).open(now.link, linkKeyContext(issued.tenantId)), linkHex)
+    const flag = await db.read(null, (x) => x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', issued.tenantId).executeTakeFirstOrThrow())
+    assert.equal(flag.plaintext_secrets, false)
+    await assertStillValid(started, issued)
+    await started.close()
+  })
+
+  test('migration 0012 keeps the stored bytes (as hex) and marks every tenant; the start-up pass seals them', async () => {
+    // A database as the release before left it: migrated up to 0011, secrets in bytea.
+    const db = await openPglite('memory://')
+    closeAtEnd(() => db.close())
+    const before = await new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_22_0011_sealed_secrets')
+    if (before.error) throw before.error
+    const { rows: [tenant] } = await sql<{ id: number }>`insert into tenant (name) values ('Before 0012') returning id`.execute(db.kysely)
+    const tenantId = Number(tenant!.id)
+    const quoteBytes = randomBytes(32)
+    const linkBytes = randomBytes(32)
+    await db.transaction(tenantId, async (tx) => {
+      await sql`insert into rate_quote_key (tenant_id, secret) values (${tenantId}, ${quoteBytes})`.execute(tx)
+      await sql`insert into document_link_key (tenant_id, secret) values (${tenantId}, ${linkBytes})`.execute(tx)
+    })
+
+    await migrateToLatest(db)
+    assert.deepEqual(await storedHmacKeys(db, tenantId), { quote: quoteBytes.toString('hex'), link: linkBytes.toString('hex') })
+    const flag = await db.read(null, (x) => x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', tenantId).executeTakeFirstOrThrow())
+    assert.equal(flag.plaintext_secrets, true)
+
+    const modules = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(oldKey), accessTokenTtlSeconds: 3600 })
+    assert.equal(await modules.identity.sealedSecrets.sealPlaintext(), 2)
+    const sealed = await storedHmacKeys(db, tenantId)
+    assert.equal(box(oldKey).open(sealed.quote, quoteKeyContext(tenantId)), quoteBytes.toString('hex'))
+    assert.equal(box(oldKey).open(sealed.link, linkKeyContext(tenantId)), linkBytes.toString('hex'))
+    assert.equal(await modules.identity.sealedSecrets.sealPlaintext(), 0, 'sealed once')
+  })
 })

@@ -5,7 +5,7 @@
 // so help and usage errors answer at once.
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { SigningKeyVault, TenantService } from '../modules/identity/index.ts'
+import type { SealedSecrets, TenantService } from '../modules/identity/index.ts'
 import type { RateBookService } from '../modules/rating/index.ts'
 import type { SettingJson, SettingsService, SettingView } from '../modules/settings/index.ts'
 import { lines, table } from './format.ts'
@@ -16,8 +16,8 @@ export type Services = {
   tenants: TenantService
   settings: Pick<SettingsService, 'listForOperator' | 'setForOperator' | 'resetForOperator'>
   rateBooks: Pick<RateBookService, 'importForOperator' | 'versions' | 'exportBook'>
-  /** The sealed secrets (tenants' private signing keys), for re-sealing under the current key. */
-  signingKeys: Pick<SigningKeyVault, 'reseal'>
+  /** The sealed secrets (signing, quote-signing and link-signing keys), for re-sealing under the current key. */
+  sealedSecrets: Pick<SealedSecrets, 'reseal'>
   /** Every known migration, with when it was applied. */
   migrationStatus(): Promise<ReadonlyArray<{ name: string; executedAt?: Date | undefined }>>
   /** Audit label of whoever runs the CLI. */
@@ -457,17 +457,19 @@ export const COMMANDS: readonly Command[] = [
     action: 'reseal',
     summary: 'Re-encrypt every stored secret under the current secrets key (the first of SECRETS_KEY)',
     description: 'Step 2 of a secrets key rotation (docs/operations.md): with the new key first in SECRETS_KEY and the old one after it, ' +
-      'seals every tenant\'s private signing keys under the new key, so the old key can then be removed. Safe to run again, and while servers run.',
+      'seals every tenant\'s private signing keys, quote-signing key and download-link key under the new key, so the old key can then be removed. ' +
+      'Safe to run again, and while servers run.',
     flags: {},
     examples: ['secrets reseal'],
     async prepare() {
-      return async ({ signingKeys }) => {
-        const report = await signingKeys.reseal()
+      return async ({ sealedSecrets }) => {
+        const report = await sealedSecrets.reseal()
         return {
           json: report,
           text: lines(
             `Every stored secret is now sealed under secrets key ${report.keyId}.`,
             `  ${report.tenants} tenant(s); ${report.resealed} secret(s) re-sealed, ${report.unchanged} already under that key.`,
+            ...Object.entries(report.tables).map(([kind, count]) => `    ${kind}: ${count.resealed} re-sealed, ${count.unchanged} already under that key.`),
             'Keys after the first in SECRETS_KEY are no longer needed once every instance runs with this key first.',
           ),
         }

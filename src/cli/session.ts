@@ -36,7 +36,7 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
           tenants: modules.identity.tenants,
           settings: modules.settings.service,
           rateBooks: modules.rating.rateBooks,
-          signingKeys: modules.identity.signingKeys,
+          sealedSecrets: modules.identity.sealedSecrets,
           migrationStatus: () => migrationStatus(db),
           operator: operatorName(),
           startedAt,

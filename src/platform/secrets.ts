@@ -1,8 +1,8 @@
-// Secrets at rest (tenants' private signing keys): sealed with AES-256-GCM, authenticated
-// encryption, under a key the database never holds. The keys come from SECRETS_KEY (a list: the
-// current key first, older keys after it, kept only to open what they sealed), or, on the
-// embedded database without SECRETS_KEY, from a key file in the data directory created on first
-// start. A sealed value names its key, so the keys can be rotated: add a new key in front,
+// Secrets at rest (tenants' private signing keys, quote-signing and link-signing keys): sealed
+// with AES-256-GCM, authenticated encryption, under a key the database never holds. The keys come
+// from SECRETS_KEY (a list: the current key first, older keys after it, kept only to open what
+// they sealed), or, on the embedded database without SECRETS_KEY, from a key file in the data
+// directory created on first start. A sealed value names its key, so the keys can be rotated: add a new key in front,
 // re-seal everything (`npm run admin -- secrets reseal`), then drop the old key.
 //
 // Sealed format, one line of text: `v1:<keyId>:<iv>:<ciphertext>:<tag>`, the last three base64url.
@@ -134,4 +134,59 @@ export function loadSecretBox(config: { secretsKey: string | undefined; database
     throw new SecretsError(`${file} can be read by other users of this machine; restrict it with: chmod 600 ${file}`)
   }
   return createSecretBox(parseSecretsKeys(fs.readFileSync(file, 'utf8'), file))
+}
+
+/** Which stored secrets a sealing pass takes: those still in plaintext, or every one not under the current key. */
+export type SealScope = 'plaintext' | 'all'
+
+/** What a sealing pass did: values it sealed (again) under the current key, and values it left as they were. */
+export type SealCount = { resealed: number; unchanged: number }
+
+/**
+ * The plaintext of a stored value: opened when sealed, as it is when left in plaintext by the
+ * migration that introduced sealing for it (until the start-up pass seals it).
+ */
+export function openStored(secrets: SecretBox, stored: string, context: string): string {
+  return secrets.isSealed(stored) ? secrets.open(stored, context) : stored
+}
+
+/**
+ * Binary secrets (HMAC keys) are sealed as lower-case hex, the same text the migrations that
+ * introduced sealing leave in the column, so a value reads the same before and after it is sealed.
+ */
+export function sealBytes(secrets: SecretBox, bytes: Buffer, context: string): string {
+  return secrets.seal(bytes.toString('hex'), context)
+}
+
+/** The bytes of a binary secret stored by sealBytes, or as hex left from before sealing. */
+export function openBytes(secrets: SecretBox, stored: string, context: string): Buffer {
+  const hex = openStored(secrets, stored, context)
+  // Buffer.from(…, 'hex') stops silently at the first bad digit; a shortened key must not sign.
+  if (!/^(?:[0-9a-f]{2})+$/.test(hex)) throw new SecretsError(`the stored secret of ${context} is not hex`)
+  return Buffer.from(hex, 'hex')
+}
+
+/**
+ * One sealing pass over stored values (one tenant's rows, locked by the caller): under 'plaintext'
+ * it seals those not sealed yet; under 'all' also those sealed under an older key. Each is written
+ * back through `write`, sealed under the current key with the same plaintext and context.
+ */
+export async function sealStored<R>(secrets: SecretBox, rows: Iterable<R>, scope: SealScope, access: {
+  stored(row: R): string
+  context(row: R): string
+  write(row: R, sealed: string): Promise<void>
+}): Promise<SealCount> {
+  const count: SealCount = { resealed: 0, unchanged: 0 }
+  for (const row of rows) {
+    const stored = access.stored(row)
+    const keyId = secrets.keyIdOf(stored)
+    if (keyId !== undefined && (scope === 'plaintext' || keyId === secrets.currentKeyId)) {
+      count.unchanged++
+      continue
+    }
+    const context = access.context(row)
+    await access.write(row, secrets.seal(openStored(secrets, stored, context), context))
+    count.resealed++
+  }
+  return count
 }

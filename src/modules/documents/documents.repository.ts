@@ -1,5 +1,4 @@
-// Documents, their versions, blob chunks and the link-signing key. Executor first, tenant always.
-import { randomBytes } from 'node:crypto'
+// Documents, their versions, blob chunks and the (sealed) link-signing key. Executor first, tenant always.
 import { sql, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import { precompile } from '../../platform/db/precompiled.ts'
@@ -105,13 +104,23 @@ export async function readChunks(db: Executor, tenantId: number, storageKey: str
     .orderBy('seq').execute()
 }
 
-/** Gives the tenant its link-signing secret unless it has one (at tenant creation, and as a fallback). */
-export async function createLinkKey(tx: Transaction<DB>, tenantId: number): Promise<void> {
-  await tx.insertInto('document_link_key').values({ tenant_id: tenantId, secret: randomBytes(32) })
+/** Gives the tenant its (sealed) link-signing secret unless it has one (at tenant creation, and as a fallback). */
+export async function createLinkKey(tx: Transaction<DB>, tenantId: number, sealedSecret: string): Promise<void> {
+  await tx.insertInto('document_link_key').values({ tenant_id: tenantId, secret: sealedSecret })
     .onConflict((oc) => oc.column('tenant_id').doNothing()).execute()
 }
 
-export async function linkKey(db: Executor, tenantId: number): Promise<Buffer | undefined> {
+/** The tenant's stored link-signing secret. */
+export async function linkKey(db: Executor, tenantId: number): Promise<string | undefined> {
   const row = await db.selectFrom('document_link_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirst()
   return row?.secret
+}
+
+/** The tenant's link-signing secret row, locked for (re-)sealing. */
+export async function lockLinkKey(tx: Transaction<DB>, tenantId: number) {
+  return tx.selectFrom('document_link_key').select('secret').where('tenant_id', '=', tenantId).forUpdate().execute()
+}
+
+export async function updateLinkKey(tx: Transaction<DB>, tenantId: number, sealedSecret: string): Promise<void> {
+  await tx.updateTable('document_link_key').set({ secret: sealedSecret }).where('tenant_id', '=', tenantId).execute()
 }

@@ -7,12 +7,12 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
-import type { TenantInitializer } from '../../platform/tenancy.ts'
+import type { SecretBox } from '../../platform/secrets.ts'
 import { databaseBlobStore, fileSystemBlobStore } from './blob-store.ts'
-import * as repo from './documents.repository.ts'
 import { documentRoutes } from './documents.routes.ts'
 import { createDocumentService } from './documents.service.ts'
 import { ownerFileRoutes, type OwnerFileRoutesOptions } from './owner-files.routes.ts'
+import { createLinkKeys } from './link-key.ts'
 import { createLinkSigner } from './signed-link.ts'
 
 export { StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
@@ -42,7 +42,11 @@ export const DEFAULT_DOCUMENTS_CONFIG: DocumentsConfig = {
   linkTtlSeconds: 300,
 }
 
-export type DocumentsDeps = { db: Database; clock: Clock; documents?: DocumentsConfig | undefined }
+export type DocumentsDeps = {
+  db: Database; clock: Clock; documents?: DocumentsConfig | undefined
+  /** Seals the tenants' link-signing secrets. */
+  secrets: SecretBox
+}
 
 export function createDocumentsModule(deps: DocumentsDeps) {
   const config = deps.documents ?? DEFAULT_DOCUMENTS_CONFIG
@@ -51,14 +55,17 @@ export function createDocumentsModule(deps: DocumentsDeps) {
     DATABASE: databaseBlobStore(deps.db, path.join(os.tmpdir(), 'vpp-document-staging')),
     FILESYSTEM: fileSystemBlobStore(config.dir),
   }
-  const links = createLinkSigner({ db: deps.db, ttlSeconds: config.linkTtlSeconds })
+  const linkKeys = createLinkKeys(deps)
+  const links = createLinkSigner({ keys: linkKeys, ttlSeconds: config.linkTtlSeconds })
   const service = createDocumentService({
     db: deps.db, clock: deps.clock, primary: config.storage === 'filesystem' ? stores.FILESYSTEM : stores.DATABASE, stores, links, maxBytes: config.maxBytes,
   })
   return {
     service,
     /** Work done when a tenant is created: its link-signing secret. */
-    initializeTenant: ((tx, tenant) => repo.createLinkKey(tx, tenant.id)) satisfies TenantInitializer,
+    initializeTenant: linkKeys.initializeTenant,
+    /** The sealed link-signing keys, for identity's sealing passes (start-up, rotation). */
+    tenantSecrets: linkKeys.tenantSecrets,
     /**
      * The file collection of an owner record, as a route plugin for the owner module to register
      * (see OwnerFileRoutesOptions); also makes the owner's check guard reads by document and file id.

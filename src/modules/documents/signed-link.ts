@@ -1,11 +1,10 @@
 // Expiring download links: HMAC-SHA256 over the tenant, the file and the expiry, with a per-tenant
-// secret kept in the database, so a link made by one instance works on every other and after a
-// restart. The link names its tenant (`t`); the tenant is trusted only once the signature verifies.
+// secret kept (sealed; link-key.ts) in the database, so a link made by one instance works on every
+// other and after a restart. The link names its tenant (`t`); the tenant is trusted only once the signature verifies.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
-import type { Database } from '../../platform/db/database.ts'
 import { documentErrors } from './documents.errors.ts'
-import * as repo from './documents.repository.ts'
 import { linkExpiry, linkPayload, linkUrl } from './documents.rules.ts'
+import type { LinkKeys } from './link-key.ts'
 
 export type SignedLink = { url: string; expiresAt: string }
 
@@ -20,22 +19,15 @@ function sign(key: KeyObject, tenantId: number, fileId: number, expires: number)
   return createHmac('sha256', key).update(linkPayload(tenantId, fileId, expires)).digest('base64url')
 }
 
-export function createLinkSigner(deps: { db: Database; ttlSeconds: number }) {
-  const { db } = deps
-  // Secrets never change once made, so a found one is kept for the life of the process.
+export function createLinkSigner(deps: { keys: LinkKeys; ttlSeconds: number }) {
+  // Secrets never change once made (re-sealing keeps their bytes), so a found one is kept for the life of the process.
   const keys = new Map<number, KeyObject>()
 
   async function keyOf(tenantId: number, createMissing: boolean): Promise<KeyObject | undefined> {
     const cached = keys.get(tenantId)
     if (cached) return cached
-    let secret = await db.read(tenantId, (x) => repo.linkKey(x, tenantId))
-    if (!secret && createMissing) {
-      // Tenants are given a secret at creation (and by the migration); this covers any made without one.
-      secret = await db.transaction(tenantId, async (tx) => {
-        await repo.createLinkKey(tx, tenantId)
-        return repo.linkKey(tx, tenantId)
-      })
-    }
+    // Tenants are given a secret at creation (and by the migration); signing covers any made without one.
+    const secret = (await deps.keys.secret(tenantId)) ?? (createMissing ? await deps.keys.secretOrNew(tenantId) : undefined)
     if (!secret) return undefined
     const key = createSecretKey(secret)
     keys.set(tenantId, key)

@@ -1,23 +1,13 @@
 // Tenants' private signing keys at rest: sealed with the secret box (platform/secrets.ts), bound
 // to their tenant and kid, so the database (its dumps, backups, replicas) never holds a usable key.
-// Also the maintenance of what is sealed: sealing the keys stored before sealing existed (at
-// start-up), re-sealing everything under the current secrets key (rotation, from the CLI), and a
+// Their part in the sealing passes (sealed-secrets.ts) is `tenantSecrets`; `verify` is the
 // start-up check that the configured keys open what is stored.
 import type { JWK } from 'jose'
 import type { SigningKey } from '../../platform/auth/tokens.ts'
 import type { Database } from '../../platform/db/database.ts'
-import type { SecretBox } from '../../platform/secrets.ts'
+import { openStored, sealStored, type SecretBox } from '../../platform/secrets.ts'
+import type { TenantSecrets } from '../../platform/tenancy.ts'
 import * as credentials from './credentials.repository.ts'
-
-export type ResealReport = {
-  /** Id of the secrets key everything is now sealed under. */
-  keyId: string
-  tenants: number
-  /** Secrets sealed again under the current key (or sealed for the first time). */
-  resealed: number
-  /** Secrets that were already sealed under the current key. */
-  unchanged: number
-}
 
 type SigningKeyRow = { kid: string; private_key: string; public_jwk: unknown }
 
@@ -28,25 +18,17 @@ export function createSigningKeyVault({ db, secrets }: { db: Database; secrets: 
   function privateText(tenantId: number, row: { kid: string; private_key: string }): string {
     // Accepting plaintext gives a database writer nothing it lacks: it could as well replace the
     // public key. Sealing protects the keys' confidentiality (dumps, backups), which this keeps.
-    return secrets.isSealed(row.private_key) ? secrets.open(row.private_key, context(tenantId, row.kid)) : row.private_key
+    return openStored(secrets, row.private_key, context(tenantId, row.kid))
   }
 
-  /** Seals (again, under the current key) the tenant's signing keys that need it; returns [resealed, unchanged]. */
-  async function resealTenant(tenantId: number, clearFlag: boolean): Promise<[number, number]> {
-    return db.transaction(tenantId, async (tx) => {
-      if (clearFlag) await credentials.claimPlaintextTenant(tx, tenantId)
-      let resealed = 0
-      let unchanged = 0
-      for (const row of await credentials.lockSigningKeys(tx, tenantId)) {
-        if (secrets.keyIdOf(row.private_key) === secrets.currentKeyId) {
-          unchanged++
-          continue
-        }
-        await credentials.updateSealedPrivateKey(tx, tenantId, row.id, secrets.seal(privateText(tenantId, row), context(tenantId, row.kid)))
-        resealed++
-      }
-      return [resealed, unchanged]
-    })
+  const tenantSecrets: TenantSecrets = {
+    name: 'tenant_signing_key',
+    // Retired keys too: they verify tokens for a day after a rotation.
+    seal: async (tx, tenantId, scope) => sealStored(secrets, await credentials.lockSigningKeys(tx, tenantId), scope, {
+      stored: (row) => row.private_key,
+      context: (row) => context(tenantId, row.kid),
+      write: (row, sealed) => credentials.updateSealedPrivateKey(tx, tenantId, row.id, sealed),
+    }),
   }
 
   return {
@@ -56,39 +38,8 @@ export function createSigningKeyVault({ db, secrets }: { db: Database; secrets: 
       kid: row.kid, privateJwk: JSON.parse(privateText(tenantId, row)) as JWK, publicJwk: row.public_jwk as JWK,
     }),
 
-    /**
-     * Seals the keys of the tenants migration 0011 left in plaintext; one query when there are none.
-     * Instances starting together each claim a tenant under its row lock, so each is sealed once.
-     */
-    async sealPlaintext(): Promise<number> {
-      let sealed = 0
-      for (const { id } of await db.read(null, (x) => credentials.listPlaintextTenants(x))) {
-        const claimed = await db.transaction(id, async (tx) => {
-          if (!(await credentials.claimPlaintextTenant(tx, id))) return 0
-          let count = 0
-          for (const row of await credentials.lockSigningKeys(tx, id)) {
-            if (secrets.isSealed(row.private_key)) continue
-            await credentials.updateSealedPrivateKey(tx, id, row.id, secrets.seal(row.private_key, context(id, row.kid)))
-            count++
-          }
-          return count
-        })
-        sealed += claimed
-      }
-      return sealed
-    },
-
-    /** Seals every tenant's secrets under the current key (after a new key was put first). */
-    async reseal(): Promise<ResealReport> {
-      const report: ResealReport = { keyId: secrets.currentKeyId, tenants: 0, resealed: 0, unchanged: 0 }
-      for (const { id } of await db.read(null, (x) => credentials.listTenantIds(x))) {
-        const [resealed, unchanged] = await resealTenant(id, true)
-        report.tenants++
-        report.resealed += resealed
-        report.unchanged += unchanged
-      }
-      return report
-    },
+    /** The signing keys' part in the sealing passes. */
+    tenantSecrets,
 
     /**
      * Opens the newest tenant's current signing key, so a wrong or missing secrets key stops the

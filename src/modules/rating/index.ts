@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { createCriteriaCache } from './criteria.evaluator.ts'
 import { criteriaRoutes } from './criteria.routes.ts'
 import { rateBookRoutes } from './ratebook.routes.ts'
-import { createQuoteKey } from './ratebook.repository.ts'
-import type { TenantInitializer } from '../../platform/tenancy.ts'
+import { createQuoteKeys } from './quote-key.ts'
 import { quoteRoutes } from './quote.routes.ts'
 import { catalogueRoutes } from './catalogue.routes.ts'
 import { seedDemoRating } from './demo.ts'
@@ -20,6 +19,7 @@ import { createRateVisibilityService } from './rate-visibility.service.ts'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { SecretBox } from '../../platform/secrets.ts'
 import type { DealerDirectory } from '../parties/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 
@@ -44,6 +44,8 @@ export type RatingDeps = {
   db: Database
   clock: Clock
   bus: InvalidationBus
+  /** Seals the tenants' quote-signing secrets. */
+  secrets: SecretBox
   /** Account-holder look-ups from parties (dealers, agents, groups). */
   directory: DealerDirectory
   settings: SettingsService
@@ -60,11 +62,14 @@ export function createRatingModule(deps: RatingDeps) {
   const disbursements = createDisbursementService({ ...deps, codes })
   const rateVisibility = createRateVisibilityService(deps)
   const vin = createVinDecoder()
-  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility, today })
+  const quoteKeys = createQuoteKeys(deps)
+  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility, today, quoteKey: quoteKeys.secret })
   return {
     quotes,
     /** Work done when a tenant is created: its quote-signing key. */
-    initializeTenant: ((tx, tenant) => createQuoteKey(tx, tenant.id)) satisfies TenantInitializer,
+    initializeTenant: quoteKeys.initializeTenant,
+    /** The sealed quote-signing keys, for identity's sealing passes (start-up, rotation). */
+    tenantSecrets: quoteKeys.tenantSecrets,
     /** Sets the demo tenant up for quoting: the demo book, visibility for every dealer, a few disbursements. */
     seedDemo: (tenantId: number, dealers: ReadonlyArray<{ id: number; dealerNumber: string; agentIds: readonly number[] }>) =>
       seedDemoRating({ rateBooks, store, visibility: rateVisibility, disbursements }, tenantId, dealers),

@@ -4,7 +4,6 @@
 // (quote.token.ts), and replaying it over the same immutable book version gives the same numbers.
 import { createSecretKey, type KeyObject } from 'node:crypto'
 import type { Clock } from '../../platform/clock.ts'
-import type { Database } from '../../platform/db/database.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { centsToNumber, type Decimal } from '../../platform/money.ts'
@@ -15,7 +14,6 @@ import type { Explanation, Facts } from './criteria.evaluator.ts'
 import type { AppliedDisbursementRule } from './disbursement.service.ts'
 import { ratingErrors } from './rating.errors.ts'
 import type { CustomFieldDefinition, IndexedOption, IndexedPlan, IndexedProduct, IndexedProgram, IndexedRate, RateBookIndex } from './ratebook.index.ts'
-import { quoteKey } from './ratebook.repository.ts'
 import type { RateBookStore } from './ratebook.store.ts'
 import { ruleApplies } from './disbursement.rules.ts'
 import { visibleEntry } from './rate-visibility.rules.ts'
@@ -37,7 +35,6 @@ export type Exclusion = {
 }
 
 type Ports = {
-  db: Database
   clock: Clock
   store: RateBookStore
   directory: DealerDirectory
@@ -47,6 +44,8 @@ type Ports = {
   visibility: { forQuote(tenantId: number, dealerId: number): Promise<VisibilityEntry[]> }
   /** Today in the tenant's time zone. */
   today(tenantId: number): Promise<string>
+  /** The tenant's quote-signing secret (quote-key.ts). */
+  quoteKey(tenantId: number): Promise<Buffer>
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>
@@ -87,14 +86,15 @@ const FRAGMENT_BYTES = 32 * 1024 * 1024
 const PLAN_PIECE_BYTES = 96 * 1024 * 1024
 
 export function createQuoteService(ports: Ports) {
-  const { db, clock, store, directory, settings } = ports
+  const { clock, store, directory, settings } = ports
   const fragments = createFragmentCache<Buffer>(FRAGMENT_BYTES, (b) => b.length)
   const planFragments = createFragmentCache<PlanPiece[]>(PLAN_PIECE_BYTES, (pieces) => pieces.reduce((n, p) => n + p.json.length, 0))
   const keys = new Map<number, Promise<KeyObject>>()
   const keyOf = (tenantId: number) => {
     let key = keys.get(tenantId)
     if (!key) {
-      key = db.read(tenantId, (x) => quoteKey(x, tenantId)).then((secret) => createSecretKey(secret))
+      // The secret never changes (re-sealing keeps its bytes), so it is kept for the life of the process.
+      key = ports.quoteKey(tenantId).then((secret) => createSecretKey(secret))
       keys.set(tenantId, key)
       key.catch(() => keys.delete(tenantId))
     }

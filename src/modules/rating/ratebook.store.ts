@@ -2,7 +2,7 @@
 // built once stays right for as long as it is kept; only the tenant's version list changes, on
 // import, and an import publishes on the invalidation bus so every instance re-reads the list.
 import { gunzipSync } from 'node:zlib'
-import type { InvalidationBus } from '../../platform/cache.ts'
+import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { buildRateBookIndex, type RateBookIndex } from './ratebook.index.ts'
@@ -23,7 +23,9 @@ export type RateBookStore = ReturnType<typeof createRateBookStore>
 
 /**
  * How long a version list is trusted without an announcement: a safety net for an instance that
- * missed one (a dropped LISTEN connection). Future versions are in the list; the date picks them.
+ * missed one. Future versions are in the list; the date picks them. A TtlCache, so that a bus that
+ * lost its connection empties it and trusts what is loaded meanwhile for a second only
+ * (platform/cache.ts), as every other cache of announced data.
  */
 const VERSION_LIST_TTL_MS = 60_000
 
@@ -33,7 +35,8 @@ export function versionInForce<R extends { effective_date: string }>(rows: reado
 }
 
 export function createRateBookStore({ db, bus, clock }: { db: Database; bus: InvalidationBus; clock: Clock }) {
-  const versions = new Map<number, { list: Promise<RateBookVersionRow[]>; loadedAt: number }>()
+  // The list in flight is what is kept, so concurrent first requests share one read.
+  const versions = createTtlCache<Promise<RateBookVersionRow[]>>({ ttlMs: VERSION_LIST_TTL_MS, maxEntries: 100_000, clock })
   const indexes = new Map<number, { built: Promise<RateBookIndex>; rates: number }>()
   let heldRates = 0
   const drop = (bookId: number) => {
@@ -43,15 +46,15 @@ export function createRateBookStore({ db, bus, clock }: { db: Database; bus: Inv
     heldRates -= entry.rates
   }
 
-  bus.subscribe(RATE_BOOK_TOPIC, (key) => versions.delete(Number(key.split(':')[0])))
+  bus.subscribe(RATE_BOOK_TOPIC, (key) => versions.delete(key.split(':')[0]!))
 
   function versionList(tenantId: number): Promise<RateBookVersionRow[]> {
-    const now = clock.now().getTime()
-    const cached = versions.get(tenantId)
-    if (cached && now - cached.loadedAt < VERSION_LIST_TTL_MS) return cached.list
+    const key = String(tenantId)
+    const cached = versions.get(key)
+    if (cached) return cached
     const list = db.read(tenantId, (x) => listRateBookVersions(x, tenantId))
-    versions.set(tenantId, { list, loadedAt: now })
-    list.catch(() => versions.delete(tenantId))
+    versions.set(key, list)
+    list.catch(() => versions.delete(key))
     return list
   }
 

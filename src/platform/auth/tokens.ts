@@ -1,7 +1,9 @@
 // Access tokens: signed by the service with the tenant's own Ed25519 key, or by the tenant's trusted
 // identity provider (verified against its JWKS). Verification results are cached per token string
-// until the token expires, so a busy client pays the signature check once.
+// for up to five minutes, never past the token's expiry, so a busy client seldom pays the signature check.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose'
+import { createTtlCache } from '../cache.ts'
+import { systemClock } from '../clock.ts'
 
 export const SERVICE_ISSUER = 'urn:vpp-admin'
 export const SERVICE_AUDIENCE = 'urn:vpp-admin:api'
@@ -59,9 +61,15 @@ export type TokenKeyStore = {
 type CachedVerification = { tenantId: number; subject: TokenSubject; expiresAtMs: number }
 
 const MAX_CACHED_TOKENS = 50_000
+/**
+ * How long a verification is reused (never past the token's own expiry). A TtlCache, so that a bus
+ * that lost its connection (and may have missed a signing key's retirement) empties it and trusts
+ * what is verified meanwhile for a second only (platform/cache.ts).
+ */
+const VERIFICATION_TTL_MS = 5 * 60_000
 
 export function createTokenVerifier(store: TokenKeyStore, fetchJwks: (url: string) => ReturnType<typeof createRemoteJWKSet> = defaultJwksFetcher()) {
-  const verified = new Map<string, CachedVerification>()
+  const verified = createTtlCache<CachedVerification>({ ttlMs: VERIFICATION_TTL_MS, maxEntries: MAX_CACHED_TOKENS, clock: systemClock })
 
   async function verifyUncached(tenantId: number, token: string, now: Date): Promise<CachedVerification> {
     let header: ReturnType<typeof decodeProtectedHeader>
@@ -121,7 +129,6 @@ export function createTokenVerifier(store: TokenKeyStore, fetchJwks: (url: strin
         return cached.subject
       }
       const result = await verifyUncached(tenantId, token, now)
-      if (verified.size >= MAX_CACHED_TOKENS) verified.clear()
       verified.set(token, result)
       return result.subject
     },

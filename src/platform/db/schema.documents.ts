@@ -35,7 +35,8 @@ export type DocumentVersionTable = {
 
 export type DocumentBlobChunkTable = { tenant_id: number; storage_key: string; seq: number; data: Buffer }
 
-export type DocumentLinkKeyTable = { tenant_id: number; secret: Buffer; created_at: Timestamp }
+/** `secret`: sealed (platform/secrets.ts sealBytes), or hex left by migration 0012 until sealed at start-up. */
+export type DocumentLinkKeyTable = { tenant_id: number; secret: string; created_at: Timestamp }
 
 export type DocumentTables = {
   document: DocumentTable

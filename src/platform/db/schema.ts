@@ -10,7 +10,7 @@ type Json = ColumnType<unknown, string, string>
 
 export type TenantTable = {
   id: Generated<number>; name: string; created_at: Timestamp
-  /** Still holds secrets stored before they were sealed (migration 0011); sealed at the next start. */
+  /** Still holds secrets stored before they were sealed (migrations 0011, 0012); sealed at the next start. */
   plaintext_secrets: Generated<boolean>
 }
 
@@ -226,7 +226,8 @@ export type RatingCatalogueItemTable = {
   created_at: Timestamp
 }
 
-export type RateQuoteKeyTable = { tenant_id: number; secret: Buffer; created_at: Timestamp }
+/** `secret`: sealed (platform/secrets.ts sealBytes), or hex left by migration 0012 until sealed at start-up. */
+export type RateQuoteKeyTable = { tenant_id: number; secret: string; created_at: Timestamp }
 
 export type RateDisbursementTable = {
   id: Generated<number>
