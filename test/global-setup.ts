@@ -6,9 +6,9 @@
 // - PostgreSQL (DATABASE_URL): the one database is migrated here; the test files share it, each test
 //   in a tenant of its own.
 // It also bounds the whole run. A test that stops making progress fails by itself after the runner's
-// --test-timeout, and --test-force-exit ends a file's process when its tests are done even if
-// something was left open; but a run where every test hangs (a database that stopped answering)
-// would take tests × timeout. Past VPP_TEST_DEADLINE_MINUTES (default 40; the suite takes about
+// --test-timeout; but a file whose process something left open, or a run where every test hangs (a
+// database that stopped answering), would take forever or tests × timeout. (--test-force-exit is
+// not the answer: it exits before a file's results reach the runner, and loses them.) Past VPP_TEST_DEADLINE_MINUTES (default 40; the suite takes about
 // 4 minutes on 2 cores, and much longer only on a machine busy with other work) the run is stopped: every test file's process is killed, the runner exits 1.
 import fs from 'node:fs'
 import os from 'node:os'
