@@ -31,14 +31,92 @@ const OPTIONS = [
   { code: 'TRIP', name: 'Trip interruption', retail: null },
 ]
 const GROUPS: Array<[string, string[]]> = [
-  ['Engine', ['Cylinder block and heads', 'Pistons, rings and pins', 'Crankshaft and main bearings', 'Camshaft and bearings', 'Timing chain, gears and tensioner', 'Oil pump and oil pan', 'Intake and exhaust manifolds', 'Valves, springs, guides and lifters', 'Turbocharger and supercharger housing and internal parts', 'Engine mounts']],
-  ['Transmission and transfer case', ['Case and all internal parts', 'Torque converter', 'Valve body', 'Transmission cooler and lines', 'Transfer case housing and internal parts', 'Mounts']],
-  ['Drive axle', ['Axle housings and all internal parts', 'Axle shafts and bearings', 'Constant velocity joints and boots', 'Universal joints', 'Drive shafts and center support bearing', 'Locking hubs']],
-  ['Steering', ['Steering gear housing and internal parts', 'Power steering pump', 'Rack and pinion', 'Tie rod ends and idler arm', 'Electric power steering motor']],
-  ['Brakes', ['Master cylinder', 'Calipers and wheel cylinders', 'ABS control module, pump and sensors', 'Brake booster', 'Proportioning valve']],
-  ['Air conditioning and heating', ['Compressor, clutch and pulley', 'Condenser and evaporator', 'Accumulator and receiver-drier', 'Blower motor and resistor', 'Heater core', 'Climate control module']],
-  ['Electrical', ['Alternator and voltage regulator', 'Starter motor and solenoid', 'Power window motors and regulators', 'Power seat motors', 'Wiper motors', 'Instrument cluster', 'Body control module', 'Engine control module', 'Ignition coils']],
-  ['Fuel system', ['Fuel pump and sending unit', 'Fuel injectors and fuel rail', 'Fuel pressure regulator', 'Throttle body']],
+  [
+    'Engine',
+    [
+      'Cylinder block and heads',
+      'Pistons, rings and pins',
+      'Crankshaft and main bearings',
+      'Camshaft and bearings',
+      'Timing chain, gears and tensioner',
+      'Oil pump and oil pan',
+      'Intake and exhaust manifolds',
+      'Valves, springs, guides and lifters',
+      'Turbocharger and supercharger housing and internal parts',
+      'Engine mounts',
+    ],
+  ],
+  [
+    'Transmission and transfer case',
+    [
+      'Case and all internal parts',
+      'Torque converter',
+      'Valve body',
+      'Transmission cooler and lines',
+      'Transfer case housing and internal parts',
+      'Mounts',
+    ],
+  ],
+  [
+    'Drive axle',
+    [
+      'Axle housings and all internal parts',
+      'Axle shafts and bearings',
+      'Constant velocity joints and boots',
+      'Universal joints',
+      'Drive shafts and center support bearing',
+      'Locking hubs',
+    ],
+  ],
+  [
+    'Steering',
+    [
+      'Steering gear housing and internal parts',
+      'Power steering pump',
+      'Rack and pinion',
+      'Tie rod ends and idler arm',
+      'Electric power steering motor',
+    ],
+  ],
+  [
+    'Brakes',
+    [
+      'Master cylinder',
+      'Calipers and wheel cylinders',
+      'ABS control module, pump and sensors',
+      'Brake booster',
+      'Proportioning valve',
+    ],
+  ],
+  [
+    'Air conditioning and heating',
+    [
+      'Compressor, clutch and pulley',
+      'Condenser and evaporator',
+      'Accumulator and receiver-drier',
+      'Blower motor and resistor',
+      'Heater core',
+      'Climate control module',
+    ],
+  ],
+  [
+    'Electrical',
+    [
+      'Alternator and voltage regulator',
+      'Starter motor and solenoid',
+      'Power window motors and regulators',
+      'Power seat motors',
+      'Wiper motors',
+      'Instrument cluster',
+      'Body control module',
+      'Engine control module',
+      'Ignition coils',
+    ],
+  ],
+  [
+    'Fuel system',
+    ['Fuel pump and sending unit', 'Fuel injectors and fuel rail', 'Fuel pressure regulator', 'Throttle body'],
+  ],
 ]
 const TERMS = [
   'Cancellation. You may cancel this contract at any time by written request to the administrator or the selling dealer. If you cancel within 60 days of the sale date and no claim has been paid, you will receive a full refund of the contract price. After 60 days, or if a claim has been paid, the refund is calculated pro rata by the lesser of time or mileage used, less claims paid and a cancellation fee of $50, where the law allows.',
@@ -59,7 +137,10 @@ export function benchDocument(i: number): ContractDocument {
   const tax = Math.round(retail * 8.25) / 100
   return {
     draft: true,
-    reference: i % 3 === 0 ? { label: 'Quote', value: `Q-${100000 + i}` } : { label: 'Contract number', value: `VSC-2026-${String(i).padStart(6, '0')}` },
+    reference:
+      i % 3 === 0
+        ? { label: 'Quote', value: `Q-${100000 + i}` }
+        : { label: 'Contract number', value: `VSC-2026-${String(i).padStart(6, '0')}` },
     formNumber: 'VSC-PLAT-0326',
     issuedOn: '2026-03-05',
     administrator: {
@@ -67,16 +148,34 @@ export function benchDocument(i: number): ContractDocument {
       address: { line1: '400 Commerce Way, Suite 1200', city: 'Dallas', state: 'TX', postalCode: '75201' },
       phoneNumber: '800-555-0142',
     },
-    dealer: { dealerNumber: String(10001 + (i % 50)), name: 'Lakeside Honda Toyota of Austin', address: { line1: '1200 Lake Shore Blvd', city: 'Austin', state: 'TX', postalCode: '78701' } },
+    dealer: {
+      dealerNumber: String(10001 + (i % 50)),
+      name: 'Lakeside Honda Toyota of Austin',
+      address: { line1: '1200 Lake Shore Blvd', city: 'Austin', state: 'TX', postalCode: '78701' },
+    },
     customer: {
       firstName: first,
       lastName: last,
-      address: { line1: `${100 + i} Elm Street`, line2: i % 2 === 0 ? 'Apt 4B' : null, city: 'Round Rock', state: 'TX', postalCode: '78664', country: 'US' },
+      address: {
+        line1: `${100 + i} Elm Street`,
+        line2: i % 2 === 0 ? 'Apt 4B' : null,
+        city: 'Round Rock',
+        state: 'TX',
+        postalCode: '78664',
+        country: 'US',
+      },
       emailAddress: `${first.toLowerCase()}.${i}@example.com`,
       phoneNumber: '512-555-0199',
     },
     coBuyer: i % 2 === 0 ? { firstName: FIRST[(i + 3) % FIRST.length]!, lastName: last } : null,
-    lienHolder: i % 4 === 3 ? null : { name: 'First Capital Auto Finance', address: { line1: 'PO Box 9000', city: 'Houston', state: 'TX', postalCode: '77001' }, phoneNumber: '888-555-0110' },
+    lienHolder:
+      i % 4 === 3
+        ? null
+        : {
+            name: 'First Capital Auto Finance',
+            address: { line1: 'PO Box 9000', city: 'Houston', state: 'TX', postalCode: '77001' },
+            phoneNumber: '888-555-0110',
+          },
     vehicle: {
       vin: `1HGCV1F3${String(i % 10)}LA${String(100000 + i).slice(-6)}`,
       year: 2018 + (i % 7),
@@ -144,8 +243,14 @@ async function main(): Promise<void> {
   }
   const sample = await renderContractPdf(benchDocument(0))
   const { medianMs, p95Ms } = await measurePdfRendering(n)
-  console.log(`contract PDF (draft, ${(sample.length / 1024).toFixed(1)} KiB): ${n} documents, median ${medianMs} ms, p95 ${p95Ms} ms per document`)
-  console.log(medianMs < PDF_MEDIAN_TARGET_MS ? `target met: median under ${PDF_MEDIAN_TARGET_MS} ms` : `TARGET MISSED: median ${medianMs} ms, target under ${PDF_MEDIAN_TARGET_MS} ms`)
+  console.log(
+    `contract PDF (draft, ${(sample.length / 1024).toFixed(1)} KiB): ${n} documents, median ${medianMs} ms, p95 ${p95Ms} ms per document`,
+  )
+  console.log(
+    medianMs < PDF_MEDIAN_TARGET_MS
+      ? `target met: median under ${PDF_MEDIAN_TARGET_MS} ms`
+      : `TARGET MISSED: median ${medianMs} ms, target under ${PDF_MEDIAN_TARGET_MS} ms`,
+  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

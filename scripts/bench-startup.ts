@@ -23,12 +23,22 @@ import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import { createSecretBox, generateSecretsKey, parseSecretsKeys } from '../src/platform/secrets.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const { values } = parseArgs({ options: { apps: { type: 'string', default: '3' }, restarts: { type: 'string', default: '3' }, json: { type: 'string' } } })
+const { values } = parseArgs({
+  options: {
+    apps: { type: 'string', default: '3' },
+    restarts: { type: 'string', default: '3' },
+    json: { type: 'string' },
+  },
+})
 const appCount = Math.max(2, Number(values.apps))
 const restartCount = Math.max(1, Number(values.restarts))
 
 const CONFIG = {
-  rateLimitPerMinute: 1_000_000, authFailureLimitPerMinute: 1_000_000, accessTokenTtlSeconds: 3600, bodyLimitBytes: 1_048_576, logLevel: 'silent',
+  rateLimitPerMinute: 1_000_000,
+  authFailureLimitPerMinute: 1_000_000,
+  accessTokenTtlSeconds: 3600,
+  bodyLimitBytes: 1_048_576,
+  logLevel: 'silent',
 }
 
 async function appBuildTimes(): Promise<number[]> {
@@ -40,7 +50,14 @@ async function appBuildTimes(): Promise<number[]> {
       const started = performance.now()
       // A throwaway in-memory database: a throwaway secrets key.
       const secrets = createSecretBox(parseSecretsKeys(generateSecretsKey(), 'generated key'))
-      const app = await buildApp({ config: CONFIG, db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets, logger: false })
+      const app = await buildApp({
+        config: CONFIG,
+        db,
+        clock: createManualClock(new Date()),
+        bus: await createInvalidationBus(undefined),
+        secrets,
+        logger: false,
+      })
       await app.ready()
       times.push(performance.now() - started)
       await app.close()
@@ -55,10 +72,14 @@ async function appBuildTimes(): Promise<number[]> {
 async function timeToReady(dataDir: string): Promise<number> {
   const started = performance.now()
   const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
-  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
   try {
     const baseUrl = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -102,11 +123,13 @@ const result = {
   restartMs: Math.round(median(restarts)),
   restartsMs: restarts.map(Math.round),
 }
-process.stdout.write([
-  `app build, first in the process     ${ms(result.appBuildFirstMs)}`,
-  `app build, again (median of ${appCount - 1})     ${ms(result.appBuildAgainMs)}`,
-  `npm start to ready, empty data dir  ${ms(result.firstStartMs)}  (creates the database, migrates, seeds the demo tenant)`,
-  `npm start to ready, restart         ${ms(result.restartMs)}  (median of ${restartCount}: ${result.restartsMs.map(ms).join(', ')})`,
-  '',
-].join('\n'))
+process.stdout.write(
+  [
+    `app build, first in the process     ${ms(result.appBuildFirstMs)}`,
+    `app build, again (median of ${appCount - 1})     ${ms(result.appBuildAgainMs)}`,
+    `npm start to ready, empty data dir  ${ms(result.firstStartMs)}  (creates the database, migrates, seeds the demo tenant)`,
+    `npm start to ready, restart         ${ms(result.restartMs)}  (median of ${restartCount}: ${result.restartsMs.map(ms).join(', ')})`,
+    '',
+  ].join('\n'),
+)
 if (values.json) fs.writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`)

@@ -19,7 +19,17 @@ import { measurePdfRendering, PDF_MEDIAN_TARGET_MS } from './bench-pdf.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
 import { measure, stopLoad, type LoadRequest } from './bench/load.ts'
 import {
-  CONTRACT_CREATE_TARGET, QUOTE_TARGET, USER_ROUTE_TARGET, formatTable, pdfVerdict, toJson, verdicts, withRatios, type PdfResult, type RouteKind, type Target,
+  CONTRACT_CREATE_TARGET,
+  QUOTE_TARGET,
+  USER_ROUTE_TARGET,
+  formatTable,
+  pdfVerdict,
+  toJson,
+  verdicts,
+  withRatios,
+  type PdfResult,
+  type RouteKind,
+  type Target,
 } from './bench/report.ts'
 
 type Group = 'users' | 'quote' | 'contracts'
@@ -100,10 +110,18 @@ const ROUTES: RouteSpec[] = [
     groups: ['users'],
     target: USER_ROUTE_TARGET,
     authenticated: true,
-    requests: ({ server: { users } }) => get(() => `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(users.emails[randomIndex(users.emails.length)] as string)}`),
+    requests: ({ server: { users } }) =>
+      get(
+        () =>
+          `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(users.emails[randomIndex(users.emails.length)] as string)}`,
+      ),
     check: (body, p) => {
       const email = new URL(p, 'http://x').searchParams.get('searchData.emailAddress')
-      return Array.isArray(body) && body.length === 1 && String((body[0] as { emailAddress?: unknown }).emailAddress).toLowerCase() === email?.toLowerCase()
+      return (
+        Array.isArray(body) &&
+        body.length === 1 &&
+        String((body[0] as { emailAddress?: unknown }).emailAddress).toLowerCase() === email?.toLowerCase()
+      )
     },
   },
   {
@@ -121,9 +139,16 @@ const ROUTES: RouteSpec[] = [
     target: QUOTE_TARGET,
     authenticated: true,
     // A random dealer of the 2,000, a random VIN, a random odometer: every request a different quote.
-    requests: ({ server: { quote } }) => get(() => `/api/Rates/rateQuote/${quote.dealerNumbers[randomIndex(quote.dealerNumbers.length)]}`
-      + `?vin=${quote.vins[randomIndex(quote.vins.length)]}&vehicleCondition=USED&odometer=${5000 + randomIndex(140_000)}`),
-    prewarm: ({ quote }) => quote.dealerNumbers.map((n) => `/api/Rates/rateQuote/${n}?vin=${quote.vins[0]}&vehicleCondition=USED&odometer=42150`),
+    requests: ({ server: { quote } }) =>
+      get(
+        () =>
+          `/api/Rates/rateQuote/${quote.dealerNumbers[randomIndex(quote.dealerNumbers.length)]}` +
+          `?vin=${quote.vins[randomIndex(quote.vins.length)]}&vehicleCondition=USED&odometer=${5000 + randomIndex(140_000)}`,
+      ),
+    prewarm: ({ quote }) =>
+      quote.dealerNumbers.map(
+        (n) => `/api/Rates/rateQuote/${n}?vin=${quote.vins[0]}&vehicleCondition=USED&odometer=42150`,
+      ),
     check: (body) => {
       const reply = body as { quoteId?: unknown; products?: unknown[] } | null
       return typeof reply?.quoteId === 'string' && Array.isArray(reply.products) && reply.products.length > 0
@@ -140,21 +165,32 @@ const ROUTES: RouteSpec[] = [
       const started = Date.now()
       const { quote } = run.server
       const deals = await prepareDeals({
-        baseUrl: run.server.baseUrl, headers: run.headers, dealerNumbers: quote.dealerNumbers, dealerProducts: quote.dealerProducts, vins: quote.vins, count: run.deals,
+        baseUrl: run.server.baseUrl,
+        headers: run.headers,
+        dealerNumbers: quote.dealerNumbers,
+        dealerProducts: quote.dealerProducts,
+        vins: quote.vins,
+        count: run.deals,
       })
       run.contracts.source = dealSource(deals)
       run.log(`prepared ${deals.length} deals, a quote each, in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     },
-    requests: ({ contracts }) => () => ({ method: 'POST', path: '/api/contracts', body: contracts.source!.next().body }),
+    requests:
+      ({ contracts }) =>
+      () => ({ method: 'POST', path: '/api/contracts', body: contracts.source!.next().body }),
     status: 201,
     check: (body) => typeof idOf(body) === 'number' && (body as { status?: unknown }).status === 'PENDING',
-    onResponse: ({ contracts }) => (status, headers) => {
-      const id = status === 201 ? createdId(headers) : undefined
-      if (id !== undefined) contracts.ids.push(id)
-    },
+    onResponse:
+      ({ contracts }) =>
+      (status, headers) => {
+        const id = status === 201 ? createdId(headers) : undefined
+        if (id !== undefined) contracts.ids.push(id)
+      },
     after: ({ contracts, deals }) => {
       if (contracts.source?.exhausted) {
-        throw new Error(`POST /api/contracts used up the ${deals} prepared deals (${contracts.source.used} requests): run again with a larger --deals`)
+        throw new Error(
+          `POST /api/contracts used up the ${deals} prepared deals (${contracts.source.used} requests): run again with a larger --deals`,
+        )
       }
     },
   },
@@ -165,7 +201,8 @@ const ROUTES: RouteSpec[] = [
     authenticated: true,
     // The contracts POST /api/contracts just created (a run of this group always creates them first).
     requests: ({ contracts: { ids } }) => {
-      if (ids.length === 0) throw new Error('GET /api/contracts/{id} needs the contracts of POST /api/contracts, and none were created')
+      if (ids.length === 0)
+        throw new Error('GET /api/contracts/{id} needs the contracts of POST /api/contracts, and none were created')
       return get(() => `/api/contracts/${ids[randomIndex(ids.length)]}`)
     },
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -180,7 +217,9 @@ const DEALS_PER_SECOND = 1500
 
 /** Draft PDFs rendered for the contracts group's PDF figure. */
 const PDF_DOCUMENTS = 200
-const CONTRACT_CREATE_TARGET_TEXT = Object.entries(CONTRACT_CREATE_TARGET.minRps).map(([db, rps]) => `${rps}/s on ${db}`).join(', ')
+const CONTRACT_CREATE_TARGET_TEXT = Object.entries(CONTRACT_CREATE_TARGET.minRps)
+  .map(([db, rps]) => `${rps}/s on ${db}`)
+  .join(', ')
 
 /** Importing the 100,000-rate book (issue 4, section 5). */
 const IMPORT_TARGET_SECONDS = 60
@@ -214,27 +253,31 @@ function parseOptions() {
     },
   })
   if (values.help) {
-    process.stdout.write([
-      'Usage: npm run bench -- [options]',
-      '  --duration <s>      measured seconds per route (default 10)',
-      '  --warmup <s>        unmeasured warm-up seconds before each route (default 3; 0 for none)',
-      '  --connections <n>   concurrent connections (default 32)',
-      '  --users <n>         users seeded in the benchmark tenant (default 10000)',
-      '  --rates <n>         rates in the synthetic rate book (default 100000)',
-      '  --dealers <n>       dealers quoting from it (default 2000)',
-      `  --deals <n>         deals (a quote each) prepared for POST /api/contracts (default ${DEALS_PER_SECOND} per warm-up and measured second)`,
-      '  --only <group>      only the user routes (users), the rate quote (quote) or the contract routes (contracts)',
-      '  --json <file>       also write the results as {"runs":[...]}',
-      '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
-      '  --cpu-prof <dir>    write a CPU profile of each server\'s serving phase to <dir>/server-<db>.cpuprofile',
-      '',
-    ].join('\n'))
+    process.stdout.write(
+      [
+        'Usage: npm run bench -- [options]',
+        '  --duration <s>      measured seconds per route (default 10)',
+        '  --warmup <s>        unmeasured warm-up seconds before each route (default 3; 0 for none)',
+        '  --connections <n>   concurrent connections (default 32)',
+        '  --users <n>         users seeded in the benchmark tenant (default 10000)',
+        '  --rates <n>         rates in the synthetic rate book (default 100000)',
+        '  --dealers <n>       dealers quoting from it (default 2000)',
+        `  --deals <n>         deals (a quote each) prepared for POST /api/contracts (default ${DEALS_PER_SECOND} per warm-up and measured second)`,
+        '  --only <group>      only the user routes (users), the rate quote (quote) or the contract routes (contracts)',
+        '  --json <file>       also write the results as {"runs":[...]}',
+        '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
+        "  --cpu-prof <dir>    write a CPU profile of each server's serving phase to <dir>/server-<db>.cpuprofile",
+        '',
+      ].join('\n'),
+    )
     process.exit(0)
   }
   let databases: DatabaseKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
   if (values.database !== undefined) {
-    if (values.database !== 'pglite' && values.database !== 'postgres') throw new Error('--database must be pglite or postgres')
-    if (values.database === 'postgres' && !process.env.DATABASE_URL) throw new Error('--database postgres needs DATABASE_URL (try scripts/with-postgres.sh npm run bench)')
+    if (values.database !== 'pglite' && values.database !== 'postgres')
+      throw new Error('--database must be pglite or postgres')
+    if (values.database === 'postgres' && !process.env.DATABASE_URL)
+      throw new Error('--database postgres needs DATABASE_URL (try scripts/with-postgres.sh npm run bench)')
     databases = [values.database]
   }
   const durationSeconds = positiveInt('duration', values.duration, 1)
@@ -246,7 +289,10 @@ function parseOptions() {
     users: positiveInt('users', values.users, 1),
     rates: positiveInt('rates', values.rates, 1),
     dealers: positiveInt('dealers', values.dealers, 1),
-    deals: values.deals === undefined ? DEALS_PER_SECOND * (warmupSeconds + durationSeconds) : positiveInt('deals', values.deals, 1),
+    deals:
+      values.deals === undefined
+        ? DEALS_PER_SECOND * (warmupSeconds + durationSeconds)
+        : positiveInt('deals', values.deals, 1),
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -290,11 +336,18 @@ async function checkRoute(spec: RouteSpec, run: RouteRun, request: LoadRequest):
     body = undefined
   }
   if (res.status !== (spec.status ?? 200) || !spec.check(body, request.path, server)) {
-    throw new Error(`${spec.route} on ${server.database}: ${request.method} ${request.path} answered ${res.status} ${text.slice(0, 300)}`)
+    throw new Error(
+      `${spec.route} on ${server.database}: ${request.method} ${request.path} answered ${res.status} ${text.slice(0, 300)}`,
+    )
   }
 }
 
-async function prewarm(server: BenchServer, headers: Record<string, string>, paths: string[], report: (line: string) => void): Promise<void> {
+async function prewarm(
+  server: BenchServer,
+  headers: Record<string, string>,
+  paths: string[],
+  report: (line: string) => void,
+): Promise<void> {
   const started = Date.now()
   let next = 0
   const worker = async () => {
@@ -312,13 +365,17 @@ async function main(): Promise<number> {
   const options = parseOptions()
   const runs = (group: Group) => options.only === undefined || options.only === group
   if (options.cpuProfDir) fs.mkdirSync(options.cpuProfDir, { recursive: true })
-  log(`bench: ${options.databases.join(' + ')}, ${options.users} users, ${options.connections} connections, ` +
-    `${options.durationSeconds} s per route after ${options.warmupSeconds} s warm-up`)
+  log(
+    `bench: ${options.databases.join(' + ')}, ${options.users} users, ${options.connections} connections, ` +
+      `${options.durationSeconds} s per route after ${options.warmupSeconds} s warm-up`,
+  )
   // Server, database and load generator share this machine's cores; anything else running skews them.
   const [load] = os.loadavg()
   if (load !== undefined && load > BUSY_LOAD_AVERAGE) {
-    log(`bench: WARNING: load average ${load.toFixed(2)} on ${os.availableParallelism()} cores before starting: ` +
-      'other processes are using the CPU, so the figures will be low and noisy')
+    log(
+      `bench: WARNING: load average ${load.toFixed(2)} on ${os.availableParallelism()} cores before starting: ` +
+        'other processes are using the CPU, so the figures will be low and noisy',
+    )
   }
 
   const measured = []
@@ -335,19 +392,30 @@ async function main(): Promise<number> {
       log: (line) => log(`[${database}] ${line}`),
     })
     try {
-      log(`[${database}] ready on ${server.baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (tenant ${server.tenantId})`)
-      log(`[${database}] rate book of ${server.quote.rates} rates imported in ${server.quote.importSeconds.toFixed(1)} s; ` +
-        `${server.quote.dealerNumbers.length} dealers; a sample quote reply is ${server.quote.ceilingBytes} bytes`)
+      log(
+        `[${database}] ready on ${server.baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (tenant ${server.tenantId})`,
+      )
+      log(
+        `[${database}] rate book of ${server.quote.rates} rates imported in ${server.quote.importSeconds.toFixed(1)} s; ` +
+          `${server.quote.dealerNumbers.length} dealers; a sample quote reply is ${server.quote.ceilingBytes} bytes`,
+      )
       imports.push({ database, rates: server.quote.rates, seconds: Math.round(server.quote.importSeconds * 100) / 100 })
       const token = await fetchToken(server)
       const authHeaders = { 'x-api-key': server.apiKey, authorization: `Bearer ${token}` }
-      const run: RouteRun = { server, headers: authHeaders, deals: options.deals, log: (line) => log(`[${database}] ${line}`), contracts: { ids: [] } }
+      const run: RouteRun = {
+        server,
+        headers: authHeaders,
+        deals: options.deals,
+        log: (line) => log(`[${database}] ${line}`),
+        contracts: { ids: [] },
+      }
       for (const spec of ROUTES.filter((r) => options.only === undefined || r.groups.includes(options.only))) {
         const headers = spec.authenticated ? authHeaders : {}
         if (spec.prepare) await spec.prepare({ ...run, log: (line) => log(`[${database}] ${spec.route}: ${line}`) })
         const next = spec.requests(run)
         await checkRoute(spec, run, next())
-        if (spec.prewarm) await prewarm(server, headers, spec.prewarm(server), (line) => log(`[${database}] ${spec.route}: ${line}`))
+        if (spec.prewarm)
+          await prewarm(server, headers, spec.prewarm(server), (line) => log(`[${database}] ${spec.route}: ${line}`))
         log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
         const m = await measure({
           baseUrl: server.baseUrl,
@@ -359,13 +427,23 @@ async function main(): Promise<number> {
           ...(spec.onResponse ? { onResponse: spec.onResponse(run) } : {}),
         })
         spec.after?.(run)
-        log(`[${database}] ${spec.route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms, ` +
-          `${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`)
+        log(
+          `[${database}] ${spec.route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms, ` +
+            `${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`,
+        )
         measured.push({
           kind: spec.kind,
           ...(spec.target ? { target: spec.target } : {}),
           statusCodes: m.statusCodes,
-          run: { route: spec.route, database, connections: options.connections, rps: m.rps, p50Ms: m.p50Ms, p99Ms: m.p99Ms, errors: m.errors },
+          run: {
+            route: spec.route,
+            database,
+            connections: options.connections,
+            rps: m.rps,
+            p50Ms: m.p50Ms,
+            p99Ms: m.p99Ms,
+            errors: m.errors,
+          },
         })
       }
     } finally {
@@ -384,9 +462,13 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${formatTable(rows)}\n\n`)
   const verdict = verdicts(rows)
   const targets = [
-    ...(runs('users') ? ['authenticated user routes >= 60% of the database ceiling\'s req/s with p99 < 25 ms'] : []),
-    ...(runs('quote') ? ['the rate quote >= 50% of the quote ceiling\'s with p99 < 50 ms'] : []),
-    ...(runs('contracts') ? [`contract creation >= ${CONTRACT_CREATE_TARGET_TEXT} with no errors; draft PDF median < ${PDF_MEDIAN_TARGET_MS} ms`] : []),
+    ...(runs('users') ? ["authenticated user routes >= 60% of the database ceiling's req/s with p99 < 25 ms"] : []),
+    ...(runs('quote') ? ["the rate quote >= 50% of the quote ceiling's with p99 < 50 ms"] : []),
+    ...(runs('contracts')
+      ? [
+          `contract creation >= ${CONTRACT_CREATE_TARGET_TEXT} with no errors; draft PDF median < ${PDF_MEDIAN_TARGET_MS} ms`,
+        ]
+      : []),
   ]
   process.stdout.write(`Targets: ${targets.join('; ')}; each database.\n`)
   process.stdout.write(`${verdict.lines.join('\n')}\n`)
@@ -398,9 +480,15 @@ async function main(): Promise<number> {
   for (const i of imports) {
     const met = i.seconds < IMPORT_TARGET_SECONDS
     verdict.allMet &&= met
-    process.stdout.write(`${met ? 'MET   ' : 'MISSED'} ${i.database.padEnd(8)} rate-book import of ${i.rates} rates: ${i.seconds.toFixed(1)} s (target < ${IMPORT_TARGET_SECONDS} s)\n`)
+    process.stdout.write(
+      `${met ? 'MET   ' : 'MISSED'} ${i.database.padEnd(8)} rate-book import of ${i.rates} rates: ${i.seconds.toFixed(1)} s (target < ${IMPORT_TARGET_SECONDS} s)\n`,
+    )
   }
-  process.stdout.write(verdict.allMet ? 'All targets met.\n' : 'Some targets missed (reported only; the benchmark does not fail on them).\n')
+  process.stdout.write(
+    verdict.allMet
+      ? 'All targets met.\n'
+      : 'Some targets missed (reported only; the benchmark does not fail on them).\n',
+  )
   if (options.json) {
     fs.writeFileSync(options.json, toJson(rows, imports, pdf))
     log(`bench: wrote ${options.json}`)
@@ -408,7 +496,9 @@ async function main(): Promise<number> {
 
   const broken = rows.filter((r) => r.run.errors > 0)
   for (const r of broken) {
-    log(`bench: BROKEN: ${r.run.route} on ${r.run.database} had ${r.run.errors} errors (status codes ${JSON.stringify(r.statusCodes)})`)
+    log(
+      `bench: BROKEN: ${r.run.route} on ${r.run.database} had ${r.run.errors} errors (status codes ${JSON.stringify(r.statusCodes)})`,
+    )
   }
   return broken.length > 0 ? 1 : 0
 }

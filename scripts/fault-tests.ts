@@ -46,7 +46,13 @@ function killChildren(): void {
   }
 }
 
-type Server = { name: string; child: ChildProcess; baseUrl: string; tail: string[]; demo?: { apiKey: string; adminEmail: string; adminPassword: string } }
+type Server = {
+  name: string
+  child: ChildProcess
+  baseUrl: string
+  tail: string[]
+  demo?: { apiKey: string; adminEmail: string; adminPassword: string }
+}
 
 /**
  * With commits acknowledged only once durable: scripts/with-postgres.sh runs the cluster with
@@ -100,8 +106,10 @@ async function startServer(name: string, env: Record<string, string>, seeded: bo
 }
 
 function assertAlive(server: Server): void {
-  check(server.child.exitCode === null && server.child.signalCode === null,
-    `${server.name} exited (code ${server.child.exitCode}, signal ${server.child.signalCode}); its last output:\n${server.tail.slice(-40).join('\n')}`)
+  check(
+    server.child.exitCode === null && server.child.signalCode === null,
+    `${server.name} exited (code ${server.child.exitCode}, signal ${server.child.signalCode}); its last output:\n${server.tail.slice(-40).join('\n')}`,
+  )
 }
 
 function pgCtl(...args: string[]): Promise<string> {
@@ -161,7 +169,12 @@ async function killPostgres(): Promise<number> {
 
 type Reply = { status: number; body: unknown; text: string; headers: Headers } | { status: 0; error: string }
 
-async function call(server: Server, method: string, url: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
+async function call(
+  server: Server,
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply> {
   try {
     const res = await fetch(`${server.baseUrl}${url}`, {
       method,
@@ -183,7 +196,8 @@ async function call(server: Server, method: string, url: string, options: { head
   }
 }
 
-const describe = (r: Reply) => ('error' in r ? `no answer (${r.error})` : `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`)
+const describe = (r: Reply) =>
+  'error' in r ? `no answer (${r.error})` : `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`
 
 async function waitFor(what: string, seconds: number, ready: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + seconds * 1000
@@ -210,7 +224,15 @@ let demoOf: NonNullable<Server['demo']>
 // Contracts under load
 // ---------------------------------------------------------------------------------------------
 
-type QuoteReply = { quoteId: string; products: Array<{ productCode: string; programs: Array<{ plans: Array<{ terms: Array<{ deductibles: Array<{ rate: { rateId: string; suggestedRetail: number } }> }> }> }> }> }
+type QuoteReply = {
+  quoteId: string
+  products: Array<{
+    productCode: string
+    programs: Array<{
+      plans: Array<{ terms: Array<{ deductibles: Array<{ rate: { rateId: string; suggestedRetail: number } }> }> }>
+    }>
+  }>
+}
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10)
 const HONDA = 'vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01'
@@ -221,7 +243,18 @@ function assertVinRule(): void {
 
 /** The check digit (position 9) of a North American VIN. */
 function withCheckDigit(vin: string): string {
-  const value = (c: string) => (/\d/.test(c) ? Number(c) : 'ABCDEFGH'.includes(c) ? c.charCodeAt(0) - 64 : 'JKLMN'.includes(c) ? c.charCodeAt(0) - 73 : c === 'P' ? 7 : c === 'R' ? 9 : c.charCodeAt(0) - 81)
+  const value = (c: string) =>
+    /\d/.test(c)
+      ? Number(c)
+      : 'ABCDEFGH'.includes(c)
+        ? c.charCodeAt(0) - 64
+        : 'JKLMN'.includes(c)
+          ? c.charCodeAt(0) - 73
+          : c === 'P'
+            ? 7
+            : c === 'R'
+              ? 9
+              : c.charCodeAt(0) - 81
   const weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2]
   const sum = [...vin].reduce((acc, c, i) => acc + value(c) * weights[i]!, 0)
   const digit = sum % 11
@@ -232,30 +265,54 @@ function withCheckDigit(vin: string): string {
  * A quoted deal for its own vehicle: the service refuses the same dealer, VIN, plan and sale date
  * twice within minutes (duplicate_contract), and a contract's VIN must be the quote's.
  */
-async function quotedDeal(server: Server, headers: Record<string, string>, n: string, serial: number): Promise<{ body: unknown } | { failure: Reply }> {
+async function quotedDeal(
+  server: Server,
+  headers: Record<string, string>,
+  n: string,
+  serial: number,
+): Promise<{ body: unknown } | { failure: Reply }> {
   // Yesterday in UTC: never in the future in the service's time zone, and well inside the look-back.
   const saleDate = isoDate(new Date(Date.now() - 86_400_000))
   const vin = withCheckDigit(`1HGCV1F30LA${String(serial).padStart(6, '0')}`)
-  const quote = await call(server, 'GET', `/api/Rates/rateQuote/10001?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${saleDate}&productTypes=VSC`, { headers })
+  const quote = await call(
+    server,
+    'GET',
+    `/api/Rates/rateQuote/10001?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${saleDate}&productTypes=VSC`,
+    { headers },
+  )
   if (quote.status !== 200) return { failure: quote }
   const reply = (quote as { body: QuoteReply }).body
   const rate = reply.products[0]?.programs[0]?.plans[0]?.terms[0]?.deductibles[0]?.rate
   check(rate, `the demo quote for ${vin} offers a VSC rate`)
   return {
     body: {
-      quoteId: reply.quoteId, rateId: rate.rateId, selectedOptionIds: [], retailPrice: rate.suggestedRetail, saleDate, saleOdometer: 42150,
+      quoteId: reply.quoteId,
+      rateId: rate.rateId,
+      selectedOptionIds: [],
+      retailPrice: rate.suggestedRetail,
+      saleDate,
+      saleOdometer: 42150,
       vehicle: { vin, condition: 'USED' },
       // The run and the attempt in the holder's name, to count the contracts each attempt left.
-      customer: { firstName: 'Fault', lastName: `R${RUN}K${n}`, address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' } },
+      customer: {
+        firstName: 'Fault',
+        lastName: `R${RUN}K${n}`,
+        address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' },
+      },
       customFields: { financeManagerCode: 'FM7' },
     },
   }
 }
 
 type Attempt = {
-  n: string; body: unknown; createAcked?: number; finalizeAcked: boolean; finalizeTried: boolean
+  n: string
+  body: unknown
+  createAcked?: number
+  finalizeAcked: boolean
+  finalizeTried: boolean
   /** The bytes of the acknowledged answers: a resend with the same Idempotency-Key must replay them exactly. */
-  createdText?: string; finalizedText?: string
+  createdText?: string
+  finalizedText?: string
 }
 
 type Load = {
@@ -269,12 +326,23 @@ type Load = {
 }
 
 /** `workers` loops, each creating a contract and finalizing it, each POST with its Idempotency-Key. */
-function contractLoad(server: Server, headers: Record<string, string>, prefix: string, serialBase: number, workers: number): Load {
+function contractLoad(
+  server: Server,
+  headers: Record<string, string>,
+  prefix: string,
+  serialBase: number,
+  workers: number,
+): Load {
   // An object, not a local: the loops read it across awaits while stop() sets it.
   const control = { stopping: false }
   let next = 0
   const load: Load = {
-    attempts: [], acked: 0, unavailable: 0, retryAfterMissing: 0, unexpected: [], noAnswer: 0,
+    attempts: [],
+    acked: 0,
+    unavailable: 0,
+    retryAfterMissing: 0,
+    unexpected: [],
+    noAnswer: 0,
     async stop() {
       control.stopping = true
       await Promise.all(loops)
@@ -308,7 +376,10 @@ function contractLoad(server: Server, headers: Record<string, string>, prefix: s
       }
       const attempt: Attempt = { n, body: deal.body, finalizeAcked: false, finalizeTried: false }
       load.attempts.push(attempt)
-      const created = await call(server, 'POST', '/api/contracts', { headers: { ...headers, 'idempotency-key': `c-${RUN}-${n}` }, body: attempt.body })
+      const created = await call(server, 'POST', '/api/contracts', {
+        headers: { ...headers, 'idempotency-key': `c-${RUN}-${n}` },
+        body: attempt.body,
+      })
       if (classify(created, `create ${n}`) !== 'ok') {
         await sleep(100)
         continue
@@ -316,7 +387,10 @@ function contractLoad(server: Server, headers: Record<string, string>, prefix: s
       attempt.createAcked = (created as { body: { id: number } }).body.id
       attempt.createdText = (created as { text: string }).text
       attempt.finalizeTried = true
-      const finalized = await call(server, 'POST', `/api/contracts/${attempt.createAcked}/finalize`, { headers: { ...headers, 'idempotency-key': `f-${RUN}-${n}` }, body: {} })
+      const finalized = await call(server, 'POST', `/api/contracts/${attempt.createAcked}/finalize`, {
+        headers: { ...headers, 'idempotency-key': `f-${RUN}-${n}` },
+        body: {},
+      })
       if (classify(finalized, `finalize ${n}`) === 'ok') {
         attempt.finalizeAcked = true
         attempt.finalizedText = (finalized as { text: string }).text
@@ -331,51 +405,103 @@ function contractLoad(server: Server, headers: Record<string, string>, prefix: s
  * Resends every attempt's requests with their Idempotency-Keys until each answers 2xx: a create
  * that committed is replayed (same contract), one that did not runs now; the same for finalize.
  */
-async function resendAll(server: Server, headers: Record<string, string>, attempts: Attempt[]): Promise<Map<string, number>> {
+async function resendAll(
+  server: Server,
+  headers: Record<string, string>,
+  attempts: Attempt[],
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>()
   for (const a of attempts) {
     let created: Reply | undefined
-    await waitFor(`the resent create ${a.n} to answer 2xx (last: ${created ? describe(created) : 'none'})`, 30, async () => {
-      created = await call(server, 'POST', '/api/contracts', { headers: { ...headers, 'idempotency-key': `c-${RUN}-${a.n}` }, body: a.body })
-      return created.status === 201
-    })
+    await waitFor(
+      `the resent create ${a.n} to answer 2xx (last: ${created ? describe(created) : 'none'})`,
+      30,
+      async () => {
+        created = await call(server, 'POST', '/api/contracts', {
+          headers: { ...headers, 'idempotency-key': `c-${RUN}-${a.n}` },
+          body: a.body,
+        })
+        return created.status === 201
+      },
+    )
     const id = (created as { body: { id: number } }).body.id
-    if (a.createAcked !== undefined) check(id === a.createAcked, `resent create ${a.n} answered contract ${id}, not the acknowledged ${a.createAcked}`)
-    if (a.createdText !== undefined) check((created as { text: string }).text === a.createdText, `resent create ${a.n} did not replay the acknowledged answer byte for byte`)
+    if (a.createAcked !== undefined)
+      check(id === a.createAcked, `resent create ${a.n} answered contract ${id}, not the acknowledged ${a.createAcked}`)
+    if (a.createdText !== undefined)
+      check(
+        (created as { text: string }).text === a.createdText,
+        `resent create ${a.n} did not replay the acknowledged answer byte for byte`,
+      )
     ids.set(a.n, id)
     let finalized: Reply | undefined
-    await waitFor(`the resent finalize ${a.n} to answer 200 (last: ${finalized ? describe(finalized) : 'none'})`, 30, async () => {
-      finalized = await call(server, 'POST', `/api/contracts/${id}/finalize`, { headers: { ...headers, 'idempotency-key': `f-${RUN}-${a.n}` }, body: {} })
-      return finalized.status === 200
-    })
-    if (a.finalizedText !== undefined) check((finalized as { text: string }).text === a.finalizedText, `resent finalize ${a.n} did not replay the acknowledged answer byte for byte`)
+    await waitFor(
+      `the resent finalize ${a.n} to answer 200 (last: ${finalized ? describe(finalized) : 'none'})`,
+      30,
+      async () => {
+        finalized = await call(server, 'POST', `/api/contracts/${id}/finalize`, {
+          headers: { ...headers, 'idempotency-key': `f-${RUN}-${a.n}` },
+          body: {},
+        })
+        return finalized.status === 200
+      },
+    )
+    if (a.finalizedText !== undefined)
+      check(
+        (finalized as { text: string }).text === a.finalizedText,
+        `resent finalize ${a.n} did not replay the acknowledged answer byte for byte`,
+      )
   }
   return ids
 }
 
 /** What the database holds for this run's contracts: one per attempt, each finalized once, the ledger balanced. */
-async function verifyDatabase(tenantId: number, prefix: string, attempts: Attempt[], ids: Map<string, number>): Promise<void> {
+async function verifyDatabase(
+  tenantId: number,
+  prefix: string,
+  attempts: Attempt[],
+  ids: Map<string, number>,
+): Promise<void> {
   const client = new pg.Client({ connectionString: DATABASE_URL })
   await client.connect()
   try {
     await client.query("select set_config('app.tenant_id', $1, false)", [String(tenantId)])
-    const rows = (await client.query<{ id: number; customer_name: string; status: string }>(
-      'select id::int, customer_name, status from contract where customer_name like $1', [`fault r${RUN.toLowerCase()}k${prefix}%`])).rows
+    const rows = (
+      await client.query<{ id: number; customer_name: string; status: string }>(
+        'select id::int, customer_name, status from contract where customer_name like $1',
+        [`fault r${RUN.toLowerCase()}k${prefix}%`],
+      )
+    ).rows
     const byName = new Map<string, typeof rows>()
     for (const r of rows) byName.set(r.customer_name, [...(byName.get(r.customer_name) ?? []), r])
     for (const a of attempts) {
       const found = byName.get(`fault r${RUN.toLowerCase()}k${a.n.toLowerCase()}`) ?? []
-      check(found.length === 1, `attempt ${a.n} left ${found.length} contracts (${found.map((r) => r.id).join(', ')}), not exactly one`)
-      check(found[0]!.id === ids.get(a.n), `attempt ${a.n}: contract ${found[0]!.id} in the database, ${ids.get(a.n)} answered`)
-      check(found[0]!.status !== 'PENDING', `contract ${found[0]!.id} (attempt ${a.n}) is still PENDING after its finalize answered 200`)
+      check(
+        found.length === 1,
+        `attempt ${a.n} left ${found.length} contracts (${found.map((r) => r.id).join(', ')}), not exactly one`,
+      )
+      check(
+        found[0]!.id === ids.get(a.n),
+        `attempt ${a.n}: contract ${found[0]!.id} in the database, ${ids.get(a.n)} answered`,
+      )
+      check(
+        found[0]!.status !== 'PENDING',
+        `contract ${found[0]!.id} (attempt ${a.n}) is still PENDING after its finalize answered 200`,
+      )
     }
     check(rows.length === attempts.length, `${rows.length} contracts for ${attempts.length} attempts`)
-    const entries = (await client.query<{ source_id: number; n: number }>(
-      "select source_id::int, count(*)::int as n from journal_entry where source_type = 'CONTRACT' and source_id = any($1) group by source_id",
-      [rows.map((r) => r.id)])).rows
-    check(entries.length === rows.length && entries.every((e) => e.n === 1),
-      `finalized contracts and their journal entries differ: ${rows.length} contracts, entries ${JSON.stringify(entries.filter((e) => e.n !== 1))}`)
-    const unbalanced = (await client.query('select entry_id from journal_line group by entry_id having sum(debit) <> sum(credit)')).rows
+    const entries = (
+      await client.query<{ source_id: number; n: number }>(
+        "select source_id::int, count(*)::int as n from journal_entry where source_type = 'CONTRACT' and source_id = any($1) group by source_id",
+        [rows.map((r) => r.id)],
+      )
+    ).rows
+    check(
+      entries.length === rows.length && entries.every((e) => e.n === 1),
+      `finalized contracts and their journal entries differ: ${rows.length} contracts, entries ${JSON.stringify(entries.filter((e) => e.n !== 1))}`,
+    )
+    const unbalanced = (
+      await client.query('select entry_id from journal_line group by entry_id having sum(debit) <> sum(credit)')
+    ).rows
     check(unbalanced.length === 0, `unbalanced journal entries: ${JSON.stringify(unbalanced)}`)
   } finally {
     await client.end()
@@ -395,9 +521,14 @@ function healthy(load: Load): boolean {
 }
 
 function reportLoad(label: string, load: Load): void {
-  console.log(`  ${label}: ${load.attempts.length} contracts attempted, ${load.acked} writes acknowledged, ${load.unavailable} answered 503 database_unavailable, ${load.noAnswer} without an answer, ${load.unexpected.length} unexpected`)
+  console.log(
+    `  ${label}: ${load.attempts.length} contracts attempted, ${load.acked} writes acknowledged, ${load.unavailable} answered 503 database_unavailable, ${load.noAnswer} without an answer, ${load.unexpected.length} unexpected`,
+  )
   check(load.unexpected.length === 0, `unexpected answers under ${label}:\n${load.unexpected.slice(0, 10).join('\n')}`)
-  check(load.noAnswer === 0, `${load.noAnswer} requests got no answer under ${label}: the service must answer, 503 at worst`)
+  check(
+    load.noAnswer === 0,
+    `${load.noAnswer} requests got no answer under ${label}: the service must answer, 503 at worst`,
+  )
   check(load.retryAfterMissing === 0, `${load.retryAfterMissing} 503 answers without Retry-After under ${label}`)
 }
 
@@ -419,7 +550,9 @@ async function phaseServiceKill(env: Record<string, string>, tenantId: number): 
   const ids = await resendAll(restarted, await login(restarted), load.attempts)
   await verifyDatabase(tenantId, 'p', load.attempts, ids)
   const unacked = load.attempts.filter((x) => x.createAcked === undefined || !x.finalizeAcked).length
-  console.log(`  killed after ${ackedAtKill} acknowledged writes; ${load.attempts.length} attempts resent to a new process (${unacked} unacknowledged): acknowledged answers replayed byte for byte, one contract each, each finalized once, ledger balanced`)
+  console.log(
+    `  killed after ${ackedAtKill} acknowledged writes; ${load.attempts.length} attempts resent to a new process (${unacked} unacknowledged): acknowledged answers replayed byte for byte, one contract each, each finalized once, ledger balanced`,
+  )
   restarted.child.kill('SIGTERM')
 }
 
@@ -436,14 +569,18 @@ async function phaseKill(a: Server, headers: Record<string, string>, tenantId: n
   const startedAt = Date.now()
   const ackedAtStart = load.acked
   await waitFor('writes acknowledged again after the restart', 60, () => healthy(load) && load.acked > ackedAtStart + 6)
-  console.log(`  PostgreSQL down ${((startedAt - killedAt) / 1000).toFixed(1)} s; service writing again ${((Date.now() - startedAt) / 1000).toFixed(1)} s after it was back`)
+  console.log(
+    `  PostgreSQL down ${((startedAt - killedAt) / 1000).toFixed(1)} s; service writing again ${((Date.now() - startedAt) / 1000).toFixed(1)} s after it was back`,
+  )
   await load.stop()
   assertAlive(a)
   reportLoad('phase 1', load)
   const ids = await resendAll(a, headers, load.attempts)
   await verifyDatabase(tenantId, 'k', load.attempts, ids)
   const unacked = load.attempts.filter((x) => x.createAcked === undefined || !x.finalizeAcked).length
-  console.log(`  resent all ${load.attempts.length} attempts (${unacked} unacknowledged): one contract each, each finalized once, ledger balanced`)
+  console.log(
+    `  resent all ${load.attempts.length} attempts (${unacked} unacknowledged): one contract each, each finalized once, ledger balanced`,
+  )
 }
 
 async function phaseRestart(a: Server, headers: Record<string, string>, tenantId: number): Promise<void> {
@@ -454,8 +591,12 @@ async function phaseRestart(a: Server, headers: Record<string, string>, tenantId
   const stoppedAt = Date.now()
   // While it is away: reads and writes answer 503 with Retry-After, readiness says not ready, liveness stays up.
   const read = await call(a, 'GET', '/api/v1/adminusers', { headers })
-  check(read.status === 503 && (read.body as { code?: string }).code === 'database_unavailable' && read.headers.get('retry-after'),
-    `a read while PostgreSQL is stopped: ${describe(read)}`)
+  check(
+    read.status === 503 &&
+      (read.body as { code?: string }).code === 'database_unavailable' &&
+      read.headers.get('retry-after'),
+    `a read while PostgreSQL is stopped: ${describe(read)}`,
+  )
   const ready = await call(a, 'GET', '/health/ready')
   check(ready.status === 503, `/health/ready while PostgreSQL is stopped: ${describe(ready)}`)
   const live = await call(a, 'GET', '/health/live')
@@ -465,18 +606,26 @@ async function phaseRestart(a: Server, headers: Record<string, string>, tenantId
   assertAlive(a)
   await pgCtl('start')
   const startedAt = Date.now()
-  await waitFor('/health/ready 200 after PostgreSQL is back', 60, async () => (await call(a, 'GET', '/health/ready')).status === 200)
+  await waitFor(
+    '/health/ready 200 after PostgreSQL is back',
+    60,
+    async () => (await call(a, 'GET', '/health/ready')).status === 200,
+  )
   const readyAfter = Date.now() - startedAt
   const ackedAtStart = load.acked
   await waitFor('writes acknowledged again after the start', 60, () => load.acked > ackedAtStart + 4)
   const writingAfter = Date.now() - startedAt
-  console.log(`  stopped ${((startedAt - stoppedAt) / 1000).toFixed(1)} s; ready ${(readyAfter / 1000).toFixed(2)} s and writing ${(writingAfter / 1000).toFixed(2)} s after PostgreSQL was back`)
+  console.log(
+    `  stopped ${((startedAt - stoppedAt) / 1000).toFixed(1)} s; ready ${(readyAfter / 1000).toFixed(2)} s and writing ${(writingAfter / 1000).toFixed(2)} s after PostgreSQL was back`,
+  )
 
   const beforeRestart = load.acked
   await pgCtl('restart', '-m', 'fast')
   const restartedAt = Date.now()
   await waitFor('writes acknowledged after pg_ctl restart -m fast', 60, () => load.acked > beforeRestart + 4)
-  console.log(`  pg_ctl restart -m fast: writing again ${((Date.now() - restartedAt) / 1000).toFixed(2)} s after it returned`)
+  console.log(
+    `  pg_ctl restart -m fast: writing again ${((Date.now() - restartedAt) / 1000).toFixed(2)} s after it returned`,
+  )
   await load.stop()
   assertAlive(a)
   reportLoad('phase 2', load)
@@ -485,26 +634,41 @@ async function phaseRestart(a: Server, headers: Record<string, string>, tenantId
   console.log(`  nothing lost: all ${load.attempts.length} attempts present once, finalized once, ledger balanced`)
 }
 
-async function phaseBus(a: Server, b: Server, headersA: Record<string, string>, headersB: Record<string, string>): Promise<void> {
+async function phaseBus(
+  a: Server,
+  b: Server,
+  headersA: Record<string, string>,
+  headersB: Record<string, string>,
+): Promise<void> {
   console.log('phase 3: the invalidation bus connections terminated')
   // A sale date 10 days back quotes while saleDateLookBackDays (setting 3, default 60) allows it;
   // instance B caches the setting, so what B quotes shows whether it heard the change.
   const old = isoDate(new Date(Date.now() - 10 * 86_400_000))
-  const quoteOnB = () => call(b, 'GET', `/api/Rates/rateQuote/10001?${HONDA}&saleDate=${old}&productTypes=VSC`, { headers: headersB })
-  const setLookBack = (value: number) => call(a, 'PUT', '/api/generalsettings/3', { headers: headersA, body: { value } })
+  const quoteOnB = () =>
+    call(b, 'GET', `/api/Rates/rateQuote/10001?${HONDA}&saleDate=${old}&productTypes=VSC`, { headers: headersB })
+  const setLookBack = (value: number) =>
+    call(a, 'PUT', '/api/generalsettings/3', { headers: headersA, body: { value } })
   const warm = await quoteOnB()
   check(warm.status === 200, `quote on B before the change: ${describe(warm)}`)
 
   const client = new pg.Client({ connectionString: DATABASE_URL })
   await client.connect()
   try {
-    const terminated = (await client.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'vpp-invalidation-bus'")).rowCount ?? 0
+    const terminated =
+      (
+        await client.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'vpp-invalidation-bus'",
+        )
+      ).rowCount ?? 0
     check(terminated >= 2, `terminated ${terminated} bus connections, expected one per instance (2)`)
   } finally {
     await client.end()
   }
   const changed = await setLookBack(5)
-  check(changed.status >= 200 && changed.status < 300, `the write right after the bus connections were terminated: ${describe(changed)}`)
+  check(
+    changed.status >= 200 && changed.status < 300,
+    `the write right after the bus connections were terminated: ${describe(changed)}`,
+  )
   const changedAt = Date.now()
   let last: Reply | undefined
   await waitFor('instance B to refuse a sale date outside the new look-back', 5, async () => {
@@ -516,7 +680,12 @@ async function phaseBus(a: Server, b: Server, headersA: Record<string, string>, 
   console.log(`  the write answered ${changed.status}; instance B saw it ${Date.now() - changedAt} ms later`)
 
   // Both buses listening again: a change on A reaches B by announcement.
-  await waitFor('both instances ready again', 30, async () => (await call(a, 'GET', '/health/ready')).status === 200 && (await call(b, 'GET', '/health/ready')).status === 200)
+  await waitFor(
+    'both instances ready again',
+    30,
+    async () =>
+      (await call(a, 'GET', '/health/ready')).status === 200 && (await call(b, 'GET', '/health/ready')).status === 200,
+  )
   const restored = await setLookBack(60)
   check(restored.status >= 200 && restored.status < 300, `restoring the setting: ${describe(restored)}`)
   const restoredAt = Date.now()
@@ -525,10 +694,17 @@ async function phaseBus(a: Server, b: Server, headersA: Record<string, string>, 
 }
 
 async function main(): Promise<void> {
-  check(DATABASE_URL && PG_CTL && PGDATA, 'run inside scripts/with-postgres.sh: DATABASE_URL, WITH_POSTGRES_CTL and WITH_POSTGRES_PGDATA must be set')
+  check(
+    DATABASE_URL && PG_CTL && PGDATA,
+    'run inside scripts/with-postgres.sh: DATABASE_URL, WITH_POSTGRES_CTL and WITH_POSTGRES_PGDATA must be set',
+  )
   const began = Date.now()
   assertVinRule()
-  const env = { DATABASE_URL: durableUrl(DATABASE_URL), SECRETS_KEY: process.env.SECRETS_KEY || generateSecretsKey(), SEED_DEMO: 'true' }
+  const env = {
+    DATABASE_URL: durableUrl(DATABASE_URL),
+    SECRETS_KEY: process.env.SECRETS_KEY || generateSecretsKey(),
+    SEED_DEMO: 'true',
+  }
   const a = await startServer('instance A', env, true)
   demoOf = a.demo!
   const tenantId = await tenantIdOf(demoOf.apiKey)
@@ -565,12 +741,18 @@ const deadline = setTimeout(() => {
 }, 5 * 60_000)
 deadline.unref()
 
-main().then(() => {
-  killChildren()
-  process.exit(0)
-}, (err: unknown) => {
-  console.error(`fault tests FAILED: ${err instanceof FaultTestFailure ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
-  for (const server of servers) console.error(`\n--- last output of ${server.name} ---\n${server.tail.slice(-30).join('\n')}`)
-  killChildren()
-  process.exit(1)
-})
+main().then(
+  () => {
+    killChildren()
+    process.exit(0)
+  },
+  (err: unknown) => {
+    console.error(
+      `fault tests FAILED: ${err instanceof FaultTestFailure ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    )
+    for (const server of servers)
+      console.error(`\n--- last output of ${server.name} ---\n${server.tail.slice(-30).join('\n')}`)
+    killChildren()
+    process.exit(1)
+  },
+)

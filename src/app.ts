@@ -18,7 +18,11 @@ import { buildSerializer, buildValidator, unstorableTextError } from './platform
 import { createModules } from './modules.ts'
 
 export type AppDeps = {
-  config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'> & Partial<Pick<Config, 'documents'>>
+  config: Pick<
+    Config,
+    'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'
+  > &
+    Partial<Pick<Config, 'documents'>>
   db: Database
   clock: Clock
   bus: InvalidationBus
@@ -35,7 +39,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.client_secret', '*.accountNumber', '*.routingNumber', '*.taxId'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-api-key"]',
+          '*.password',
+          '*.client_secret',
+          '*.accountNumber',
+          '*.routingNumber',
+          '*.taxId',
+        ],
         censor: '[redacted]',
       },
     },
@@ -50,7 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Strict bodies, coerced query strings, every error reported; validators and response serializers
     // compiled once per process, not per plugin context or app (platform/http/validation.ts).
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
+    schemaController: {
+      compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never },
+    },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   })
@@ -82,14 +96,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof key === 'string' && key !== '' ? `key:${key}` : `ip:${req.ip}`
     },
     allowList: (req) => !req.url.toLowerCase().startsWith('/api/'),
-    errorResponseBuilder: (_req, context) => platformErrors.create('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, {
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
-      extensions: { retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)) },
-    }),
+    errorResponseBuilder: (_req, context) =>
+      platformErrors.create(
+        'rate_limited',
+        `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
+        {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+          extensions: { retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)) },
+        },
+      ),
   })
 
-  const modules = createModules({ db, clock, bus, secrets: deps.secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
-  installAuthentication(app, { store: modules.identity.credentialStore, tokens: modules.identity.tokenVerifier, clock, authFailureLimitPerMinute: config.authFailureLimitPerMinute })
+  const modules = createModules({
+    db,
+    clock,
+    bus,
+    secrets: deps.secrets,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    documents: config.documents,
+  })
+  installAuthentication(app, {
+    store: modules.identity.credentialStore,
+    tokens: modules.identity.tokenVerifier,
+    clock,
+    authFailureLimitPerMinute: config.authFailureLimitPerMinute,
+  })
   installIdempotency(app, { db, clock })
   await installOpenApi(app)
 

@@ -79,7 +79,9 @@ export function loadConfig(env: Env = process.env): Config {
   // Instances sharing a PostgreSQL database must share the key, so no key file can stand in for it;
   // and production must never store secrets in plaintext for want of one.
   if (secretsKey === undefined && databaseUrl) {
-    problems.push('SECRETS_KEY is required with DATABASE_URL (base64 of 32 random bytes: openssl rand -base64 32); see docs/operations.md')
+    problems.push(
+      'SECRETS_KEY is required with DATABASE_URL (base64 of 32 random bytes: openssl rand -base64 32); see docs/operations.md',
+    )
   }
   if (secretsKey !== undefined) {
     try {

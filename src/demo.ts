@@ -26,9 +26,18 @@ const newDemoPassword = () => `demo-${randomBytes(9).toString('base64url')}`
  * stopped during the seeding; the data (parties, then the rate book and who sells from it) is seeded
  * in one transaction, so a stopped seeding leaves none of it and `completeDemoTenant` redoes it.
  */
-export async function seedDemoTenant(modules: Modules, db: Database, onCredentials: (demo: DemoTenant) => void = () => {}): Promise<DemoTenant> {
+export async function seedDemoTenant(
+  modules: Modules,
+  db: Database,
+  onCredentials: (demo: DemoTenant) => void = () => {},
+): Promise<DemoTenant> {
   const adminPassword = newDemoPassword()
-  const created = await modules.identity.tenants.createTenant({ name: DEMO_TENANT_NAME, adminEmail: DEMO_ADMIN_EMAIL, adminPassword, operator: 'demo-seed' })
+  const created = await modules.identity.tenants.createTenant({
+    name: DEMO_TENANT_NAME,
+    adminEmail: DEMO_ADMIN_EMAIL,
+    adminPassword,
+    operator: 'demo-seed',
+  })
   const demo = { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
   onCredentials(demo)
   await seedDemoData(modules, db, created.tenantId)
@@ -39,14 +48,24 @@ async function seedDemoData(modules: Modules, db: Database, tenantId: number): P
   await db.transaction(tenantId, async () => {
     await modules.parties.seedDemo(tenantId)
     const ctx = systemContext(tenantId, 'demo-seed')
-    const { rows: dealers } = await modules.parties.accountHolders.list(ctx, KINDS.DEALER, {}, { limit: 1000, offset: 0 })
-    await modules.rating.seedDemo(tenantId, dealers.map((d) => ({ id: d.id, dealerNumber: d.business_key!, agentIds: d.agent_ids.map(Number) })))
+    const { rows: dealers } = await modules.parties.accountHolders.list(
+      ctx,
+      KINDS.DEALER,
+      {},
+      { limit: 1000, offset: 0 },
+    )
+    await modules.rating.seedDemo(
+      tenantId,
+      dealers.map((d) => ({ id: d.id, dealerNumber: d.business_key!, agentIds: d.agent_ids.map(Number) })),
+    )
   })
 }
 
 /** The demo tenant of a database that already has tenants: the oldest under the demo name. */
 export async function findDemoTenant(db: Database): Promise<number | undefined> {
-  const row = await db.read(null, (x) => x.selectFrom('tenant').select('id').where('name', '=', DEMO_TENANT_NAME).orderBy('id').limit(1).executeTakeFirst())
+  const row = await db.read(null, (x) =>
+    x.selectFrom('tenant').select('id').where('name', '=', DEMO_TENANT_NAME).orderBy('id').limit(1).executeTakeFirst(),
+  )
   return row?.id
 }
 
@@ -56,9 +75,22 @@ export async function findDemoTenant(db: Database): Promise<number | undefined> 
  * (a new API key and a new administrator password: the old ones are stored only as hashes and
  * cannot be shown again). Returns the new credentials, if any were issued.
  */
-export async function completeDemoTenant(modules: Modules, db: Database, tenantId: number, credentialsLost: boolean): Promise<DemoTenant | undefined> {
+export async function completeDemoTenant(
+  modules: Modules,
+  db: Database,
+  tenantId: number,
+  credentialsLost: boolean,
+): Promise<DemoTenant | undefined> {
   // The dealers come with the rest of the data in one transaction: one dealer means all of it.
-  const seeded = await db.read(tenantId, (x) => x.selectFrom('account_holder').select('id').where('tenant_id', '=', tenantId).where('kind', '=', 'DEALER').limit(1).executeTakeFirst())
+  const seeded = await db.read(tenantId, (x) =>
+    x
+      .selectFrom('account_holder')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('kind', '=', 'DEALER')
+      .limit(1)
+      .executeTakeFirst(),
+  )
   if (seeded === undefined) await seedDemoData(modules, db, tenantId)
   if (!credentialsLost) return undefined
   const ctx = systemContext(tenantId, 'demo-seed')
@@ -67,8 +99,14 @@ export async function completeDemoTenant(modules: Modules, db: Database, tenantI
   if (admin === undefined) return undefined
   const adminPassword = newDemoPassword()
   await modules.identity.users.replace(ctx, admin.id, {
-    emailAddress: admin.email_address, externalIdentity: admin.external_identity, firstName: admin.first_name, lastName: admin.last_name,
-    phoneNumber: admin.phone_number, expiredDate: admin.expired_date, accountHolderId: admin.account_holder_id, password: adminPassword,
+    emailAddress: admin.email_address,
+    externalIdentity: admin.external_identity,
+    firstName: admin.first_name,
+    lastName: admin.last_name,
+    phoneNumber: admin.phone_number,
+    expiredDate: admin.expired_date,
+    accountHolderId: admin.account_holder_id,
+    password: adminPassword,
   })
   const key = await modules.identity.tenants.createApiKey(tenantId, 'demo (re-issued)', 'demo-seed')
   return { tenantId, apiKey: key.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
@@ -80,7 +118,11 @@ export async function completeDemoTenant(modules: Modules, db: Database, tenantI
  * database with a demo tenant, completes what a stopped first start left undone, and on the embedded
  * database issues new credentials when the file is missing. Returns credentials to print, if new.
  */
-export async function prepareDemoTenant(modules: Modules, db: Database, dataDir: string | undefined): Promise<{ demo: DemoTenant; file: string | undefined; reissued: boolean } | undefined> {
+export async function prepareDemoTenant(
+  modules: Modules,
+  db: Database,
+  dataDir: string | undefined,
+): Promise<{ demo: DemoTenant; file: string | undefined; reissued: boolean } | undefined> {
   if (await isEmptyDatabase(db)) {
     let file: string | undefined
     const demo = await seedDemoTenant(modules, db, (credentials) => {
@@ -103,10 +145,17 @@ export function writeDemoFile(dataDir: string, demo: DemoTenant): string {
   return file
 }
 
-export function demoInstructions(demo: DemoTenant, baseUrl: string, file: string | undefined, reissued = false): string {
+export function demoInstructions(
+  demo: DemoTenant,
+  baseUrl: string,
+  file: string | undefined,
+  reissued = false,
+): string {
   return [
     '',
-    reissued ? 'Demo tenant: its credentials file was missing, so new credentials were issued.' : 'Demo tenant created.',
+    reissued
+      ? 'Demo tenant: its credentials file was missing, so new credentials were issued.'
+      : 'Demo tenant created.',
     `  tenant id:      ${demo.tenantId}`,
     `  API key:        ${demo.apiKey}`,
     `  admin email:    ${demo.adminEmail}`,

@@ -15,7 +15,10 @@ import type { Database } from './platform/db/database.ts'
 import type { SecretBox } from './platform/secrets.ts'
 
 export type ModuleDeps = {
-  db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  accessTokenTtlSeconds: number
   /** Seals secrets stored in the database (platform/secrets.ts): loadSecretBox(config), or a test key. */
   secrets: SecretBox
   /** Document storage (config.documents); the documents module's defaults when absent. */
@@ -30,10 +33,23 @@ export function createModules(deps: ModuleDeps) {
   const finance = createFinanceModule(deps)
   const documents = createDocumentsModule(deps)
   const contracts = createContractsModule({
-    ...deps, settings: settings.service, quotes: rating.quotes, directory, parties: createContractParties(deps), ledger: finance.ledger, documents,
+    ...deps,
+    settings: settings.service,
+    quotes: rating.quotes,
+    directory,
+    parties: createContractParties(deps),
+    ledger: finance.ledger,
+    documents,
   })
   const identity = createIdentityModule({
-    ...deps, tenantInitializers: [parties.initializeTenant, rating.initializeTenant, documents.initializeTenant, contracts.initializeTenant], dealers: directory,
+    ...deps,
+    tenantInitializers: [
+      parties.initializeTenant,
+      rating.initializeTenant,
+      documents.initializeTenant,
+      contracts.initializeTenant,
+    ],
+    dealers: directory,
     tenantSecrets: [rating.tenantSecrets, documents.tenantSecrets],
   })
   return {
@@ -45,7 +61,15 @@ export function createModules(deps: ModuleDeps) {
     documents,
     contracts,
     /** Route plugins, in registration order. */
-    routes: [identity.routes, settings.routes, parties.routes, rating.routes, finance.routes, documents.routes, contracts.routes] as Array<(app: FastifyInstance) => Promise<void>>,
+    routes: [
+      identity.routes,
+      settings.routes,
+      parties.routes,
+      rating.routes,
+      finance.routes,
+      documents.routes,
+      contracts.routes,
+    ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }
 

@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   const secrets = loadSecretBox(config)
 
   const seeded = config.seedDemo
-    ? await prepareDemoTenant(createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds }), db, config.databaseUrl ? undefined : config.dataDir)
+    ? await prepareDemoTenant(
+        createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds }),
+        db,
+        config.databaseUrl ? undefined : config.dataDir,
+      )
     : undefined
 
   const app = await buildApp({ config, db, clock, bus, secrets })
@@ -56,7 +60,9 @@ async function main(): Promise<void> {
   if (seeded) {
     process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file, seeded.reissued))
   } else if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'demo-tenant.json'))) {
-    process.stdout.write(`\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`)
+    process.stdout.write(
+      `\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`,
+    )
   }
 }
 

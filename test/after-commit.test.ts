@@ -17,13 +17,17 @@ after(() => t.close())
 
 /** Whether another connection sees the tenant's name as `name` (i.e. the change is committed). */
 const committedName = async (name: string) => {
-  const row = await t.db.read(null, (x) => x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirst())
+  const row = await t.db.read(null, (x) =>
+    x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirst(),
+  )
   return row?.name === name
 }
 
 test('runs at once outside a transaction', async () => {
   let ran = false
-  await t.db.afterCommit(() => { ran = true })
+  await t.db.afterCommit(() => {
+    ran = true
+  })
   assert.equal(ran, true)
 })
 
@@ -33,9 +37,15 @@ test('runs after the commit of the outermost transaction, nested ones included',
     await sql`update tenant set name = 'After commit 2' where id = ${tenant.tenantId}`.execute(tx)
     // A service's own transaction joined into the outer one, as under Idempotency-Key.
     await t.db.transaction(tenant.tenantId, async () => {
-      await t.db.afterCommit(async () => { seen.push(await committedName('After commit 2')) })
+      await t.db.afterCommit(async () => {
+        seen.push(await committedName('After commit 2'))
+      })
     })
-    await t.db.withAmbient(tenant.tenantId, tx, () => t.db.afterCommit(async () => { seen.push(await committedName('After commit 2')) }))
+    await t.db.withAmbient(tenant.tenantId, tx, () =>
+      t.db.afterCommit(async () => {
+        seen.push(await committedName('After commit 2'))
+      }),
+    )
     assert.deepEqual(seen, [], 'nothing runs before the commit')
   })
   assert.deepEqual(seen, [true, true])
@@ -43,9 +53,14 @@ test('runs after the commit of the outermost transaction, nested ones included',
 
 test('does not run when the transaction rolls back', async () => {
   let ran = false
-  await assert.rejects(t.db.transaction(tenant.tenantId, async () => {
-    await t.db.afterCommit(() => { ran = true })
-    throw new Error('roll back')
-  }), /roll back/)
+  await assert.rejects(
+    t.db.transaction(tenant.tenantId, async () => {
+      await t.db.afterCommit(() => {
+        ran = true
+      })
+      throw new Error('roll back')
+    }),
+    /roll back/,
+  )
   assert.equal(ran, false)
 })

@@ -12,7 +12,15 @@ import { before, test } from 'node:test'
 import { sql } from 'kysely'
 import { closeAtEnd, createTestApp, type TestApp } from './harness.ts'
 import { demoRateBook } from '../src/modules/rating/index.ts'
-import { buildWorld, NOW, tenantSnapshot, OPERATION_REQUESTS, send, type OperationRequest, type World } from './security-world.ts'
+import {
+  buildWorld,
+  NOW,
+  tenantSnapshot,
+  OPERATION_REQUESTS,
+  send,
+  type OperationRequest,
+  type World,
+} from './security-world.ts'
 
 const PREFIX = `xtfail-${randomBytes(6).toString('hex')}`
 const FN = `xt_fail_${randomBytes(6).toString('hex')}`
@@ -40,7 +48,12 @@ const MUTATIONS: Record<string, string[]> = {
   'PUT /api/dealers/{dealerId}/ratevisibilities': ['dealer_rate_visibility.replaced'],
   'POST /api/contracts': ['contract.created'],
   'POST /api/contracts/{contractId}/holds': ['contract.hold_placed'],
-  'POST /api/contracts/{contractId}/finalize': ['journal_entry.posted', 'contract.finalized', 'contract.activated', 'document.created'],
+  'POST /api/contracts/{contractId}/finalize': [
+    'journal_entry.posted',
+    'contract.finalized',
+    'contract.activated',
+    'document.created',
+  ],
   'POST /api/Rates/ratebooks': ['rate_book.imported'],
   'POST /api/contracts/{contractId}/files': ['document.created'],
 }
@@ -53,30 +66,47 @@ const REQUESTS: Record<string, () => OperationRequest> = {
 let t: TestApp
 let w: World
 
-
 async function auditOf(requestId: string): Promise<string[]> {
-  const rows = await t.db.read(w.tenant.tenantId, (x) => x.selectFrom('audit_log').select('action').where('tenant_id', '=', w.tenant.tenantId).where('request_id', '=', requestId).orderBy('id').execute())
+  const rows = await t.db.read(w.tenant.tenantId, (x) =>
+    x
+      .selectFrom('audit_log')
+      .select('action')
+      .where('tenant_id', '=', w.tenant.tenantId)
+      .where('request_id', '=', requestId)
+      .orderBy('id')
+      .execute(),
+  )
   return rows.map((r) => r.action)
 }
 
 before(async () => {
   t = await createTestApp({ now: NOW })
   // Dropped before the app and the database close (the harness runs closers newest first).
-  closeAtEnd(() => t.db.transaction(null, async (tx) => {
-    await sql.raw(`drop trigger if exists ${FN} on audit_log`).execute(tx)
-    await sql.raw(`drop function if exists ${FN}()`).execute(tx)
-  }))
+  closeAtEnd(() =>
+    t.db.transaction(null, async (tx) => {
+      await sql.raw(`drop trigger if exists ${FN} on audit_log`).execute(tx)
+      await sql.raw(`drop function if exists ${FN}()`).execute(tx)
+    }),
+  )
   w = await buildWorld(t, 'AUDIT')
   await t.db.transaction(null, async (tx) => {
-    await sql.raw(`create function ${FN}() returns trigger language plpgsql as $$ begin raise exception 'forced failure at commit'; end $$`).execute(tx)
-    await sql.raw(`create constraint trigger ${FN} after insert on audit_log deferrable initially deferred for each row when (new.request_id like '${PREFIX}%') execute function ${FN}()`).execute(tx)
+    await sql
+      .raw(
+        `create function ${FN}() returns trigger language plpgsql as $$ begin raise exception 'forced failure at commit'; end $$`,
+      )
+      .execute(tx)
+    await sql
+      .raw(
+        `create constraint trigger ${FN} after insert on audit_log deferrable initially deferred for each row when (new.request_id like '${PREFIX}%') execute function ${FN}()`,
+      )
+      .execute(tx)
   })
 })
 let n = 0
 for (const [operation, actions] of Object.entries(MUTATIONS)) {
   test(`${operation}: failed at commit → no audit row, nothing changed; committed → ${actions.join(', ')}`, async () => {
     // The failing run.
-    const failing = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)
+    const failing = REQUESTS[operation]?.() ?? (await OPERATION_REQUESTS[operation]!(t, w))
     const failId = `${PREFIX}-${++n}`
     const before_ = await tenantSnapshot(t, w.tenant.tenantId)
     const res = await send(t, operation, failing, { ...w.admin, 'x-request-id': failId })
@@ -84,10 +114,10 @@ for (const [operation, actions] of Object.entries(MUTATIONS)) {
     assert.match(String(res.headers['content-type']), /problem\+json|scim\+json/)
     assert.doesNotMatch(res.body, /forced failure|audit_log|constraint trigger/, 'the reply shows no internals')
     assert.deepEqual(await auditOf(failId), [])
-    assert.equal(await tenantSnapshot(t, w.tenant.tenantId), before_, 'a failed mutation changed the tenant\'s rows')
+    assert.equal(await tenantSnapshot(t, w.tenant.tenantId), before_, "a failed mutation changed the tenant's rows")
 
     // The committed run.
-    const committed = REQUESTS[operation]?.() ?? await OPERATION_REQUESTS[operation]!(t, w)
+    const committed = REQUESTS[operation]?.() ?? (await OPERATION_REQUESTS[operation]!(t, w))
     const okId = `xtok-${PREFIX}-${n}`
     const done = await send(t, operation, committed, { ...w.admin, 'x-request-id': okId })
     assert.ok(done.statusCode >= 200 && done.statusCode < 300, `${operation}: ${done.statusCode} ${done.body}`)

@@ -29,8 +29,13 @@ const dataDir = path.join(root, 'data')
 type Run = { status: number | null; stdout: string; stderr: string }
 
 /** Runs the CLI directly, or (`viaNpm`) exactly as operators and later checks do: `npm run admin -- …`. */
-function admin(args: string[], options: { dir?: string; input?: string; viaNpm?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
-  const [command, commandArgs] = options.viaNpm ? ['npm', ['run', 'admin', '--', ...args]] : [process.execPath, [ADMIN, ...args]]
+function admin(
+  args: string[],
+  options: { dir?: string; input?: string; viaNpm?: boolean; env?: Record<string, string> } = {},
+): Promise<Run> {
+  const [command, commandArgs] = options.viaNpm
+    ? ['npm', ['run', 'admin', '--', ...args]]
+    : [process.execPath, [ADMIN, ...args]]
   const child = spawn(command, commandArgs, {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, DATA_DIR: options.dir ?? dataDir, ...options.env },
@@ -39,8 +44,12 @@ function admin(args: string[], options: { dir?: string; input?: string; viaNpm?:
   killAtEnd(child)
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString()
+  })
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString()
+  })
   child.stdin.end(options.input ?? '')
   return new Promise((resolve, reject) => {
     child.on('error', reject)
@@ -72,7 +81,17 @@ test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither t
     ['tenant', 'frobnicate'],
     ['tenant', 'create', '--bogus'],
     ['tenant', 'create', '--name', 'Acme', '--admin-email', 'a@acme.example'],
-    ['tenant', 'create', '--name', 'Acme', '--admin-email', 'a@acme.example', '--admin-password', 'correct horse battery', '--admin-password-stdin'],
+    [
+      'tenant',
+      'create',
+      '--name',
+      'Acme',
+      '--admin-email',
+      'a@acme.example',
+      '--admin-password',
+      'correct horse battery',
+      '--admin-password-stdin',
+    ],
     ['apikey', 'list'],
     ['apikey', 'list', '--tenant'],
     ['apikey', 'list', '--tenant', '1', 'extra'],
@@ -94,7 +113,24 @@ test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither t
   })
 
   assert.equal(topHelp.status, 0)
-  for (const command of ['tenant create', 'tenant list', 'apikey create', 'apikey list', 'apikey rotate', 'apikey revoke', 'signingkey rotate', 'token issue', 'idp set', 'idp list', 'idp remove', 'settings list', 'settings set', 'settings reset', 'secrets reseal', 'db migrate']) {
+  for (const command of [
+    'tenant create',
+    'tenant list',
+    'apikey create',
+    'apikey list',
+    'apikey rotate',
+    'apikey revoke',
+    'signingkey rotate',
+    'token issue',
+    'idp set',
+    'idp list',
+    'idp remove',
+    'settings list',
+    'settings set',
+    'settings reset',
+    'secrets reseal',
+    'db migrate',
+  ]) {
     assert.match(topHelp.stdout, new RegExp(`^  ${command} `, 'm'))
   }
   assert.equal(createHelp.status, 0)
@@ -110,7 +146,20 @@ let acme: Created
 const ACME_ADMIN = { email: 'admin@acme.example', password: 'correct horse battery' }
 
 test('`npm run admin -- tenant create … --json` prints exactly one JSON object, on a data directory that did not exist', async () => {
-  const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'], { viaNpm: true })
+  const run = await admin(
+    [
+      'tenant',
+      'create',
+      '--name',
+      'Acme',
+      '--admin-email',
+      ACME_ADMIN.email,
+      '--admin-password',
+      ACME_ADMIN.password,
+      '--json',
+    ],
+    { viaNpm: true },
+  )
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stdout, /^\{[^\n]*\}\n$/)
   acme = JSON.parse(run.stdout) as Created
@@ -138,14 +187,35 @@ let replacedKey: string
 
 test('apikey create, rotate, revoke and list (never showing a secret); a second revoke fails with one line', async () => {
   const tenant = String(acme.tenantId)
-  const created = await adminJson<{ id: number; name: string; apiKey: string }>(['apikey', 'create', '--tenant', tenant, '--name', 'billing'])
+  const created = await adminJson<{ id: number; name: string; apiKey: string }>([
+    'apikey',
+    'create',
+    '--tenant',
+    tenant,
+    '--name',
+    'billing',
+  ])
   assert.equal(created.name, 'billing')
   assert.match(created.apiKey, /^vpk_/)
-  const rotated = await adminJson<{ id: number; name: string; apiKey: string; replaced: number }>(['apikey', 'rotate', '--tenant', tenant, '--id', String(created.id)])
+  const rotated = await adminJson<{ id: number; name: string; apiKey: string; replaced: number }>([
+    'apikey',
+    'rotate',
+    '--tenant',
+    tenant,
+    '--id',
+    String(created.id),
+  ])
   assert.equal(rotated.replaced, created.id)
   assert.equal(rotated.name, 'billing')
   assert.notEqual(rotated.apiKey, created.apiKey)
-  const revoked = await adminJson<{ id: number; revokedAt: string }>(['apikey', 'revoke', '--tenant', tenant, '--id', String(rotated.id)])
+  const revoked = await adminJson<{ id: number; revokedAt: string }>([
+    'apikey',
+    'revoke',
+    '--tenant',
+    tenant,
+    '--id',
+    String(rotated.id),
+  ])
   assert.equal(revoked.id, rotated.id)
   replacedKey = created.apiKey
   revokedKey = rotated.apiKey
@@ -155,22 +225,50 @@ test('apikey create, rotate, revoke and list (never showing a secret); a second 
   const [header, ...rows] = list.stdout.trimEnd().split('\n')
   assert.match(header ?? '', /^ID\s+NAME\s+PREFIX\s+CREATED\s+REVOKED$/)
   // id, name, prefix, created, revoked ('-' while the key works)
-  assert.deepEqual(rows.map((r) => r.split(/\s+/)).map(([, name, prefix, , revokedAt]) => [name, prefix?.slice(0, 4), revokedAt === '-']),
-    [['default', 'vpk_', true], ['billing', 'vpk_', false], ['billing', 'vpk_', false]])
+  assert.deepEqual(
+    rows
+      .map((r) => r.split(/\s+/))
+      .map(([, name, prefix, , revokedAt]) => [name, prefix?.slice(0, 4), revokedAt === '-']),
+    [
+      ['default', 'vpk_', true],
+      ['billing', 'vpk_', false],
+      ['billing', 'vpk_', false],
+    ],
+  )
   for (const secret of [acme.apiKey, created.apiKey, rotated.apiKey]) assert.ok(!list.stdout.includes(secret))
 
-  assertOneLineFailure(await admin(['apikey', 'revoke', '--tenant', tenant, '--id', String(rotated.id)]), /already revoked/)
+  assertOneLineFailure(
+    await admin(['apikey', 'revoke', '--tenant', tenant, '--id', String(rotated.id)]),
+    /already revoked/,
+  )
 })
 
 test('settings set checks the value against the setting type; settings list shows it', async () => {
   const tenant = String(acme.tenantId)
-  const saved = await adminJson<{ key: string; value: unknown; isDefault: boolean }>(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', '45'])
+  const saved = await adminJson<{ key: string; value: unknown; isDefault: boolean }>([
+    'settings',
+    'set',
+    '--tenant',
+    tenant,
+    '--key',
+    'freeLookDays',
+    '--value',
+    '45',
+  ])
   assert.deepEqual([saved.key, saved.value, saved.isDefault], ['freeLookDays', 45, false])
-  const all = await adminJson<Array<{ key: string; value: unknown; updatedBy: string | null }>>(['settings', 'list', '--tenant', tenant])
+  const all = await adminJson<Array<{ key: string; value: unknown; updatedBy: string | null }>>([
+    'settings',
+    'list',
+    '--tenant',
+    tenant,
+  ])
   const freeLook = all.find((s) => s.key === 'freeLookDays')
   assert.equal(freeLook?.value, 45)
   assert.match(freeLook?.updatedBy ?? '', /^cli/)
-  assertOneLineFailure(await admin(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', 'soon']), /freeLookDays/)
+  assertOneLineFailure(
+    await admin(['settings', 'set', '--tenant', tenant, '--key', 'freeLookDays', '--value', 'soon']),
+    /freeLookDays/,
+  )
 })
 
 test('ratebook import (file and --rates CSV, dry run, refused with every problem), list and export; an unknown tenant is one line', async () => {
@@ -178,33 +276,99 @@ test('ratebook import (file and --rates CSV, dry run, refused with every problem
   const { demoRateBook } = await import('../src/modules/rating/index.ts')
   const book = demoRateBook('2025-01-01') as unknown as Record<string, unknown>
   // The fixed payees are demo insurers this tenant does not have.
-  book.disbursementCodes = (book.disbursementCodes as Array<Record<string, unknown>>).map((c) => ({ ...c, payee: { role: 'ADMINISTRATOR' } }))
+  book.disbursementCodes = (book.disbursementCodes as Array<Record<string, unknown>>).map((c) => ({
+    ...c,
+    payee: { role: 'ADMINISTRATOR' },
+  }))
   const rates = book.rates as Array<Record<string, unknown>>
   delete book.rates
   const codes = ['RES', 'PRM', 'ADM', 'COM', 'GRS', 'TWR', 'PMR']
-  const csv = [['plan', 'term', 'deductible', 'vehicleClass', 'odometerFrom', 'odometerTo', 'state', 'suggestedRetail', 'minRetail', 'maxRetail', 'retailLocked', ...codes].join(',')]
+  const csv = [
+    [
+      'plan',
+      'term',
+      'deductible',
+      'vehicleClass',
+      'odometerFrom',
+      'odometerTo',
+      'state',
+      'suggestedRetail',
+      'minRetail',
+      'maxRetail',
+      'retailLocked',
+      ...codes,
+    ].join(','),
+  ]
   for (const r of rates) {
     const buckets = r.buckets as Record<string, string>
-    csv.push([r.plan, r.term, r.deductible, r.vehicleClass, r.odometerFrom ?? '', r.odometerTo ?? '', r.state ?? '', r.suggestedRetail, r.minRetail ?? '', r.maxRetail ?? '', r.retailLocked ?? '', ...codes.map((c) => buckets[c] ?? '')].join(','))
+    csv.push(
+      [
+        r.plan,
+        r.term,
+        r.deductible,
+        r.vehicleClass,
+        r.odometerFrom ?? '',
+        r.odometerTo ?? '',
+        r.state ?? '',
+        r.suggestedRetail,
+        r.minRetail ?? '',
+        r.maxRetail ?? '',
+        r.retailLocked ?? '',
+        ...codes.map((c) => buckets[c] ?? ''),
+      ].join(','),
+    )
   }
   const bookFile = path.join(root, 'book.json')
   const csvFile = path.join(root, 'rates.csv')
   fs.writeFileSync(bookFile, JSON.stringify(book))
   fs.writeFileSync(csvFile, `${csv.join('\n')}\n`)
 
-  const dry = await adminJson<{ dryRun: boolean; version: number | null; summary: { rates: number } }>(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile, '--dry-run'])
+  const dry = await adminJson<{ dryRun: boolean; version: number | null; summary: { rates: number } }>([
+    'ratebook',
+    'import',
+    bookFile,
+    '--tenant',
+    tenant,
+    '--rates',
+    csvFile,
+    '--dry-run',
+  ])
   assert.deepEqual([dry.dryRun, dry.version, dry.summary.rates], [true, null, rates.length])
   assert.deepEqual(await adminJson<unknown[]>(['ratebook', 'list', '--tenant', tenant]), [], 'a dry run stores nothing')
-  const stored = await adminJson<{ version: number; unchanged: boolean }>(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile])
+  const stored = await adminJson<{ version: number; unchanged: boolean }>([
+    'ratebook',
+    'import',
+    bookFile,
+    '--tenant',
+    tenant,
+    '--rates',
+    csvFile,
+  ])
   assert.deepEqual([stored.version, stored.unchanged], [1, false])
-  const list = await adminJson<Array<{ version: number; effectiveDate: string }>>(['ratebook', 'list', '--tenant', tenant])
-  assert.deepEqual(list.map((v) => [v.version, v.effectiveDate]), [[1, '2025-01-01']])
+  const list = await adminJson<Array<{ version: number; effectiveDate: string }>>([
+    'ratebook',
+    'list',
+    '--tenant',
+    tenant,
+  ])
+  assert.deepEqual(
+    list.map((v) => [v.version, v.effectiveDate]),
+    [[1, '2025-01-01']],
+  )
   const exported = await adminJson<{ rates: unknown[] }>(['ratebook', 'export', '--tenant', tenant])
   assert.equal(exported.rates.length, rates.length)
 
   // A bad cell and a bad criteria: both reported, with where they are; nothing stored.
-  fs.writeFileSync(csvFile, `${csv[0]}\n${csv.find((l) => l.startsWith('PPM-NEW'))!.replace(/,([0-9.]+)$/, ',1.234')}\n`)
-  const bad = { ...book, products: (book.products as Array<Record<string, unknown>>).map((p, i) => (i === 0 ? { ...p, criteria: 'vehicleAg <= 3' } : p)) }
+  fs.writeFileSync(
+    csvFile,
+    `${csv[0]}\n${csv.find((l) => l.startsWith('PPM-NEW'))!.replace(/,([0-9.]+)$/, ',1.234')}\n`,
+  )
+  const bad = {
+    ...book,
+    products: (book.products as Array<Record<string, unknown>>).map((p, i) =>
+      i === 0 ? { ...p, criteria: 'vehicleAg <= 3' } : p,
+    ),
+  }
   fs.writeFileSync(bookFile, JSON.stringify(bad))
   const refused = await admin(['ratebook', 'import', bookFile, '--tenant', tenant, '--rates', csvFile])
   assert.equal(refused.status, 1, refused.stderr)
@@ -214,7 +378,10 @@ test('ratebook import (file and --rates CSV, dry run, refused with every problem
   assert.equal((await adminJson<unknown[]>(['ratebook', 'list', '--tenant', tenant])).length, 1)
 
   assertOneLineFailure(await admin(['ratebook', 'list', '--tenant', '987654321']), /tenant 987654321 does not exist/)
-  assertOneLineFailure(await admin(['ratebook', 'import', bookFile, '--tenant', '987654321']), /tenant 987654321 does not exist/)
+  assertOneLineFailure(
+    await admin(['ratebook', 'import', bookFile, '--tenant', '987654321']),
+    /tenant 987654321 does not exist/,
+  )
   const missing = await admin(['ratebook', 'import', '--tenant', tenant])
   assert.equal(missing.status, 2, 'the file argument is required')
   assert.match(missing.stderr, /missing required option <file>/)
@@ -224,26 +391,65 @@ test('idp set, list and remove; signingkey rotate', async () => {
   const tenant = String(acme.tenantId)
   const issuer = 'https://login.acme.example/'
   const set = await adminJson<{ issuer: string; identityClaim: string; algorithms: string[] }>([
-    'idp', 'set', '--tenant', tenant, '--issuer', issuer, '--audience', 'api://vpp', '--jwks-url', 'https://login.acme.example/keys',
-    '--claim', 'oid', '--algorithms', 'RS256,ES256',
+    'idp',
+    'set',
+    '--tenant',
+    tenant,
+    '--issuer',
+    issuer,
+    '--audience',
+    'api://vpp',
+    '--jwks-url',
+    'https://login.acme.example/keys',
+    '--claim',
+    'oid',
+    '--algorithms',
+    'RS256,ES256',
   ])
-  assert.deepEqual({ issuer: set.issuer, claim: set.identityClaim, algorithms: set.algorithms }, { issuer, claim: 'oid', algorithms: ['RS256', 'ES256'] })
+  assert.deepEqual(
+    { issuer: set.issuer, claim: set.identityClaim, algorithms: set.algorithms },
+    { issuer, claim: 'oid', algorithms: ['RS256', 'ES256'] },
+  )
   const list = await admin(['idp', 'list', '--tenant', tenant])
   assert.equal(list.status, 0, list.stderr)
-  assert.match(list.stdout, new RegExp(`^\\d+\\s+${issuer}\\s+api://vpp\\s+oid\\s+RS256,ES256\\s+https://login.acme.example/keys$`, 'm'))
-  assert.deepEqual(await adminJson(['idp', 'remove', '--tenant', tenant, '--issuer', issuer]), { issuer, removed: true })
+  assert.match(
+    list.stdout,
+    new RegExp(`^\\d+\\s+${issuer}\\s+api://vpp\\s+oid\\s+RS256,ES256\\s+https://login.acme.example/keys$`, 'm'),
+  )
+  assert.deepEqual(await adminJson(['idp', 'remove', '--tenant', tenant, '--issuer', issuer]), {
+    issuer,
+    removed: true,
+  })
 
   const rotated = await adminJson<{ kid: string }>(['signingkey', 'rotate', '--tenant', tenant])
   assert.equal(typeof rotated.kid, 'string')
 
-  const issued = await adminJson<{ token: string; userId: number; expiresAt: string }>(['token', 'issue', '--tenant', tenant, '--user', String(acme.adminUserId), '--days', '30'])
+  const issued = await adminJson<{ token: string; userId: number; expiresAt: string }>([
+    'token',
+    'issue',
+    '--tenant',
+    tenant,
+    '--user',
+    String(acme.adminUserId),
+    '--days',
+    '30',
+  ])
   provisioningToken = issued.token
   assert.equal(issued.userId, acme.adminUserId)
   const header = JSON.parse(Buffer.from(issued.token.split('.')[0]!, 'base64url').toString()) as { kid: string }
   assert.equal(header.kid, rotated.kid, 'signed with the current key')
   const days = (new Date(issued.expiresAt).getTime() - Date.now()) / 86_400_000
   assert.ok(days > 29.9 && days <= 30, String(days))
-  const tooLong = await admin(['token', 'issue', '--tenant', tenant, '--user', String(acme.adminUserId), '--days', '9999'])
+  const tooLong = await admin([
+    'token',
+    'issue',
+    '--tenant',
+    tenant,
+    '--user',
+    String(acme.adminUserId),
+    '--days',
+    '9999',
+  ])
   assert.equal(tooLong.status, 1)
   assert.match(tooLong.stderr, /--days/)
 })
@@ -251,11 +457,18 @@ test('idp set, list and remove; signingkey rotate', async () => {
 let provisioningToken: string
 
 test('db migrate reports every migration as applied', async () => {
-  const report = await adminJson<{ engine: string; applied: string[]; migrations: Array<{ name: string; executedAt: string | null }> }>(['db', 'migrate'])
+  const report = await adminJson<{
+    engine: string
+    applied: string[]
+    migrations: Array<{ name: string; executedAt: string | null }>
+  }>(['db', 'migrate'])
   assert.equal(report.engine, embedded ? 'pglite' : 'postgres')
   // The data directory was migrated by tenant create, so nothing is left to apply now.
   assert.deepEqual(report.applied, [])
-  assert.deepEqual(report.migrations.map((m) => m.name), Object.keys(migrations))
+  assert.deepEqual(
+    report.migrations.map((m) => m.name),
+    Object.keys(migrations),
+  )
   assert.ok(report.migrations.every((m) => m.executedAt !== null))
 })
 
@@ -263,7 +476,10 @@ let beta: Created
 const BETA_ADMIN = { email: 'admin@beta.example', password: 'another correct horse' }
 
 test('tenant create --admin-password-stdin reads the password from stdin', async () => {
-  beta = await adminJson<Created>(['tenant', 'create', '--name', 'Beta', '--admin-email', BETA_ADMIN.email, '--admin-password-stdin'], `${BETA_ADMIN.password}\n`)
+  beta = await adminJson<Created>(
+    ['tenant', 'create', '--name', 'Beta', '--admin-email', BETA_ADMIN.email, '--admin-password-stdin'],
+    `${BETA_ADMIN.password}\n`,
+  )
   assert.notEqual(beta.tenantId, acme.tenantId)
 })
 
@@ -274,19 +490,28 @@ test('the credentials the CLI printed work against the service; revoked and repl
   const secrets = loadSecretBox({ dataDir, databaseUrl, secretsKey: process.env.SECRETS_KEY || undefined })
   const app = await buildApp({ config: TEST_CONFIG, db, clock: systemClock, bus, secrets, logger: false })
   try {
-    const token = (apiKey: string, user: { email: string; password: string }) => app.inject({
-      method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': apiKey },
-      payload: { grant_type: 'password', username: user.email, password: user.password },
-    })
+    const token = (apiKey: string, user: { email: string; password: string }) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'x-api-key': apiKey },
+        payload: { grant_type: 'password', username: user.email, password: user.password },
+      })
     const res = await token(acme.apiKey, ACME_ADMIN)
     assert.equal(res.statusCode, 200, res.body)
     const accessToken = (res.json() as { access_token: string }).access_token
-    const me = await app.inject({ url: `/api/v1/adminusers/${acme.adminUserId}`, headers: { 'x-api-key': acme.apiKey, authorization: `Bearer ${accessToken}` } })
+    const me = await app.inject({
+      url: `/api/v1/adminusers/${acme.adminUserId}`,
+      headers: { 'x-api-key': acme.apiKey, authorization: `Bearer ${accessToken}` },
+    })
     assert.equal(me.statusCode, 200, me.body)
     assert.equal((me.json() as { emailAddress: string }).emailAddress, ACME_ADMIN.email)
 
     assert.equal((await token(beta.apiKey, BETA_ADMIN)).statusCode, 200)
-    const scim = await app.inject({ url: '/api/v2/Users?count=1', headers: { authorization: `Bearer ${provisioningToken}` } })
+    const scim = await app.inject({
+      url: '/api/v2/Users?count=1',
+      headers: { authorization: `Bearer ${provisioningToken}` },
+    })
     assert.equal(scim.statusCode, 200, scim.body)
     assert.equal((await token(revokedKey, ACME_ADMIN)).statusCode, 401)
     assert.equal((await token(replacedKey, ACME_ADMIN)).statusCode, 401)
@@ -306,7 +531,20 @@ if (embedded) {
     try {
       const lock = JSON.stringify({ pid: owner.pid, role: 'server' })
       fs.writeFileSync(path.join(busyDir, 'owner.lock'), lock)
-      const run = await admin(['tenant', 'create', '--name', 'Acme', '--admin-email', ACME_ADMIN.email, '--admin-password', ACME_ADMIN.password, '--json'], { dir: busyDir })
+      const run = await admin(
+        [
+          'tenant',
+          'create',
+          '--name',
+          'Acme',
+          '--admin-email',
+          ACME_ADMIN.email,
+          '--admin-password',
+          ACME_ADMIN.password,
+          '--json',
+        ],
+        { dir: busyDir },
+      )
       assertOneLineFailure(run, new RegExp(`in use by process ${owner.pid} \\(server\\)`))
       assert.deepEqual(fs.readdirSync(busyDir), ['owner.lock'])
       assert.equal(fs.readFileSync(path.join(busyDir, 'owner.lock'), 'utf8'), lock)
@@ -326,23 +564,73 @@ if (embedded) {
     const both = { SECRETS_KEY: `${newKey},${oldKey}` }
     const resealed = await admin(['secrets', 'reseal', '--json'], { env: both })
     assert.equal(resealed.status, 0, resealed.stderr)
-    const report = JSON.parse(resealed.stdout) as { keyId: string; tenants: number; resealed: number; unchanged: number; tables: Record<string, { resealed: number; unchanged: number }> }
+    const report = JSON.parse(resealed.stdout) as {
+      keyId: string
+      tenants: number
+      resealed: number
+      unchanged: number
+      tables: Record<string, { resealed: number; unchanged: number }>
+    }
     assert.equal(report.keyId, secretsKeyId(Buffer.from(newKey, 'base64')))
     assert.ok(report.tenants >= 2 && report.resealed >= 3 && report.unchanged === 0, resealed.stdout)
     // Every tenant has a quote-signing and a download-link key, each counted by its table.
     assert.deepEqual(Object.keys(report.tables), ['tenant_signing_key', 'rate_quote_key', 'document_link_key'])
-    assert.deepEqual([report.tables.rate_quote_key, report.tables.document_link_key], [{ resealed: report.tenants, unchanged: 0 }, { resealed: report.tenants, unchanged: 0 }])
-    assert.equal(report.resealed, Object.values(report.tables).reduce((n, count) => n + count.resealed, 0))
+    assert.deepEqual(
+      [report.tables.rate_quote_key, report.tables.document_link_key],
+      [
+        { resealed: report.tenants, unchanged: 0 },
+        { resealed: report.tenants, unchanged: 0 },
+      ],
+    )
+    assert.equal(
+      report.resealed,
+      Object.values(report.tables).reduce((n, count) => n + count.resealed, 0),
+    )
     const text = await admin(['secrets', 'reseal'], { env: both })
     assert.equal(text.status, 0, text.stderr)
-    assert.match(text.stdout, new RegExp(`^Every stored secret is now sealed under secrets key ${report.keyId}\\.\n  ${report.tenants} tenant\\(s\\); 0 secret\\(s\\) re-sealed, ${report.resealed} already under that key\\.`))
-    assert.match(text.stdout, new RegExp(`\n    rate_quote_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    document_link_key: 0 re-sealed, ${report.tenants} already under that key\\.\n`))
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `^Every stored secret is now sealed under secrets key ${report.keyId}\\.\n  ${report.tenants} tenant\\(s\\); 0 secret\\(s\\) re-sealed, ${report.resealed} already under that key\\.`,
+      ),
+    )
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `\n    rate_quote_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    document_link_key: 0 re-sealed, ${report.tenants} already under that key\\.\n`,
+      ),
+    )
 
     // The new key alone signs; the old key (the key file) no longer opens anything.
-    const issued = await admin(['token', 'issue', '--tenant', String(acme.tenantId), '--user', String(acme.adminUserId), '--days', '1', '--json'], { env: { SECRETS_KEY: newKey } })
+    const issued = await admin(
+      [
+        'token',
+        'issue',
+        '--tenant',
+        String(acme.tenantId),
+        '--user',
+        String(acme.adminUserId),
+        '--days',
+        '1',
+        '--json',
+      ],
+      { env: { SECRETS_KEY: newKey } },
+    )
     assert.equal(issued.status, 0, issued.stderr)
-    const stale = await admin(['token', 'issue', '--tenant', String(acme.tenantId), '--user', String(acme.adminUserId), '--days', '1'])
-    assertOneLineFailure(stale, new RegExp(`sealed under secrets key ${report.keyId}, which is not configured.*SECRETS_KEY`))
+    const stale = await admin([
+      'token',
+      'issue',
+      '--tenant',
+      String(acme.tenantId),
+      '--user',
+      String(acme.adminUserId),
+      '--days',
+      '1',
+    ])
+    assertOneLineFailure(
+      stale,
+      new RegExp(`sealed under secrets key ${report.keyId}, which is not configured.*SECRETS_KEY`),
+    )
     const malformed = await admin(['tenant', 'list'], { env: { SECRETS_KEY: 'not-a-key' } })
     assert.equal(malformed.status, 1)
     assert.match(malformed.stderr, /^error: Invalid configuration:\n  - SECRETS_KEY: key 1 is not 32 bytes/)

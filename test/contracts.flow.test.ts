@@ -23,10 +23,40 @@ before(async () => {
 after(() => t.close())
 
 type Rate = { rateId: string; dealerCost: number; suggestedRetail: number; minRetail: number; maxRetail: number }
-type QuoteReply = { quoteId: string; products: Array<{ productId: number; productCode: string; programs: Array<{ plans: Array<{ planId: number; planCode: string; terms: Array<{ termMonths: number; deductibles: Array<{ code: string; rate: Rate; options: Array<{ optionId: number; code: string; required: boolean }> }> }> }> }> }> }
+type QuoteReply = {
+  quoteId: string
+  products: Array<{
+    productId: number
+    productCode: string
+    programs: Array<{
+      plans: Array<{
+        planId: number
+        planCode: string
+        terms: Array<{
+          termMonths: number
+          deductibles: Array<{
+            code: string
+            rate: Rate
+            options: Array<{ optionId: number; code: string; required: boolean }>
+          }>
+        }>
+      }>
+    }>
+  }>
+}
 
-const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
-  t.app.inject({ method, url, headers: { ...headers, ...extra }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) })
+const inject = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  extra: Record<string, string> = {},
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { ...headers, ...extra },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  })
 
 test('quote → custom fields → draft PDF → contract → hold → finalize → journal entry → final PDF → v2 lookup', async () => {
   // 1. The quote.
@@ -41,7 +71,10 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   const roadside = deductible.options.find((o) => o.code === 'ROADSIDE')
 
   // 2. The plan's custom fields, from the quote's rate-book version.
-  const fieldsRes = await inject('GET', `/api/Rates/Products/${vsc.productId}/customfields?rateId=${rate.rateId}&quoteId=${encodeURIComponent(quote.quoteId)}`)
+  const fieldsRes = await inject(
+    'GET',
+    `/api/Rates/Products/${vsc.productId}/customfields?rateId=${rate.rateId}&quoteId=${encodeURIComponent(quote.quoteId)}`,
+  )
   assert.equal(fieldsRes.statusCode, 200, fieldsRes.body)
   const fields = json<{ planId: number; fields: Array<{ key: string; required: boolean }> }>(fieldsRes)
   assert.equal(fields.planId, plan.planId)
@@ -49,10 +82,19 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.deepEqual(required, ['financeManagerCode'])
 
   const deal = {
-    quoteId: quote.quoteId, rateId: rate.rateId, selectedOptionIds: roadside ? [roadside.optionId] : [],
-    retailPrice: rate.suggestedRetail, saleDate: SALE_DATE, saleOdometer: 42150,
+    quoteId: quote.quoteId,
+    rateId: rate.rateId,
+    selectedOptionIds: roadside ? [roadside.optionId] : [],
+    retailPrice: rate.suggestedRetail,
+    saleDate: SALE_DATE,
+    saleOdometer: 42150,
     vehicle: { vin: '1HGCV1F37LA012345', condition: 'USED' },
-    customer: { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' } },
+    customer: {
+      firstName: 'Sam',
+      lastName: 'Buyer',
+      emailAddress: 'sam@example.com',
+      address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' },
+    },
     coBuyer: { firstName: 'Alex', lastName: 'Buyer' },
     lienHolder: { name: 'First Bank of Austin' },
     customFields: { financeManagerCode: 'FM7' },
@@ -63,14 +105,27 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.equal(draftRes.statusCode, 200, draftRes.body)
   assert.match(String(draftRes.headers['content-type']), /application\/pdf/)
   const draftPages = await extractPdfText(new Uint8Array(draftRes.rawPayload))
-  assert.ok(draftPages.every((p) => p.includes('DRAFT')), 'every page of the draft is marked DRAFT')
+  assert.ok(
+    draftPages.every((p) => p.includes('DRAFT')),
+    'every page of the draft is marked DRAFT',
+  )
   assert.ok(draftPages.join('\n').includes('1HGCV1F37LA012345'))
-  assert.equal(json<unknown[]>(await inject('GET', '/api/contracts?vin=1HGCV1F37LA012345')).length, 0, 'a draft creates no contract')
+  assert.equal(
+    json<unknown[]>(await inject('GET', '/api/contracts?vin=1HGCV1F37LA012345')).length,
+    0,
+    'a draft creates no contract',
+  )
 
   // 4. The contract.
   const created = await inject('POST', '/api/contracts', deal)
   assert.equal(created.statusCode, 201, created.body)
-  const contract = json<{ id: number; contractNumber: string; status: string; pricing: { dealerCost: number; retailPrice: number; lines: Array<{ amount: number; payeeAccountHolderId: number }> }; options: unknown[] }>(created)
+  const contract = json<{
+    id: number
+    contractNumber: string
+    status: string
+    pricing: { dealerCost: number; retailPrice: number; lines: Array<{ amount: number; payeeAccountHolderId: number }> }
+    options: unknown[]
+  }>(created)
   assert.equal(created.headers.location, `/api/contracts/${contract.id}`)
   assert.equal(contract.status, 'PENDING')
   assert.match(contract.contractNumber, /^VSC-PLAT-U-0126-\d{8}$/)
@@ -79,19 +134,33 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.equal(contract.pricing.retailPrice, rate.suggestedRetail)
 
   // 5. A hold blocks finalization until resolved.
-  const hold = await inject('POST', `/api/contracts/${contract.id}/holds`, { reasonCode: 'MISSING_SIGNATURE', note: 'page 2' })
+  const hold = await inject('POST', `/api/contracts/${contract.id}/holds`, {
+    reasonCode: 'MISSING_SIGNATURE',
+    note: 'page 2',
+  })
   assert.equal(hold.statusCode, 201, hold.body)
   const holdId = json<{ holdId: number }>(hold).holdId
   const blocked = await inject('POST', `/api/contracts/${contract.id}/finalize`, {})
   assert.equal(blocked.statusCode, 409, blocked.body)
   assert.equal(json<{ code: string }>(blocked).code, 'contract_on_hold')
-  const resolved = await inject('POST', `/api/contracts/${contract.id}/holds/${holdId}/resolves`, { note: 'signed copy received' })
+  const resolved = await inject('POST', `/api/contracts/${contract.id}/holds/${holdId}/resolves`, {
+    note: 'signed copy received',
+  })
   assert.equal(resolved.statusCode, 201, resolved.body)
 
   // 6. Finalize: one balanced entry linked to the contract, the final document.
   const finalized = await inject('POST', `/api/contracts/${contract.id}/finalize`, {})
   assert.equal(finalized.statusCode, 200, finalized.body)
-  const posting = json<{ contract: { status: string; remittance: { journalEntryIds: number[] } }; journalEntry: { entryId: number; totalDebit: number; totalCredit: number; lines: Array<{ debit: number; credit: number }> }; document: { fileId: number } }>(finalized)
+  const posting = json<{
+    contract: { status: string; remittance: { journalEntryIds: number[] } }
+    journalEntry: {
+      entryId: number
+      totalDebit: number
+      totalCredit: number
+      lines: Array<{ debit: number; credit: number }>
+    }
+    document: { fileId: number }
+  }>(finalized)
   assert.equal(posting.contract.status, 'ACTIVE', 'in effect from the sale date')
   assert.equal(posting.journalEntry.totalDebit, posting.journalEntry.totalCredit)
   assert.equal(posting.journalEntry.totalDebit, contract.pricing.dealerCost)
@@ -110,17 +179,38 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.ok(!finalText.includes('DRAFT'), 'the final document is not a draft')
 
   // Every change is in the audit trail, in order.
-  const audited = await t.db.read(demo.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_type', 'entity_id'])
-    .where('tenant_id', '=', demo.tenantId).where('request_id', '!=', 'demo-seed').orderBy('id').execute())
-  const contractActions = audited.filter((a) => a.entity_type === 'contract' && a.entity_id === String(contract.id)).map((a) => a.action)
-  assert.deepEqual(contractActions, ['contract.created', 'contract.hold_placed', 'contract.hold_resolved', 'contract.finalized', 'contract.activated'])
+  const audited = await t.db.read(demo.tenantId, (x) =>
+    x
+      .selectFrom('audit_log')
+      .select(['action', 'entity_type', 'entity_id'])
+      .where('tenant_id', '=', demo.tenantId)
+      .where('request_id', '!=', 'demo-seed')
+      .orderBy('id')
+      .execute(),
+  )
+  const contractActions = audited
+    .filter((a) => a.entity_type === 'contract' && a.entity_id === String(contract.id))
+    .map((a) => a.action)
+  assert.deepEqual(contractActions, [
+    'contract.created',
+    'contract.hold_placed',
+    'contract.hold_resolved',
+    'contract.finalized',
+    'contract.activated',
+  ])
   const actions = new Set(audited.map((a) => a.action))
-  for (const action of ['customer.created', 'lien_holder.created', 'journal_entry.posted', 'document.created']) assert.ok(actions.has(action), action)
+  for (const action of ['customer.created', 'lien_holder.created', 'journal_entry.posted', 'document.created'])
+    assert.ok(actions.has(action), action)
 
   // 7. Lookup by contract number (v2).
   const byNumber = await inject('GET', `/api/v2/contracts/${contract.contractNumber.toLowerCase()}`)
   assert.equal(byNumber.statusCode, 200, byNumber.body)
   assert.equal(json<{ id: number }>(byNumber).id, contract.id)
-  const page = json<{ items: Array<{ id: number }>; totalCount: number }>(await inject('GET', `/api/v2/contracts?contractNumber=${contract.contractNumber}`))
-  assert.deepEqual(page.items.map((c) => c.id), [contract.id])
+  const page = json<{ items: Array<{ id: number }>; totalCount: number }>(
+    await inject('GET', `/api/v2/contracts?contractNumber=${contract.contractNumber}`),
+  )
+  assert.deepEqual(
+    page.items.map((c) => c.id),
+    [contract.id],
+  )
 })

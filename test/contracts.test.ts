@@ -5,13 +5,22 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { createTenant, createTestApp, createUserWithRoles, json, loginHeaders, type TestApp, type TestTenant } from './harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  json,
+  loginHeaders,
+  type TestApp,
+  type TestTenant,
+} from './harness.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
 const TODAY = '2026-11-21'
 const HONDA_VIN = '1HGCV1F37LA012345'
 const CAMRY_VIN = '4T1B11HK8KU123456'
-const FINANCE = 'vehiclePurchasePrice=28500&msrp=31200&financeType=RETAIL&amountFinanced=24000&financeTermMonths=72&apr=6.99'
+const FINANCE =
+  'vehiclePurchasePrice=28500&msrp=31200&financeType=RETAIL&amountFinanced=24000&financeTermMonths=72&apr=6.99'
 
 let t: TestApp
 let demo: DemoTenant
@@ -25,40 +34,69 @@ before(async () => {
 after(() => t.close())
 
 const login = (email: string, password: string) => loginHeaders(t, demo.apiKey, email, password)
-const demoTenant = (): TestTenant => ({
-  ...demo, adminUserId: 0, headers,
-  tokenFor: async (email: string, password: string) => ((await login(email, password)).authorization ?? '').slice('Bearer '.length),
-} as unknown as TestTenant)
+const demoTenant = (): TestTenant =>
+  ({
+    ...demo,
+    adminUserId: 0,
+    headers,
+    tokenFor: async (email: string, password: string) =>
+      ((await login(email, password)).authorization ?? '').slice('Bearer '.length),
+  }) as unknown as TestTenant
 
 type Rate = { rateId: string; suggestedRetail: number; minRetail: number; maxRetail: number; retailLocked: boolean }
-type QuoteReply = { quoteId: string; products: Array<{ productCode: string; programs: Array<{ plans: Array<{ planCode: string; terms: Array<{ deductibles: Array<{ rate: Rate }> }> }> }> }> }
+type QuoteReply = {
+  quoteId: string
+  products: Array<{
+    productCode: string
+    programs: Array<{ plans: Array<{ planCode: string; terms: Array<{ deductibles: Array<{ rate: Rate }> }> }> }>
+  }>
+}
 
-const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, h: Record<string, string> = headers) =>
-  t.app.inject({ method, url, headers: h, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) })
+const inject = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  h: Record<string, string> = headers,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: h,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  })
 
 /** A fresh quote and the first rate of `planCode`. */
-async function quoteFor(options: { vin?: string; saleDate?: string; planCode?: string; extra?: string; dealer?: string } = {}) {
+async function quoteFor(
+  options: { vin?: string; saleDate?: string; planCode?: string; extra?: string; dealer?: string } = {},
+) {
   const vin = options.vin ?? HONDA_VIN
   const query = `vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${options.saleDate ?? TODAY}${options.extra ? `&${options.extra}` : ''}`
   const res = await inject('GET', `/api/Rates/rateQuote/${options.dealer ?? '10001'}?${query}`)
   assert.equal(res.statusCode, 200, res.body)
   const quote = json<QuoteReply>(res)
-  const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans)).find((p) => p.planCode === (options.planCode ?? 'PLAT-USED'))
+  const plan = quote.products
+    .flatMap((p) => p.programs.flatMap((g) => g.plans))
+    .find((p) => p.planCode === (options.planCode ?? 'PLAT-USED'))
   assert.ok(plan, `the quote offers ${options.planCode ?? 'PLAT-USED'}`)
   return { quoteId: quote.quoteId, rate: plan.terms[0]!.deductibles[0]!.rate, vin, saleDate: options.saleDate ?? TODAY }
 }
 
 function dealOf(q: Awaited<ReturnType<typeof quoteFor>>, overrides: Record<string, unknown> = {}) {
   return {
-    quoteId: q.quoteId, rateId: q.rate.rateId, retailPrice: q.rate.suggestedRetail, saleOdometer: 42150,
-    vehicle: { vin: q.vin }, customer: { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com' },
+    quoteId: q.quoteId,
+    rateId: q.rate.rateId,
+    retailPrice: q.rate.suggestedRetail,
+    saleOdometer: 42150,
+    vehicle: { vin: q.vin },
+    customer: { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com' },
     customFields: { financeManagerCode: 'FM7' },
     ...overrides,
   }
 }
 
 type Problem = { status: number; code: string; errors?: Array<{ field: string; code: string }> }
-const fieldsOf = (res: { body: string }) => (json<Problem>(res as never).errors ?? []).map((e) => `${e.field}:${e.code}`).toSorted()
+const fieldsOf = (res: { body: string }) =>
+  (json<Problem>(res as never).errors ?? []).map((e) => `${e.field}:${e.code}`).toSorted()
 
 describe('POST /api/contracts refusals', () => {
   test('an unknown or altered quote: 422 quote_unknown', async () => {
@@ -94,13 +132,21 @@ describe('POST /api/contracts refusals', () => {
 
   test('facts that differ from the quote are each named', async () => {
     const q = await quoteFor()
-    const res = await inject('POST', '/api/contracts', dealOf(q, { vehicle: { vin: CAMRY_VIN }, saleOdometer: 50000, saleDate: '2026-11-20' }))
+    const res = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { vehicle: { vin: CAMRY_VIN }, saleOdometer: 50000, saleDate: '2026-11-20' }),
+    )
     assert.equal(res.statusCode, 422, res.body)
     assert.equal(json<Problem>(res).code, 'contract_invalid')
-    assert.deepEqual(fieldsOf(res), ['saleDate:differs_from_quote', 'saleOdometer:differs_from_quote', 'vehicle/vin:differs_from_quote'])
+    assert.deepEqual(fieldsOf(res), [
+      'saleDate:differs_from_quote',
+      'saleOdometer:differs_from_quote',
+      'vehicle/vin:differs_from_quote',
+    ])
   })
 
-  test('a retail price outside the rate\'s limits: 422 naming retailPrice', async () => {
+  test("a retail price outside the rate's limits: 422 naming retailPrice", async () => {
     const q = await quoteFor()
     for (const retailPrice of [q.rate.minRetail - 0.01, q.rate.maxRetail + 1]) {
       const res = await inject('POST', '/api/contracts', dealOf(q, { retailPrice }))
@@ -113,14 +159,27 @@ describe('POST /api/contracts refusals', () => {
 
   test('every missing or invalid custom field is listed', async () => {
     const q = await quoteFor()
-    const res = await inject('POST', '/api/contracts', dealOf(q, { customFields: { stockNumber: 'x'.repeat(30), unknownThing: 1 } }))
+    const res = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { customFields: { stockNumber: 'x'.repeat(30), unknownThing: 1 } }),
+    )
     assert.equal(res.statusCode, 422, res.body)
-    assert.deepEqual(fieldsOf(res), ['customFields/financeManagerCode:required', 'customFields/stockNumber:too_long', 'customFields/unknownThing:unknown_field'])
+    assert.deepEqual(fieldsOf(res), [
+      'customFields/financeManagerCode:required',
+      'customFields/stockNumber:too_long',
+      'customFields/unknownThing:unknown_field',
+    ])
   })
 
   test('schema violations are a 400 naming each field', async () => {
     const q = await quoteFor()
-    const res = await inject('POST', '/api/contracts', { ...dealOf(q), vehicle: { vin: 'short' }, customer: 'nobody', extra: true })
+    const res = await inject('POST', '/api/contracts', {
+      ...dealOf(q),
+      vehicle: { vin: 'short' },
+      customer: 'nobody',
+      extra: true,
+    })
     assert.equal(res.statusCode, 400, res.body)
     assert.ok((json<Problem>(res).errors ?? []).length >= 3)
   })
@@ -154,19 +213,45 @@ describe('duplicates and concurrency', () => {
   test('50 parallel submissions with one Idempotency-Key create exactly one contract', async () => {
     const q = await quoteFor({ saleDate: '2026-11-03' })
     const body = dealOf(q)
-    const replies = await Promise.all(Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: '/api/contracts', headers: { ...headers, 'idempotency-key': 'one-deal-50' }, payload: body })))
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/contracts',
+          headers: { ...headers, 'idempotency-key': 'one-deal-50' },
+          payload: body,
+        }),
+      ),
+    )
     const created = replies.filter((r) => r.statusCode === 201)
     assert.ok(created.length >= 1)
-    assert.ok(replies.every((r) => r.statusCode === 201 || r.statusCode === 409), replies.map((r) => r.statusCode).join(','))
-    assert.equal(new Set(created.map((r) => json<{ id: number }>(r).id)).size, 1, 'every success names the same contract')
-    const found = json<unknown[]>(await inject('GET', `/api/contracts?vin=${HONDA_VIN}&saleDateFrom=2026-11-03&saleDateTo=2026-11-03`))
+    assert.ok(
+      replies.every((r) => r.statusCode === 201 || r.statusCode === 409),
+      replies.map((r) => r.statusCode).join(','),
+    )
+    assert.equal(
+      new Set(created.map((r) => json<{ id: number }>(r).id)).size,
+      1,
+      'every success names the same contract',
+    )
+    const found = json<unknown[]>(
+      await inject('GET', `/api/contracts?vin=${HONDA_VIN}&saleDateFrom=2026-11-03&saleDateTo=2026-11-03`),
+    )
     assert.equal(found.length, 1)
   })
 
   test('50 parallel creations of different contracts get 50 distinct numbers', async () => {
-    const quotes = await Promise.all(Array.from({ length: 50 }, (_, i) => quoteFor({ vin: CAMRY_VIN, saleDate: new Date(Date.UTC(2026, 10, 21 - i)).toISOString().slice(0, 10) })))
+    const quotes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        quoteFor({ vin: CAMRY_VIN, saleDate: new Date(Date.UTC(2026, 10, 21 - i)).toISOString().slice(0, 10) }),
+      ),
+    )
     const replies = await Promise.all(quotes.map((q) => inject('POST', '/api/contracts', dealOf(q))))
-    assert.deepEqual(replies.map((r) => r.statusCode), Array(50).fill(201), replies.find((r) => r.statusCode !== 201)?.body)
+    assert.deepEqual(
+      replies.map((r) => r.statusCode),
+      Array(50).fill(201),
+      replies.find((r) => r.statusCode !== 201)?.body,
+    )
     const numbers = replies.map((r) => json<{ contractNumber: string }>(r).contractNumber)
     assert.equal(new Set(numbers).size, 50)
   })
@@ -203,10 +288,18 @@ describe('lifecycle', () => {
 
   test('PATCH refuses immutable fields by name, then only pending contracts change', async () => {
     const id = await pending('2026-10-21')
-    const immutable = await inject('PATCH', `/api/contracts/${id}`, { vin: CAMRY_VIN.replace('8', '9'), saleOdometer: 1 })
+    const immutable = await inject('PATCH', `/api/contracts/${id}`, {
+      vin: CAMRY_VIN.replace('8', '9'),
+      saleOdometer: 1,
+    })
     assert.equal(immutable.statusCode, 422, immutable.body)
     assert.equal(json<Problem>(immutable).code, 'immutable_field')
-    const jsonPatch = await t.app.inject({ method: 'PATCH', url: `/api/contracts/${id}`, headers: { ...headers, 'content-type': 'application/json-patch+json' }, payload: JSON.stringify([{ op: 'replace', path: '/customFields/financeManagerCode', value: 'FM9' }]) })
+    const jsonPatch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contracts/${id}`,
+      headers: { ...headers, 'content-type': 'application/json-patch+json' },
+      payload: JSON.stringify([{ op: 'replace', path: '/customFields/financeManagerCode', value: 'FM9' }]),
+    })
     assert.equal(jsonPatch.statusCode, 200, jsonPatch.body)
     assert.equal(json<{ customFields: Record<string, string> }>(jsonPatch).customFields.financeManagerCode, 'FM9')
     assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {})).statusCode, 200)
@@ -226,10 +319,16 @@ describe('lifecycle', () => {
     assert.equal(unchanged.statusCode, 200, unchanged.body)
     assert.equal(json<{ journalEntry: unknown }>(unchanged).journalEntry, null)
     // A correction (what a rerate will do): the first line grows by 12.34.
-    await t.db.transaction(demo.tenantId, (tx) => sql`update contract set pricing = jsonb_set(pricing, '{lines,0,cents}', to_jsonb((pricing->'lines'->0->>'cents')::int + 1234)) where id = ${id}`.execute(tx))
+    await t.db.transaction(demo.tenantId, (tx) =>
+      sql`update contract set pricing = jsonb_set(pricing, '{lines,0,cents}', to_jsonb((pricing->'lines'->0->>'cents')::int + 1234)) where id = ${id}`.execute(
+        tx,
+      ),
+    )
     const corrected = await inject('POST', `/api/contracts/${id}/refinalize`, {})
     assert.equal(corrected.statusCode, 200, corrected.body)
-    const entry = json<{ journalEntry: { totalDebit: number; totalCredit: number; lines: unknown[] } }>(corrected).journalEntry
+    const entry = json<{ journalEntry: { totalDebit: number; totalCredit: number; lines: unknown[] } }>(
+      corrected,
+    ).journalEntry
     assert.equal(entry.totalDebit, 12.34)
     assert.equal(entry.totalCredit, 12.34)
     assert.equal(entry.lines.length, 2)
@@ -245,9 +344,15 @@ describe('lifecycle', () => {
   })
 
   test('hold reasons, holds and their resolution', async () => {
-    assert.ok(json<Array<{ code: string }>>(await inject('GET', '/api/contracts/holdreasons')).some((r) => r.code === 'MISSING_SIGNATURE'))
+    assert.ok(
+      json<Array<{ code: string }>>(await inject('GET', '/api/contracts/holdreasons')).some(
+        (r) => r.code === 'MISSING_SIGNATURE',
+      ),
+    )
     const id = await pending('2026-10-24')
-    const hold = json<{ holdId: number }>(await inject('POST', `/api/contracts/${id}/holds`, { reasonCode: 'NEEDS_REVIEW' }))
+    const hold = json<{ holdId: number }>(
+      await inject('POST', `/api/contracts/${id}/holds`, { reasonCode: 'NEEDS_REVIEW' }),
+    )
     assert.deepEqual(json<unknown[]>(await inject('GET', `/api/contracts/${id}/holds/${hold.holdId}/resolves`)), [])
     assert.equal((await inject('POST', `/api/contracts/${id}/holds/${hold.holdId}/resolves`, {})).statusCode, 201)
     const twice = await inject('POST', `/api/contracts/${id}/holds/${hold.holdId}/resolves`, {})
@@ -264,17 +369,32 @@ describe('access', () => {
     const created = await inject('POST', '/api/contracts', dealOf(q))
     assert.equal(created.statusCode, 201, created.body)
     const id = json<{ id: number }>(created).id
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/contracts/${id}`, headers: { 'x-api-key': demo.apiKey } })).statusCode, 401)
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/contracts/${id}`, headers: { 'x-api-key': demo.apiKey } }))
+        .statusCode,
+      401,
+    )
     const adjuster = await createUserWithRoles(t, demoTenant(), ['CLAIMS_ADJUSTER'])
     const adjusterHeaders = adjuster.headers
     assert.equal((await inject('GET', `/api/contracts/${id}`, undefined, adjusterHeaders)).statusCode, 200)
     assert.equal((await inject('POST', '/api/contracts', dealOf(q), adjusterHeaders)).statusCode, 403)
     assert.equal((await inject('POST', `/api/contracts/${id}/finalize`, {}, adjusterHeaders)).statusCode, 403)
     const other = await createTenant(t)
-    for (const url of [`/api/contracts/${id}`, `/api/v2/contracts/${id}`, `/api/contracts/${id}/holds`, `/api/contracts/${id}/documents`, `/api/contracts/${id}/coveragegroups`]) {
+    for (const url of [
+      `/api/contracts/${id}`,
+      `/api/v2/contracts/${id}`,
+      `/api/contracts/${id}/holds`,
+      `/api/contracts/${id}/documents`,
+      `/api/contracts/${id}/coveragegroups`,
+    ]) {
       assert.equal((await t.app.inject({ method: 'GET', url, headers: other.headers })).statusCode, 404, url)
     }
-    assert.equal((await t.app.inject({ method: 'POST', url: '/api/contracts', headers: other.headers, payload: dealOf(q) })).statusCode, 422, 'another tenant\'s quote is unknown')
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: '/api/contracts', headers: other.headers, payload: dealOf(q) }))
+        .statusCode,
+      422,
+      "another tenant's quote is unknown",
+    )
   })
 
   test('coverage, PPM schedule and the draft document of a pending contract', async () => {
@@ -283,11 +403,16 @@ describe('access', () => {
     const groups = json<Array<{ components: unknown[] }>>(await inject('GET', `/api/contracts/${id}/coveragegroups`))
     const components = json<unknown[]>(await inject('GET', `/api/contracts/${id}/coveragecomponents`))
     assert.ok(groups.length > 0)
-    assert.equal(components.length, groups.reduce((n, g) => n + g.components.length, 0))
+    assert.equal(
+      components.length,
+      groups.reduce((n, g) => n + g.components.length, 0),
+    )
     assert.deepEqual(json<unknown[]>(await inject('GET', `/api/contracts/${id}/ppmservices`)), [])
     const doc = await inject('POST', `/api/contracts/${id}/documents`)
     assert.equal(doc.statusCode, 201, doc.body)
-    const listed = json<Array<{ versions: Array<{ metadata: { draft: boolean } }> }>>(await inject('GET', `/api/contracts/${id}/documents`))
+    const listed = json<Array<{ versions: Array<{ metadata: { draft: boolean } }> }>>(
+      await inject('GET', `/api/contracts/${id}/documents`),
+    )
     assert.equal(listed[0]!.versions[0]!.metadata.draft, true)
   })
 })
@@ -295,49 +420,98 @@ describe('access', () => {
 describe('hostile and careless input', () => {
   test('control characters and ids no column can hold are 400s naming the field', async () => {
     const q = await quoteFor({ saleDate: '2026-10-14' })
-    const nul = await inject('POST', '/api/contracts', dealOf(q, { customer: { firstName: 'Sam\u0000', lastName: 'Buyer' } }))
+    const nul = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { customer: { firstName: 'Sam\u0000', lastName: 'Buyer' } }),
+    )
     assert.equal(nul.statusCode, 400, nul.body)
     const huge = await inject('POST', '/api/contracts', dealOf(q, { lienHolderId: 1e20 }))
     assert.equal(huge.statusCode, 400, huge.body)
-    for (const url of ['/api/contracts?dealerId=99999999999999999999', '/api/v2/contracts?dealerId=9223372036854775808', '/api/contracts?customerName=a%00b']) {
+    for (const url of [
+      '/api/contracts?dealerId=99999999999999999999',
+      '/api/v2/contracts?dealerId=9223372036854775808',
+      '/api/contracts?customerName=a%00b',
+    ]) {
       assert.equal((await inject('GET', url)).statusCode, 400, url)
     }
     // A NUL is refused by the platform before the contract rules see it (400, named like the schema names fields).
-    const fieldNul = await inject('POST', '/api/contracts', dealOf(q, { customFields: { financeManagerCode: 'F\u0000' } }))
+    const fieldNul = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { customFields: { financeManagerCode: 'F\u0000' } }),
+    )
     assert.equal(fieldNul.statusCode, 400, fieldNul.body)
     assert.deepEqual(fieldsOf(fieldNul), ['customFields.financeManagerCode:invalid_value'])
-    const fieldControl = await inject('POST', '/api/contracts', dealOf(q, { customFields: { financeManagerCode: 'F\u0007' } }))
+    const fieldControl = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { customFields: { financeManagerCode: 'F\u0007' } }),
+    )
     assert.equal(fieldControl.statusCode, 422, fieldControl.body)
     assert.deepEqual(fieldsOf(fieldControl), ['customFields/financeManagerCode:invalid_value'])
   })
 
   test('a PATCH that would store bad values is refused and the contract stays readable', async () => {
     const q = await quoteFor({ saleDate: '2026-10-15', extra: FINANCE, planCode: 'GAP-STD' })
-    const created = await inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: `LN-P-${Date.now()}` } }))
+    const created = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(q, { customFields: { lenderLoanNumber: `LN-P-${Date.now()}` } }),
+    )
     assert.equal(created.statusCode, 201, created.body)
     const id = json<{ id: number }>(created).id
-    const bad = await inject('PATCH', `/api/contracts/${id}`, { finance: { monthlyPayment: 'abc' }, effectiveDate: '2099-01-01' })
+    const bad = await inject('PATCH', `/api/contracts/${id}`, {
+      finance: { monthlyPayment: 'abc' },
+      effectiveDate: '2099-01-01',
+    })
     assert.equal(bad.statusCode, 422, bad.body)
     assert.deepEqual(fieldsOf(bad), ['effectiveDate:out_of_range', 'finance/monthlyPayment:invalid_format'])
-    const partial = await inject('PATCH', `/api/contracts/${id}`, { salesPerson: { firstName: null, code: 'PS1' }, finance: { monthlyPayment: 410.22 }, coBuyer: null })
+    const partial = await inject('PATCH', `/api/contracts/${id}`, {
+      salesPerson: { firstName: null, code: 'PS1' },
+      finance: { monthlyPayment: 410.22 },
+      coBuyer: null,
+    })
     assert.equal(partial.statusCode, 200, partial.body)
     const read = await inject('GET', `/api/contracts/${id}`)
     assert.equal(read.statusCode, 200, read.body)
-    const c = json<{ salesPerson: { firstName: string | null; code: string }; finance: { monthlyPayment: number } }>(read)
+    const c = json<{ salesPerson: { firstName: string | null; code: string }; finance: { monthlyPayment: number } }>(
+      read,
+    )
     assert.deepEqual(c.salesPerson, { firstName: null, lastName: null, code: 'PS1' })
     assert.equal(c.finance.monthlyPayment, 410.22)
   })
 
   test('parallel claims of one unique value: one contract gets it, the others 409', async () => {
     const loan = `LN-R-${Date.now()}`
-    const quotes = await Promise.all(Array.from({ length: 8 }, (_, i) => quoteFor({ saleDate: new Date(Date.UTC(2026, 8, 25 + i)).toISOString().slice(0, 10), extra: FINANCE, planCode: 'GAP-STD' })))
-    const replies = await Promise.all(quotes.map((q) => inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: loan } }))))
-    assert.deepEqual(replies.map((r) => r.statusCode).toSorted(), [201, 409, 409, 409, 409, 409, 409, 409], replies.map((r) => r.body).join('\n'))
+    const quotes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        quoteFor({
+          saleDate: new Date(Date.UTC(2026, 8, 25 + i)).toISOString().slice(0, 10),
+          extra: FINANCE,
+          planCode: 'GAP-STD',
+        }),
+      ),
+    )
+    const replies = await Promise.all(
+      quotes.map((q) => inject('POST', '/api/contracts', dealOf(q, { customFields: { lenderLoanNumber: loan } }))),
+    )
+    assert.deepEqual(
+      replies.map((r) => r.statusCode).toSorted(),
+      [201, 409, 409, 409, 409, 409, 409, 409],
+      replies.map((r) => r.body).join('\n'),
+    )
   })
 
   test('a draft document is rendered again on retry, even with an Idempotency-Key', async () => {
     const q = await quoteFor({ saleDate: '2026-10-16' })
-    const send = () => t.app.inject({ method: 'POST', url: '/api/contracts/draftdocument', headers: { ...headers, 'idempotency-key': 'draft-1' }, payload: dealOf(q) })
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/contracts/draftdocument',
+        headers: { ...headers, 'idempotency-key': 'draft-1' },
+        payload: dealOf(q),
+      })
     for (const res of [await send(), await send()]) {
       assert.equal(res.statusCode, 200, res.body)
       assert.ok(res.rawPayload.length > 1000)
@@ -349,57 +523,109 @@ describe('hostile and careless input', () => {
     const q = await quoteFor({ saleDate: '2026-10-17' })
     const id = json<{ id: number }>(await inject('POST', '/api/contracts', dealOf(q))).id
     assert.equal((await inject('POST', `/api/contracts/${id}/finalize`)).statusCode, 200)
-    const active = json<Array<{ id: number; status: string }>>(await inject('GET', '/api/contracts?status=ACTIVE&saleDateFrom=2026-10-17&saleDateTo=2026-10-17'))
-    assert.deepEqual(active.map((c) => [c.id, c.status]), [[id, 'ACTIVE']])
-    assert.deepEqual(json<unknown[]>(await inject('GET', '/api/contracts?status=FINALIZED&saleDateFrom=2026-10-17&saleDateTo=2026-10-17')), [])
+    const active = json<Array<{ id: number; status: string }>>(
+      await inject('GET', '/api/contracts?status=ACTIVE&saleDateFrom=2026-10-17&saleDateTo=2026-10-17'),
+    )
+    assert.deepEqual(
+      active.map((c) => [c.id, c.status]),
+      [[id, 'ACTIVE']],
+    )
+    assert.deepEqual(
+      json<unknown[]>(
+        await inject('GET', '/api/contracts?status=FINALIZED&saleDateFrom=2026-10-17&saleDateTo=2026-10-17'),
+      ),
+      [],
+    )
   })
 
   test('lien holders with addresses, inline or by id, are kept and shown', async () => {
     const lienHolders = json<Array<{ id: number; legalName: string }>>(await inject('GET', '/api/lienHolders?limit=1'))
     assert.ok(lienHolders.length > 0, 'the demo tenant has lien holders')
-    const byId = await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-18' }), { lienHolderId: lienHolders[0]!.id }))
+    const byId = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(await quoteFor({ saleDate: '2026-10-18' }), { lienHolderId: lienHolders[0]!.id }),
+    )
     assert.equal(byId.statusCode, 201, byId.body)
-    const inline = await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-19' }), {
-      lienHolder: { name: 'First Bank of Austin', address: { line1: '500 Congress Ave', city: 'Austin', state: 'TX', postalCode: '78701' }, phoneNumber: '+15125550199' },
-    }))
+    const inline = await inject(
+      'POST',
+      '/api/contracts',
+      dealOf(await quoteFor({ saleDate: '2026-10-19' }), {
+        lienHolder: {
+          name: 'First Bank of Austin',
+          address: { line1: '500 Congress Ave', city: 'Austin', state: 'TX', postalCode: '78701' },
+          phoneNumber: '+15125550199',
+        },
+      }),
+    )
     assert.equal(inline.statusCode, 201, inline.body)
     for (const res of [byId, inline]) {
       const id = json<{ id: number }>(res).id
       const read = await inject('GET', `/api/contracts/${id}`)
       assert.equal(read.statusCode, 200, read.body)
-      const lien = json<{ lienHolder: { lienHolderId: number; address: Record<string, unknown> | null } }>(read).lienHolder
+      const lien = json<{ lienHolder: { lienHolderId: number; address: Record<string, unknown> | null } }>(
+        read,
+      ).lienHolder
       assert.ok(lien.lienHolderId > 0)
       const edited = await inject('PATCH', `/api/contracts/${id}`, { dealNumber: 'D-L' })
       assert.equal(edited.statusCode, 200, edited.body)
     }
-    assert.equal(json<{ lienHolder: { address: { line1: string } } }>(inline).lienHolder.address.line1, '500 Congress Ave')
+    assert.equal(
+      json<{ lienHolder: { address: { line1: string } } }>(inline).lienHolder.address.line1,
+      '500 Congress Ave',
+    )
   })
 
   test('lone surrogates and huge paging values are 400s', async () => {
     const q = await quoteFor({ saleDate: '2026-10-25' })
-    const surrogate = await t.app.inject({ method: 'POST', url: '/api/contracts', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(dealOf(q)).replace('"Sam"', '"Sam\\ud800"') })
+    const surrogate = await t.app.inject({
+      method: 'POST',
+      url: '/api/contracts',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(dealOf(q)).replace('"Sam"', '"Sam\\ud800"'),
+    })
     assert.equal(surrogate.statusCode, 400, surrogate.body)
     assert.equal(json<Problem>(surrogate).code, 'validation_failed')
     assert.deepEqual(fieldsOf(surrogate), ['customer.firstName:invalid_value'])
-    for (const url of ['/api/contracts?offset=99999999999999999999', '/api/v2/contracts?pageNumber=99999999999999999']) {
+    for (const url of [
+      '/api/contracts?offset=99999999999999999999',
+      '/api/v2/contracts?pageNumber=99999999999999999',
+    ]) {
       assert.equal((await inject('GET', url)).statusCode, 400, url)
     }
   })
 })
 
 describe('dealer-side users', () => {
-  test('sell for their own dealer only, and see only their dealers\' contracts', async () => {
+  test("sell for their own dealer only, and see only their dealers' contracts", async () => {
     const dealers = json<Array<{ id: number; dealerNumber: string }>>(await inject('GET', '/api/dealers?limit=1000'))
     const own = dealers.find((d) => d.dealerNumber === '10002')!
-    const group = await inject('POST', '/api/portalvisibilitygroups', { code: 'CONTRACT-PORTAL', name: 'Toyota Dallas portal', dealerIds: [own.id] })
+    const group = await inject('POST', '/api/portalvisibilitygroups', {
+      code: 'CONTRACT-PORTAL',
+      name: 'Toyota Dallas portal',
+      dealerIds: [own.id],
+    })
     assert.equal(group.statusCode, 201, group.body)
-    const user = await createUserWithRoles(t, demoTenant(), ['DEALER_USER'], { groups: [{ id: json<{ id: number }>(group).id }] })
+    const user = await createUserWithRoles(t, demoTenant(), ['DEALER_USER'], {
+      groups: [{ id: json<{ id: number }>(group).id }],
+    })
     // A contract of dealer 10001, written by staff: invisible to the dealer user.
-    const staffContract = json<{ id: number; contractNumber: string }>(await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-26' }))))
-    for (const url of [`/api/contracts/${staffContract.id}`, `/api/v2/contracts/${staffContract.contractNumber}`, `/api/contracts/${staffContract.id}/holds`, `/api/contracts/${staffContract.id}/lock`]) {
+    const staffContract = json<{ id: number; contractNumber: string }>(
+      await inject('POST', '/api/contracts', dealOf(await quoteFor({ saleDate: '2026-10-26' }))),
+    )
+    for (const url of [
+      `/api/contracts/${staffContract.id}`,
+      `/api/v2/contracts/${staffContract.contractNumber}`,
+      `/api/contracts/${staffContract.id}/holds`,
+      `/api/contracts/${staffContract.id}/lock`,
+    ]) {
       assert.equal((await inject('GET', url, undefined, user.headers)).statusCode, 404, url)
     }
-    assert.equal((await inject('POST', `/api/contracts/${staffContract.id}/holds`, { reasonCode: 'OTHER' }, user.headers)).statusCode, 404)
+    assert.equal(
+      (await inject('POST', `/api/contracts/${staffContract.id}/holds`, { reasonCode: 'OTHER' }, user.headers))
+        .statusCode,
+      404,
+    )
     // A staff quote of dealer 10001 is not the dealer user's to contract.
     const staffQuote = await quoteFor({ saleDate: '2026-10-27' })
     const refused = await inject('POST', '/api/contracts', dealOf(staffQuote), user.headers)
@@ -407,15 +633,29 @@ describe('dealer-side users', () => {
     assert.equal(json<Problem>(refused).code, 'quote_unknown')
     // Its own dealer's quote and contract are its own.
     const q = await (async () => {
-      const res = await inject('GET', `/api/Rates/rateQuote/10002?vin=${CAMRY_VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-10-28`, undefined, user.headers)
+      const res = await inject(
+        'GET',
+        `/api/Rates/rateQuote/10002?vin=${CAMRY_VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-10-28`,
+        undefined,
+        user.headers,
+      )
       assert.equal(res.statusCode, 200, res.body)
       const quote = json<QuoteReply>(res)
-      const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans)).find((p) => p.planCode === 'PLAT-USED')!
-      return { quoteId: quote.quoteId, rate: plan.terms[0]!.deductibles[0]!.rate, vin: CAMRY_VIN, saleDate: '2026-10-28' }
+      const plan = quote.products
+        .flatMap((p) => p.programs.flatMap((g) => g.plans))
+        .find((p) => p.planCode === 'PLAT-USED')!
+      return {
+        quoteId: quote.quoteId,
+        rate: plan.terms[0]!.deductibles[0]!.rate,
+        vin: CAMRY_VIN,
+        saleDate: '2026-10-28',
+      }
     })()
     const mine = await inject('POST', '/api/contracts', dealOf(q), user.headers)
     assert.equal(mine.statusCode, 201, mine.body)
-    const listed = json<Array<{ id: number; dealerId: number }>>(await inject('GET', '/api/contracts?limit=1000', undefined, user.headers))
+    const listed = json<Array<{ id: number; dealerId: number }>>(
+      await inject('GET', '/api/contracts?limit=1000', undefined, user.headers),
+    )
     assert.ok(listed.length > 0 && listed.every((c) => c.dealerId === own.id))
     assert.ok(listed.some((c) => c.id === json<{ id: number }>(mine).id))
   })

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { sql } from 'kysely'
 import { createTestApp, type TestApp } from './harness.ts'
-import { buildWorld, call, documentedOperations, NOW, OPERATION_REQUESTS, send, tenantSnapshot, type OperationRequest, type World } from './security-world.ts'
+import {
+  buildWorld,
+  call,
+  documentedOperations,
+  NOW,
+  OPERATION_REQUESTS,
+  send,
+  tenantSnapshot,
+  type OperationRequest,
+  type World,
+} from './security-world.ts'
 
 /**
  * How each operation is checked:
@@ -19,8 +29,10 @@ import { buildWorld, call, documentedOperations, NOW, OPERATION_REQUESTS, send, 
 type Classification = 'owned' | { list: string | null } | { skip: string }
 const owned = 'owned' as const
 const list = (table: string | null) => ({ list: table })
-const GLOBAL_ID = { skip: 'the path id names global reference data (the same for every tenant), not a tenant\'s record' }
-const CREATE = { skip: 'a creation without a path id: its references are checked by the search cases below and the module tests' }
+const GLOBAL_ID = { skip: "the path id names global reference data (the same for every tenant), not a tenant's record" }
+const CREATE = {
+  skip: 'a creation without a path id: its references are checked by the search cases below and the module tests',
+}
 
 const CLASSIFICATION: Record<string, Classification> = {
   'GET /health/live': { skip: 'no tenant' },
@@ -55,9 +67,15 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/generalsettings': list(null),
   'GET /api/generalsettings/settinggroups': list(null),
   'GET /api/generalsettings/settingtypes': list(null),
-  'GET /api/generalsettings/{generalSettingId}': { skip: 'setting ids name the global setting definitions; B reads and writes its own value (A\'s value is checked unchanged)' },
-  'PUT /api/generalsettings/{generalSettingId}': { skip: 'setting ids name the global setting definitions; B writes its own value (A\'s value is checked unchanged)' },
-  'DELETE /api/generalsettings/{generalSettingId}': { skip: 'setting ids name the global setting definitions; B resets its own value (A\'s value is checked unchanged)' },
+  'GET /api/generalsettings/{generalSettingId}': {
+    skip: "setting ids name the global setting definitions; B reads and writes its own value (A's value is checked unchanged)",
+  },
+  'PUT /api/generalsettings/{generalSettingId}': {
+    skip: "setting ids name the global setting definitions; B writes its own value (A's value is checked unchanged)",
+  },
+  'DELETE /api/generalsettings/{generalSettingId}': {
+    skip: "setting ids name the global setting definitions; B resets its own value (A's value is checked unchanged)",
+  },
   'GET /api/dealers': list('account_holder'),
   'POST /api/dealers': CREATE,
   'GET /api/dealergroups': list('account_holder'),
@@ -85,8 +103,12 @@ const CLASSIFICATION: Record<string, Classification> = {
   'POST /api/Rates/criteria/evaluate': { skip: 'pure evaluation, no tenant data' },
   'POST /api/Rates/ratebooks': { skip: 'an import (dry run here) of a whole book: no path id' },
   'GET /api/Rates/ratebooks': list('rate_book'),
-  'GET /api/Rates/ratebooks/{version}': { skip: 'version numbers count per tenant (A\'s version 1 is B\'s version 1), so they name B\'s own book' },
-  'GET /api/Rates/ratebooks/{version}/document': { skip: 'version numbers count per tenant (A\'s version 1 is B\'s version 1), so they name B\'s own book' },
+  'GET /api/Rates/ratebooks/{version}': {
+    skip: "version numbers count per tenant (A's version 1 is B's version 1), so they name B's own book",
+  },
+  'GET /api/Rates/ratebooks/{version}/document': {
+    skip: "version numbers count per tenant (A's version 1 is B's version 1), so they name B's own book",
+  },
   'GET /api/Rates/Disbursements/DisbursementsCodes': list(null),
   'GET /api/Rates/Disbursements/DisbursementsLabels': list(null),
   'GET /api/Rates/Disbursements/DisbursementsGroups': list(null),
@@ -101,7 +123,9 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/Rates/VehicleBodyStyles': list(null),
   'GET /api/Rates/VehicleSegmentations': list(null),
   'POST /api/contracts': { skip: 'the quote id carries the tenant: covered by "a quote of tenant A" below' },
-  'POST /api/contracts/draftdocument': { skip: 'the quote id carries the tenant: covered by "a quote of tenant A" below' },
+  'POST /api/contracts/draftdocument': {
+    skip: 'the quote id carries the tenant: covered by "a quote of tenant A" below',
+  },
   'GET /api/contracts': list('contract'),
   'GET /api/v2/contracts': list('contract'),
   'GET /api/contracts/holdreasons': list(null),
@@ -111,7 +135,11 @@ const CLASSIFICATION: Record<string, Classification> = {
 const BODY_IDS: Record<string, (a: World, b: World) => unknown> = {
   'PATCH /api/portalvisibilitygroups': (a) => [{ id: a.portalGroup.id, description: 'B was here' }],
   'POST /api/accountholders/autoexpirerequests': (a) => ({ accountHolderIds: [a.insurerId] }),
-  'POST /api/disbursementaccounts': (a) => ({ accountHolderId: a.dealerId, name: 'B was here', paymentMethod: 'CHECK' }),
+  'POST /api/disbursementaccounts': (a) => ({
+    accountHolderId: a.dealerId,
+    name: 'B was here',
+    paymentMethod: 'CHECK',
+  }),
 }
 const BODY_MISSING: Record<string, unknown> = {
   'PATCH /api/portalvisibilitygroups': [{ id: 987654321, description: 'B was here' }],
@@ -138,16 +166,21 @@ let operations: Awaited<ReturnType<typeof documentedOperations>>
 const aRequests = new Map<string, OperationRequest>()
 let before_: string
 
-
 async function idsOf(world: World, table: string): Promise<Set<number>> {
-  const rows = await t.db.read(world.tenant.tenantId, (x) => sql<{ id: string | number }>`select id from ${sql.table(table)} where tenant_id = ${world.tenant.tenantId}`.execute(x))
+  const rows = await t.db.read(world.tenant.tenantId, (x) =>
+    sql<{ id: string | number }>`select id from ${sql.table(table)} where tenant_id = ${world.tenant.tenantId}`.execute(
+      x,
+    ),
+  )
   return new Set(rows.rows.map((r) => Number(r.id)))
 }
 
 async function allIds(world: World): Promise<Set<number>> {
-  const tables = await t.db.read(world.tenant.tenantId, (x) => sql<{ table_name: string }>`
+  const tables = await t.db.read(world.tenant.tenantId, (x) =>
+    sql<{ table_name: string }>`
     select c.table_name from information_schema.columns c join information_schema.columns i on i.table_name = c.table_name and i.table_schema = c.table_schema and i.column_name = 'id'
-    where c.column_name = 'tenant_id' and c.table_schema = 'public'`.execute(x))
+    where c.column_name = 'tenant_id' and c.table_schema = 'public'`.execute(x),
+  )
   const ids = new Set<number>()
   for (const { table_name } of tables.rows) for (const id of await idsOf(world, table_name)) ids.add(id)
   return ids
@@ -169,7 +202,11 @@ test('every operation of the OpenAPI document is classified: every operation wit
   const keys = operations.map((o) => o.key)
   const unclassified = keys.filter((k) => !CLASSIFICATION[k] && !/\{/.test(k))
   assert.deepEqual(unclassified, [], 'operations without a path id missing from CLASSIFICATION')
-  assert.deepEqual(Object.keys(CLASSIFICATION).filter((k) => !keys.includes(k)), [], 'classified operations that do not exist')
+  assert.deepEqual(
+    Object.keys(CLASSIFICATION).filter((k) => !keys.includes(k)),
+    [],
+    'classified operations that do not exist',
+  )
 })
 
 /** A's marker strings: its tag (in the names of what the world created) and its unique keys. */
@@ -184,27 +221,50 @@ function normalized(body: string): string {
 type Problem = { status?: number | string; code?: string; scimType?: string }
 const shape = (body: string) => {
   const parsed = JSON.parse(body) as Problem
-  return { status: Number(parsed.status), code: parsed.code ?? `scim:${parsed.scimType ?? ''}`, members: Object.keys(parsed).toSorted() }
+  return {
+    status: Number(parsed.status),
+    code: parsed.code ?? `scim:${parsed.scimType ?? ''}`,
+    members: Object.keys(parsed).toSorted(),
+  }
 }
 
-test('tenant B with tenant A\'s ids: 404 like a missing id, on every operation with a path id', async (ctx) => {
+test("tenant B with tenant A's ids: 404 like a missing id, on every operation with a path id", async (ctx) => {
   const wrong: string[] = []
   let cases = 0
   const owners = operations.filter((o) => isOwned(o.key))
   for (const op of owners) {
-    const aReq = aRequests.get(op.key) ?? await OPERATION_REQUESTS[op.key]!(t, a)
+    const aReq = aRequests.get(op.key) ?? (await OPERATION_REQUESTS[op.key]!(t, a))
     const bReq = await OPERATION_REQUESTS[op.key]!(t, b)
     const names = Object.keys(bReq.params)
     // Case 0: every id is A's; then, for paths with several ids, B's ids with one of A's.
     const variants: Array<{ label: string; foreign: OperationRequest; absent: OperationRequest }> = []
     if (BODY_IDS[op.key]) {
-      variants.push({ label: 'A\'s id in the body', foreign: { ...bReq, payload: BODY_IDS[op.key]!(a, b) }, absent: { ...bReq, payload: BODY_MISSING[op.key] } })
+      variants.push({
+        label: "A's id in the body",
+        foreign: { ...bReq, payload: BODY_IDS[op.key]!(a, b) },
+        absent: { ...bReq, payload: BODY_MISSING[op.key] },
+      })
     } else {
-      const foreignAll = { ...bReq, params: { ...aReq.params, ...(names.includes('dealerNumber') ? { dealerNumber: a.ownDealerNumber } : {}), ...(names.includes('identifier') ? { identifier: a.finalized.id } : {}) } }
-      variants.push({ label: 'A\'s ids', foreign: foreignAll, absent: { ...bReq, params: { ...bReq.params, [names[0]!]: missing(names[0]!, b) } } })
+      const foreignAll = {
+        ...bReq,
+        params: {
+          ...aReq.params,
+          ...(names.includes('dealerNumber') ? { dealerNumber: a.ownDealerNumber } : {}),
+          ...(names.includes('identifier') ? { identifier: a.finalized.id } : {}),
+        },
+      }
+      variants.push({
+        label: "A's ids",
+        foreign: foreignAll,
+        absent: { ...bReq, params: { ...bReq.params, [names[0]!]: missing(names[0]!, b) } },
+      })
       if (names.length > 1) {
         for (const name of names) {
-          variants.push({ label: `B's ids but A's ${name}`, foreign: { ...bReq, params: { ...bReq.params, [name]: aReq.params[name]! } }, absent: { ...bReq, params: { ...bReq.params, [name]: missing(name, b) } } })
+          variants.push({
+            label: `B's ids but A's ${name}`,
+            foreign: { ...bReq, params: { ...bReq.params, [name]: aReq.params[name]! } },
+            absent: { ...bReq, params: { ...bReq.params, [name]: missing(name, b) } },
+          })
         }
       }
     }
@@ -215,29 +275,51 @@ test('tenant B with tenant A\'s ids: 404 like a missing id, on every operation w
       const where = `${op.key} (${v.label})`
       const sent = JSON.stringify(v.foreign)
       // The caller's own input echoed back (an unknown code in `detail`) is no leak; anything else of A's is.
-      for (const m of markers()) if (res.body.includes(m) && !sent.includes(m)) wrong.push(`${where}: the reply names tenant A's ${m}: ${res.body.slice(0, 200)}`)
+      for (const m of markers())
+        if (res.body.includes(m) && !sent.includes(m))
+          wrong.push(`${where}: the reply names tenant A's ${m}: ${res.body.slice(0, 200)}`)
       if (BODY_IDS[op.key]) {
         // A's id in a body is an unknown reference, exactly like a missing one.
-        if (res.statusCode !== ref.statusCode || normalized(res.body) !== normalized(ref.body)) wrong.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)} where a missing id gives ${ref.statusCode} ${ref.body.slice(0, 200)}`)
+        if (res.statusCode !== ref.statusCode || normalized(res.body) !== normalized(ref.body))
+          wrong.push(
+            `${where}: ${res.statusCode} ${res.body.slice(0, 200)} where a missing id gives ${ref.statusCode} ${ref.body.slice(0, 200)}`,
+          )
         continue
       }
-      if (res.statusCode !== 404) { wrong.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`); continue }
-      if (ref.statusCode !== 404) { wrong.push(`${where}: a missing id answers ${ref.statusCode} ${ref.body.slice(0, 200)}`); continue }
+      if (res.statusCode !== 404) {
+        wrong.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+        continue
+      }
+      if (ref.statusCode !== 404) {
+        wrong.push(`${where}: a missing id answers ${ref.statusCode} ${ref.body.slice(0, 200)}`)
+        continue
+      }
       const got = shape(res.body)
       const expected = shape(ref.body)
-      if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`${where}: ${JSON.stringify(got)} where a missing id gives ${JSON.stringify(expected)}`)
+      if (JSON.stringify(got) !== JSON.stringify(expected))
+        wrong.push(`${where}: ${JSON.stringify(got)} where a missing id gives ${JSON.stringify(expected)}`)
     }
   }
-  ctx.diagnostic(`cross-tenant path ids: ${owners.length} operations, ${cases} cases (each against a missing id: ${cases * 2} requests)`)
+  ctx.diagnostic(
+    `cross-tenant path ids: ${owners.length} operations, ${cases} cases (each against a missing id: ${cases * 2} requests)`,
+  )
   assert.deepEqual(wrong, [])
-  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, "tenant A's rows changed")
 })
 
 /** Every id-like value in a reply: members named `id` or ending in `Id`/`Ids`. */
-function idValues(value: unknown, into: Array<{ key: string; id: number }> = [], key = ''): Array<{ key: string; id: number }> {
+function idValues(
+  value: unknown,
+  into: Array<{ key: string; id: number }> = [],
+  key = '',
+): Array<{ key: string; id: number }> {
   if (Array.isArray(value)) for (const v of value) idValues(v, into, key)
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) idValues(v, into, k)
-  else if ((key === 'id' || /Ids?$/.test(key)) && (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))) into.push({ key, id: Number(value) })
+  else if (
+    (key === 'id' || /Ids?$/.test(key)) &&
+    (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))
+  )
+    into.push({ key, id: Number(value) })
   return into
 }
 function items(body: unknown): unknown[] {
@@ -246,37 +328,57 @@ function items(body: unknown): unknown[] {
   return (Array.isArray(o.items) ? o.items : Array.isArray(o.Resources) ? o.Resources : [body]) as unknown[]
 }
 
-test('every list and search as tenant B shows none of tenant A\'s rows', async (ctx) => {
+test("every list and search as tenant B shows none of tenant A's rows", async (ctx) => {
   const aIds = await allIds(a)
   const bIds = await allIds(b)
   const onlyA = new Set([...aIds].filter((id) => !bIds.has(id)))
-  const lists = operations.filter((o) => typeof CLASSIFICATION[o.key] === 'object' && 'list' in (CLASSIFICATION[o.key] as object))
+  const lists = operations.filter(
+    (o) => typeof CLASSIFICATION[o.key] === 'object' && 'list' in (CLASSIFICATION[o.key] as object),
+  )
   const searches: Array<[string, string]> = [
-    ['GET /api/dealers', `dealerNumber=${a.ownDealerNumber}`], ['GET /api/dealers', `dealerGroupId=${a.dealerGroupId}`], ['GET /api/dealers', `agentId=${a.agentId}`],
-    ['GET /api/accountholders', `businessKey=${a.ownDealerNumber}`], ['GET /api/customers', 'name=BuyerALPHA'],
-    ['GET /api/disbursementaccounts', `accountHolderId=${a.dealerId}`], ['GET /api/dealers/ratevisibilities', `dealerId=${a.dealerId}`],
-    ['GET /api/portalvisibilitygroups', `dealerId=${a.dealerId}`], ['GET /api/portalvisibilitygroups', `name=Portal ALPHA`],
-    ['GET /api/contracts', `dealerId=${a.dealerId}`], ['GET /api/contracts', 'customerName=BuyerALPHA'], ['GET /api/v2/contracts', `dealerId=${a.dealerId}`],
-    ['GET /api/v1/adminusers', `searchData.id=${a.userId}`], ['GET /api/v1/adminusers', `searchData.emailAddress=${encodeURIComponent(a.tenant.adminEmail)}`],
-    ['GET /api/v2/Users', `filter=${encodeURIComponent(`id eq "${a.userId}"`)}`], ['GET /api/v2/Users', `filter=${encodeURIComponent(`userName eq "${a.tenant.adminEmail}"`)}`],
-    ['GET /api/Rates/Programs', `productId=${a.productId}`], ['GET /api/customfielddefinitions', 'name=region ALPHA'],
+    ['GET /api/dealers', `dealerNumber=${a.ownDealerNumber}`],
+    ['GET /api/dealers', `dealerGroupId=${a.dealerGroupId}`],
+    ['GET /api/dealers', `agentId=${a.agentId}`],
+    ['GET /api/accountholders', `businessKey=${a.ownDealerNumber}`],
+    ['GET /api/customers', 'name=BuyerALPHA'],
+    ['GET /api/disbursementaccounts', `accountHolderId=${a.dealerId}`],
+    ['GET /api/dealers/ratevisibilities', `dealerId=${a.dealerId}`],
+    ['GET /api/portalvisibilitygroups', `dealerId=${a.dealerId}`],
+    ['GET /api/portalvisibilitygroups', `name=Portal ALPHA`],
+    ['GET /api/contracts', `dealerId=${a.dealerId}`],
+    ['GET /api/contracts', 'customerName=BuyerALPHA'],
+    ['GET /api/v2/contracts', `dealerId=${a.dealerId}`],
+    ['GET /api/v1/adminusers', `searchData.id=${a.userId}`],
+    ['GET /api/v1/adminusers', `searchData.emailAddress=${encodeURIComponent(a.tenant.adminEmail)}`],
+    ['GET /api/v2/Users', `filter=${encodeURIComponent(`id eq "${a.userId}"`)}`],
+    ['GET /api/v2/Users', `filter=${encodeURIComponent(`userName eq "${a.tenant.adminEmail}"`)}`],
+    ['GET /api/Rates/Programs', `productId=${a.productId}`],
+    ['GET /api/customfielddefinitions', 'name=region ALPHA'],
   ]
   const wrong: string[] = []
   const cases: Array<{ key: string; query: string | undefined }> = [
-    ...await Promise.all(lists.map(async (o) => ({ key: o.key, query: (await OPERATION_REQUESTS[o.key]!(t, b)).query }))),
+    ...(await Promise.all(
+      lists.map(async (o) => ({ key: o.key, query: (await OPERATION_REQUESTS[o.key]!(t, b)).query })),
+    )),
     ...searches.map(([key, query]) => ({ key, query })),
   ]
   const tableIds = new Map<string, Set<number>>()
   for (const c of cases) {
     const res = await send(t, c.key, { params: {}, ...(c.query ? { query: c.query } : {}) }, b.admin)
     const where = `${c.key}${c.query ? `?${c.query}` : ''}`
-    if (res.statusCode >= 500 || (res.statusCode >= 300 && !searches.some(([k, q]) => k === c.key && q === c.query))) { wrong.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`); continue }
-    for (const m of markers()) if (res.body.includes(m) && !(c.query ?? '').includes(encodeURIComponent(m)) && !(c.query ?? '').includes(m)) wrong.push(`${where}: names ${m}`)
+    if (res.statusCode >= 500 || (res.statusCode >= 300 && !searches.some(([k, q]) => k === c.key && q === c.query))) {
+      wrong.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+      continue
+    }
+    for (const m of markers())
+      if (res.body.includes(m) && !(c.query ?? '').includes(encodeURIComponent(m)) && !(c.query ?? '').includes(m))
+        wrong.push(`${where}: names ${m}`)
     if (!/json/.test(String(res.headers['content-type']))) continue
     const body: unknown = res.json()
     const table = (CLASSIFICATION[c.key] as { list: string | null }).list
     // Lists of global reference data (setting definitions, SCIM schemas, vehicle makes) carry global ids.
-    if (table) for (const { key, id } of idValues(body)) if (onlyA.has(id)) wrong.push(`${where}: ${key} ${id} is tenant A's`)
+    if (table)
+      for (const { key, id } of idValues(body)) if (onlyA.has(id)) wrong.push(`${where}: ${key} ${id} is tenant A's`)
     if (table && res.statusCode === 200) {
       if (!tableIds.has(table)) tableIds.set(table, await idsOf(b, table))
       for (const item of items(body)) {
@@ -289,22 +391,29 @@ test('every list and search as tenant B shows none of tenant A\'s rows', async (
   // A's value of a setting never shows in B.
   const setting = await call(t, b.admin, 'GET', '/api/generalsettings/6')
   assert.notEqual((setting.json() as { value: unknown }).value, 44)
-  ctx.diagnostic(`cross-tenant lists: ${lists.length} list operations + ${searches.length} searches naming A's records = ${cases.length} cases`)
+  ctx.diagnostic(
+    `cross-tenant lists: ${lists.length} list operations + ${searches.length} searches naming A's records = ${cases.length} cases`,
+  )
   assert.deepEqual(wrong, [])
-  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, "tenant A's rows changed")
 })
 
 test('a quote of tenant A is unknown to tenant B: replay, contract, draft document and custom fields', async () => {
   const b404 = await call(t, b.admin, 'GET', `/api/Rates/quotes/${encodeURIComponent(a.quoteId)}`)
   assert.equal(b404.statusCode, 404, b404.body)
   assert.equal((b404.json() as { code: string }).code, 'quote_not_found')
-  const deal = { ...(await OPERATION_REQUESTS['POST /api/contracts']!(t, a)).payload as Record<string, unknown> }
+  const deal = { ...((await OPERATION_REQUESTS['POST /api/contracts']!(t, a)).payload as Record<string, unknown>) }
   for (const url of ['/api/contracts', '/api/contracts/draftdocument']) {
     const res = await call(t, b.admin, 'POST', url, deal)
     assert.equal(res.statusCode, 422, `${url}: ${res.body}`)
     assert.equal((res.json() as { code: string }).code, 'quote_unknown')
   }
-  const fields = await call(t, b.admin, 'GET', `/api/Rates/Products/${b.productId}/customfields?planId=${b.planId}&quoteId=${encodeURIComponent(a.quoteId)}`)
+  const fields = await call(
+    t,
+    b.admin,
+    'GET',
+    `/api/Rates/Products/${b.productId}/customfields?planId=${b.planId}&quoteId=${encodeURIComponent(a.quoteId)}`,
+  )
   assert.ok([404, 422].includes(fields.statusCode), fields.body)
-  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, 'tenant A\'s rows changed')
+  assert.equal(await tenantSnapshot(t, a.tenant.tenantId), before_, "tenant A's rows changed")
 })

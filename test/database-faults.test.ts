@@ -12,14 +12,32 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { buildApp } from '../src/app.ts'
-import { cachesUnsynchronised, createInvalidationBus, createTtlCache, forgetAllCachedValues, type BusStatus, type InvalidationBus } from '../src/platform/cache.ts'
+import {
+  cachesUnsynchronised,
+  createInvalidationBus,
+  createTtlCache,
+  forgetAllCachedValues,
+  type BusStatus,
+  type InvalidationBus,
+} from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { isDatabaseUnavailable } from '../src/platform/db/connection-failure.ts'
 import { openPostgres, type Database } from '../src/platform/db/database.ts'
-import { closeAtEnd, createTenant, createTestApp, json, TEST_CONFIG, TEST_SECRETS, type TestApp, type TestTenant } from './harness.ts'
+import {
+  closeAtEnd,
+  createTenant,
+  createTestApp,
+  json,
+  TEST_CONFIG,
+  TEST_SECRETS,
+  type TestApp,
+  type TestTenant,
+} from './harness.ts'
 
 const DATABASE_URL = process.env.DATABASE_URL
-const NEEDS_POSTGRES = DATABASE_URL ? false : 'needs DATABASE_URL: the embedded database runs in this process and has no connection to lose'
+const NEEDS_POSTGRES = DATABASE_URL
+  ? false
+  : 'needs DATABASE_URL: the embedded database runs in this process and has no connection to lose'
 
 const POOL_NAME = `vpp-faults-test-${process.pid}`
 const quiet = { info() {}, warn() {}, error() {} }
@@ -49,24 +67,44 @@ describe('connection failures are classified', () => {
     ['connection reset', error({ code: 'ECONNRESET' }), true],
     ['broken pipe', error({ code: 'EPIPE' }), true],
     ['name resolution during failover', error({ code: 'EAI_AGAIN' }), true],
-    ['every address refused (AggregateError)', new AggregateError([error({ code: 'ECONNREFUSED' }), error({ code: 'ECONNREFUSED' })]), true],
-    ['57P01 admin_shutdown (fast shutdown, pg_terminate_backend)', error({ code: '57P01' }, 'terminating connection due to administrator command'), true],
+    [
+      'every address refused (AggregateError)',
+      new AggregateError([error({ code: 'ECONNREFUSED' }), error({ code: 'ECONNREFUSED' })]),
+      true,
+    ],
+    [
+      '57P01 admin_shutdown (fast shutdown, pg_terminate_backend)',
+      error({ code: '57P01' }, 'terminating connection due to administrator command'),
+      true,
+    ],
     ['57P02 crash_shutdown', error({ code: '57P02' }), true],
-    ['57P03 cannot_connect_now (starting up, shutting down)', error({ code: '57P03' }, 'the database system is starting up'), true],
+    [
+      '57P03 cannot_connect_now (starting up, shutting down)',
+      error({ code: '57P03' }, 'the database system is starting up'),
+      true,
+    ],
     ['53300 too_many_connections', error({ code: '53300' }), true],
     ['08006 connection_failure', error({ code: '08006' }), true],
     ['08001 sqlclient_unable_to_establish_sqlconnection', error({ code: '08001' }), true],
     ['pg: connection dropped under a query', new Error('Connection terminated unexpectedly'), true],
     ['pg: connection timeout', new Error('Connection terminated due to connection timeout'), true],
     ['pg-pool: no connection in time', new Error('timeout exceeded when trying to connect'), true],
-    ['pg: client broken by an earlier drop', new Error('Client has encountered a connection error and is not queryable'), true],
+    [
+      'pg: client broken by an earlier drop',
+      new Error('Client has encountered a connection error and is not queryable'),
+      true,
+    ],
     ['wrapped in a cause', new Error('query failed', { cause: error({ code: 'ECONNRESET' }) }), true],
     ['23505 unique_violation', error({ code: '23505' }, 'duplicate key value violates unique constraint'), false],
     ['40001 serialization_failure', error({ code: '40001' }), false],
     ['57014 query_canceled', error({ code: '57014' }), false],
     ['42P01 undefined_table', error({ code: '42P01' }), false],
     ['a programming error', new TypeError('cannot read properties of undefined'), false],
-    ['an AggregateError with one real fault', new AggregateError([error({ code: 'ECONNREFUSED' }), new TypeError('boom')]), false],
+    [
+      'an AggregateError with one real fault',
+      new AggregateError([error({ code: 'ECONNREFUSED' }), new TypeError('boom')]),
+      false,
+    ],
     ['not an error', 'Connection terminated', false],
     ['null', null, false],
   ]
@@ -88,7 +126,9 @@ async function databaseThatGoesAway(real: Database): Promise<{ db: Database; goD
   const current = () => (down ? dead : real)
   const db: Database = {
     engine: real.engine,
-    get kysely() { return current().kysely },
+    get kysely() {
+      return current().kysely
+    },
     read: (tenantId, fn) => current().read(tenantId, fn),
     transaction: (tenantId, fn) => current().transaction(tenantId, fn),
     withAmbient: (tenantId, tx, fn) => current().withAmbient(tenantId, tx, fn),
@@ -96,7 +136,12 @@ async function databaseThatGoesAway(real: Database): Promise<{ db: Database; goD
     ping: () => current().ping(),
     close: async () => {},
   }
-  return { db, goDown: () => { down = true } }
+  return {
+    db,
+    goDown: () => {
+      down = true
+    },
+  }
 }
 
 describe('while the database cannot be reached', () => {
@@ -107,7 +152,14 @@ describe('while the database cannot be reached', () => {
     t = await createTestApp()
     tenant = await createTenant(t, 'Database away')
     const away = await databaseThatGoesAway(t.db)
-    app = await buildApp({ config: TEST_CONFIG, db: away.db, clock: t.clock, bus: t.bus, secrets: TEST_SECRETS, logger: false })
+    app = await buildApp({
+      config: TEST_CONFIG,
+      db: away.db,
+      clock: t.clock,
+      bus: t.bus,
+      secrets: TEST_SECRETS,
+      logger: false,
+    })
     closeAtEnd(() => app.close())
     await app.ready()
     // Warm: the API key and the principal are cached, as on a busy instance.
@@ -131,11 +183,13 @@ describe('while the database cannot be reached', () => {
   })
 
   test('so does one whose credentials must be looked up', async () => {
-    assertDatabaseUnavailable(await app.inject({
-      method: 'GET',
-      url: '/api/v1/adminusers',
-      headers: { 'x-api-key': `vpk_${tenant.tenantId}_${'a'.repeat(43)}`, authorization: 'Bearer x.y.z' },
-    }))
+    assertDatabaseUnavailable(
+      await app.inject({
+        method: 'GET',
+        url: '/api/v1/adminusers',
+        headers: { 'x-api-key': `vpk_${tenant.tenantId}_${'a'.repeat(43)}`, authorization: 'Bearer x.y.z' },
+      }),
+    )
   })
 
   test('readiness answers 503 naming the database; liveness stays 200', async () => {
@@ -177,12 +231,14 @@ describe('readiness and the invalidation bus', () => {
     assert.deepEqual(json<{ checks: unknown }>(res).checks, { database: 'up', invalidationBus: 'down' })
   })
 
-  test('the embedded database\'s in-process bus is always listening', async () => {
+  test("the embedded database's in-process bus is always listening", async () => {
     const bus = await createInvalidationBus(undefined)
     assert.equal(bus.status().mode, 'local')
     assert.equal(bus.status().state, 'listening')
     let seen = ''
-    bus.subscribe('topic', (key) => { seen = key })
+    bus.subscribe('topic', (key) => {
+      seen = key
+    })
     await bus.publish('topic', '1:')
     assert.equal(seen, '1:')
   })
@@ -206,7 +262,9 @@ describe('work announced after a commit', () => {
       return 'done'
     })
     assert.equal(result, 'done')
-    const row = await t.db.read(null, (x) => x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirstOrThrow())
+    const row = await t.db.read(null, (x) =>
+      x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirstOrThrow(),
+    )
     assert.equal(row.name, 'After-commit failure 2')
   })
 
@@ -226,7 +284,13 @@ test('forgetAllCachedValues empties every cache of the process', async () => {
   assert.equal(b.get('2:y'), undefined)
   // A load that started before the flush does not put its (possibly stale) value back.
   let release: (v: number) => void = () => {}
-  const loading = a.getOrLoad('1:x', () => new Promise<number>((r) => { release = r }))
+  const loading = a.getOrLoad(
+    '1:x',
+    () =>
+      new Promise<number>((r) => {
+        release = r
+      }),
+  )
   forgetAllCachedValues()
   release(7)
   assert.equal(await loading, 7)
@@ -262,33 +326,58 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
   test('a connection dropped inside a transaction: the process lives, nothing is committed, the pool reconnects', async () => {
     const name = `faults-${Date.now()}`
     let pid = 0
-    const failed = await db.transaction(tenant.tenantId, async (tx) => {
-      await sql`update tenant set name = ${name} where id = ${tenant.tenantId}`.execute(tx)
-      pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]!.pid
-      // Killed while idle in the transaction, checked out of the pool: pg emits 'error' on the
-      // client with no query to hand it to, which ended the process when nothing listened.
-      await terminate(pid)
-      await eventually('the terminated backend is gone', async () =>
-        (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0)
-      await sql`select 1`.execute(tx)
-    }).then(() => undefined, (err: unknown) => err)
+    const failed = await db
+      .transaction(tenant.tenantId, async (tx) => {
+        await sql`update tenant set name = ${name} where id = ${tenant.tenantId}`.execute(tx)
+        pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]!.pid
+        // Killed while idle in the transaction, checked out of the pool: pg emits 'error' on the
+        // client with no query to hand it to, which ended the process when nothing listened.
+        await terminate(pid)
+        await eventually(
+          'the terminated backend is gone',
+          async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0,
+        )
+        await sql`select 1`.execute(tx)
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )
     assert.ok(failed, 'the transaction failed')
     assert.equal(isDatabaseUnavailable(failed), true, `classified as a connection failure: ${String(failed)}`)
-    const row = await db.read(null, (x) => x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirstOrThrow())
+    const row = await db.read(null, (x) =>
+      x.selectFrom('tenant').select('name').where('id', '=', tenant.tenantId).executeTakeFirstOrThrow(),
+    )
     assert.notEqual(row.name, name, 'the interrupted transaction left nothing behind')
-    const now = await db.read(null, async (x) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(x)).rows[0]!.pid)
+    const now = await db.read(
+      null,
+      async (x) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(x)).rows[0]!.pid,
+    )
     assert.notEqual(now, pid, 'served by a new connection')
   })
 
   test('every pooled connection terminated: the next queries open new ones', async () => {
     await Promise.all([1, 2].map(() => db.read(null, (x) => sql`select pg_sleep(0.05)`.execute(x))))
-    const pids = (await admin.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [POOL_NAME])).rows.map((r) => r.pid)
+    const pids = (
+      await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [POOL_NAME])
+    ).rows.map((r) => r.pid)
     for (const pid of pids) await admin.query('select pg_terminate_backend($1)', [pid])
     // Idle connections may be found dead at checkout; a request then fails once at most (503) and
     // the pool has replaced them by the following one.
-    await db.read(null, (x) => sql`select 1`.execute(x)).catch((err: unknown) => assert.equal(isDatabaseUnavailable(err), true, String(err)))
-    await db.read(null, (x) => sql`select 1`.execute(x)).catch((err: unknown) => assert.equal(isDatabaseUnavailable(err), true, String(err)))
-    await eventually('a query succeeds again', () => db.read(null, (x) => sql`select 1`.execute(x)).then(() => true, () => false))
+    await db
+      .read(null, (x) => sql`select 1`.execute(x))
+      .catch((err: unknown) => assert.equal(isDatabaseUnavailable(err), true, String(err)))
+    await db
+      .read(null, (x) => sql`select 1`.execute(x))
+      .catch((err: unknown) => assert.equal(isDatabaseUnavailable(err), true, String(err)))
+    await eventually('a query succeeds again', () =>
+      db
+        .read(null, (x) => sql`select 1`.execute(x))
+        .then(
+          () => true,
+          () => false,
+        ),
+    )
   })
 
   test('the bus connection terminated: publishing does not fail, the bus reconnects, the other instance hears it, caches are flushed', async () => {
@@ -308,7 +397,9 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
     await a.publish('faults.test', '1:during')
     await eventually('bus A is listening again', () => a.status().state === 'listening' && a.status().reconnects >= 1)
     assert.notEqual(a.status().backendPid, pid)
-    await eventually('the other instance heard the announcement made while the bus was away', () => heard.includes('1:during'))
+    await eventually('the other instance heard the announcement made while the bus was away', () =>
+      heard.includes('1:during'),
+    )
     assert.equal(cache.get('1:cached-before'), undefined, 'what was cached before the loss was forgotten')
     assert.equal(a.status().pendingPublishes, 0)
 
@@ -320,7 +411,14 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
     // A slow first retry, so the reconnecting state lasts long enough to be looked at.
     const bus = await createInvalidationBus(DATABASE_URL, { log: quiet, reconnectInitialMs: 3_000 })
     closeAtEnd(() => bus.close())
-    const app = await buildApp({ config: TEST_CONFIG, db: t.db, clock: t.clock, bus, secrets: TEST_SECRETS, logger: false })
+    const app = await buildApp({
+      config: TEST_CONFIG,
+      db: t.db,
+      clock: t.clock,
+      bus,
+      secrets: TEST_SECRETS,
+      logger: false,
+    })
     closeAtEnd(() => app.close())
     await app.ready()
     assert.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200)

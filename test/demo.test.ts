@@ -14,10 +14,22 @@ after(() => t.close())
 
 test('a demo tenant left without its data is seeded, and gets new working credentials', async () => {
   // What a first start leaves when stopped during the seeding: the tenant, no parties, no rate book.
-  const created = await t.tenants.createTenant({ name: DEMO_TENANT_NAME, adminEmail: DEMO_ADMIN_EMAIL, adminPassword: 'a-password-never-shown', operator: 'demo-seed' })
+  const created = await t.tenants.createTenant({
+    name: DEMO_TENANT_NAME,
+    adminEmail: DEMO_ADMIN_EMAIL,
+    adminPassword: 'a-password-never-shown',
+    operator: 'demo-seed',
+  })
   const demoTenantId = await findDemoTenant(t.db)
   assert.ok(demoTenantId !== undefined)
-  const dealersBefore = await t.db.read(created.tenantId, (x) => x.selectFrom('account_holder').select('id').where('tenant_id', '=', created.tenantId).where('kind', '=', 'DEALER').execute())
+  const dealersBefore = await t.db.read(created.tenantId, (x) =>
+    x
+      .selectFrom('account_holder')
+      .select('id')
+      .where('tenant_id', '=', created.tenantId)
+      .where('kind', '=', 'DEALER')
+      .execute(),
+  )
   assert.equal(dealersBefore.length, 0)
 
   const demo = await completeDemoTenant(t.modules, t.db, created.tenantId, true)
@@ -26,10 +38,14 @@ test('a demo tenant left without its data is seeded, and gets new working creden
   assert.equal(demo.adminEmail, DEMO_ADMIN_EMAIL)
 
   const headers = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
-  const dealers = json<Array<{ dealerNumber: string }>>(await t.app.inject({ method: 'GET', url: '/api/dealers', headers }))
+  const dealers = json<Array<{ dealerNumber: string }>>(
+    await t.app.inject({ method: 'GET', url: '/api/dealers', headers }),
+  )
   assert.ok(dealers.some((d) => d.dealerNumber === '10001'))
   const quote = await t.app.inject({
-    method: 'GET', url: '/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01', headers,
+    method: 'GET',
+    url: '/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01',
+    headers,
   })
   assert.equal(quote.statusCode, 200, quote.body)
   // The password set at creation is gone; the key made then still names the tenant.
@@ -37,7 +53,12 @@ test('a demo tenant left without its data is seeded, and gets new working creden
   await loginHeaders(t, created.apiKey, demo.adminEmail, demo.adminPassword)
 
   // Run again with the data present and nothing lost: nothing to do, nothing seeded twice.
-  const count = async () => (await t.db.read(created.tenantId, (x) => x.selectFrom('account_holder').select('id').where('tenant_id', '=', created.tenantId).execute())).length
+  const count = async () =>
+    (
+      await t.db.read(created.tenantId, (x) =>
+        x.selectFrom('account_holder').select('id').where('tenant_id', '=', created.tenantId).execute(),
+      )
+    ).length
   const seeded = await count()
   assert.ok(seeded > dealers.length)
   assert.equal(await completeDemoTenant(t.modules, t.db, created.tenantId, false), undefined)

@@ -16,14 +16,41 @@ import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { platformErrors } from '../src/platform/http/errors.ts'
-import { closeAtEnd, createTenant, createUserWithRoles, TEST_CONFIG, TEST_SECRETS, testDatabase, type TestApp, type TestTenant } from './harness.ts'
+import {
+  closeAtEnd,
+  createTenant,
+  createUserWithRoles,
+  TEST_CONFIG,
+  TEST_SECRETS,
+  testDatabase,
+  type TestApp,
+  type TestTenant,
+} from './harness.ts'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
 const MAX_BYTES = 64 * 1024
 const OWNER = '/api/testowners'
 
-type Version = { fileId: number; versionNo: number; fileName: string; contentType: string; sizeBytes: number; sha256: string; metadata: Record<string, unknown>; downloadUrl: string; downloadUrlExpiresAt: string }
-type Doc = { documentId: number; ownerType: string; ownerId: number; kind: string; title: string; currentVersion: number; versions: Version[] }
+type Version = {
+  fileId: number
+  versionNo: number
+  fileName: string
+  contentType: string
+  sizeBytes: number
+  sha256: string
+  metadata: Record<string, unknown>
+  downloadUrl: string
+  downloadUrlExpiresAt: string
+}
+type Doc = {
+  documentId: number
+  ownerType: string
+  ownerId: number
+  kind: string
+  title: string
+  currentVersion: number
+  versions: Version[]
+}
 type Problem = { status: number; code: string; detail: string }
 
 const tempDirs: string[] = []
@@ -34,7 +61,11 @@ after(() => {
 /** An app with the test owner's file collection mounted, storing in the database or in a fresh directory. */
 type DocumentsTestApp = TestApp & { dir: string }
 
-async function documentsApp(storage: 'database' | 'filesystem', sharedDir?: string, maxBytes = MAX_BYTES): Promise<DocumentsTestApp> {
+async function documentsApp(
+  storage: 'database' | 'filesystem',
+  sharedDir?: string,
+  maxBytes = MAX_BYTES,
+): Promise<DocumentsTestApp> {
   const db = await testDatabase()
   const clock = createManualClock(NOW)
   const bus = await createInvalidationBus(undefined)
@@ -43,39 +74,72 @@ async function documentsApp(storage: 'database' | 'filesystem', sharedDir?: stri
   const config = { ...TEST_CONFIG, documents: { storage, dir, maxBytes, linkTtlSeconds: 300 } }
   const app = await buildApp({ config, db, clock, bus, secrets: TEST_SECRETS, logger: false })
   const close = closeAtEnd(() => app.close())
-  const modules = createModules({ db, clock, bus, secrets: TEST_SECRETS, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
-  await app.register(modules.documents.ownerFileRoutes({
-    prefix: `${OWNER}/:ownerId`, param: 'ownerId', itemParam: 'testFileId', ownerType: 'TEST', kind: 'TEST_FILE', tag: 'Test owners',
-    readPermission: 'documents:read', writePermission: 'documents:write',
-    resolveOwner: async (_ctx, ownerId) => {
-      if (ownerId >= 1000) throw platformErrors.create('route_not_found', `No test owner ${ownerId}`)
-    },
-  }))
+  const modules = createModules({
+    db,
+    clock,
+    bus,
+    secrets: TEST_SECRETS,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    documents: config.documents,
+  })
+  await app.register(
+    modules.documents.ownerFileRoutes({
+      prefix: `${OWNER}/:ownerId`,
+      param: 'ownerId',
+      itemParam: 'testFileId',
+      ownerType: 'TEST',
+      kind: 'TEST_FILE',
+      tag: 'Test owners',
+      readPermission: 'documents:read',
+      writePermission: 'documents:write',
+      resolveOwner: async (_ctx, ownerId) => {
+        if (ownerId >= 1000) throw platformErrors.create('route_not_found', `No test owner ${ownerId}`)
+      },
+    }),
+  )
   await app.ready()
   return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close, dir }
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 /** A PDF-looking body: the header, then every byte value, then random bytes. */
-const pdfBytes = (size = 4000) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(size)])
+const pdfBytes = (size = 4000) =>
+  Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(size)])
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(300)])
 
-function upload(t: TestApp, headers: Record<string, string>, ownerId: number, body: Buffer | string | Readable | undefined, contentType: string | undefined, query = '') {
+function upload(
+  t: TestApp,
+  headers: Record<string, string>,
+  ownerId: number,
+  body: Buffer | string | Readable | undefined,
+  contentType: string | undefined,
+  query = '',
+) {
   return t.app.inject({
-    method: 'POST', url: `${OWNER}/${ownerId}/files${query}`,
+    method: 'POST',
+    url: `${OWNER}/${ownerId}/files${query}`,
     headers: { ...headers, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
     ...(body === undefined ? {} : { payload: body }),
   })
 }
 
-async function uploaded(t: TestApp, tenant: TestTenant, ownerId: number, body: Buffer | string, contentType: string, query = ''): Promise<Doc> {
+async function uploaded(
+  t: TestApp,
+  tenant: TestTenant,
+  ownerId: number,
+  body: Buffer | string,
+  contentType: string,
+  query = '',
+): Promise<Doc> {
   const res = await upload(t, tenant.headers, ownerId, body, contentType, query)
   assert.equal(res.statusCode, 201, res.body)
   return res.json() as Doc
 }
 
 async function ownerDocumentCount(t: TestApp, tenant: TestTenant): Promise<number> {
-  const rows = await t.db.read(tenant.tenantId, (x) => x.selectFrom('document').select('id').where('tenant_id', '=', tenant.tenantId).execute())
+  const rows = await t.db.read(tenant.tenantId, (x) =>
+    x.selectFrom('document').select('id').where('tenant_id', '=', tenant.tenantId).execute(),
+  )
   return rows.length
 }
 
@@ -90,7 +154,14 @@ for (const storage of ['database', 'filesystem'] as const) {
     test('a PDF upload and a new version: versions, checksums, exact bytes, audit', async () => {
       const tenant = await createTenant(t, 'Documents')
       const first = pdfBytes()
-      const doc = await uploaded(t, tenant, 7, first, 'application/pdf', '?fileName=Signed%20contract%20%C3%A9t%C3%A9.pdf')
+      const doc = await uploaded(
+        t,
+        tenant,
+        7,
+        first,
+        'application/pdf',
+        '?fileName=Signed%20contract%20%C3%A9t%C3%A9.pdf',
+      )
       assert.equal(doc.ownerType, 'TEST')
       assert.equal(doc.ownerId, 7)
       assert.equal(doc.kind, 'TEST_FILE')
@@ -98,7 +169,10 @@ for (const storage of ['database', 'filesystem'] as const) {
       assert.equal(doc.currentVersion, 1)
       assert.equal(doc.versions.length, 1)
       const v1 = doc.versions[0] as Version
-      assert.deepEqual([v1.versionNo, v1.contentType, v1.sizeBytes, v1.sha256, v1.fileName], [1, 'application/pdf', first.length, sha256(first), 'Signed contract été.pdf'])
+      assert.deepEqual(
+        [v1.versionNo, v1.contentType, v1.sizeBytes, v1.sha256, v1.fileName],
+        [1, 'application/pdf', first.length, sha256(first), 'Signed contract été.pdf'],
+      )
 
       const second = pdfBytes(9000)
       const res = await upload(t, tenant.headers, 7, second, 'application/pdf', `?documentId=${doc.documentId}`)
@@ -107,12 +181,25 @@ for (const storage of ['database', 'filesystem'] as const) {
       const updated = res.json() as Doc
       assert.equal(updated.documentId, doc.documentId)
       assert.equal(updated.currentVersion, 2)
-      assert.deepEqual(updated.versions.map((v) => [v.versionNo, v.sha256]), [[1, sha256(first)], [2, sha256(second)]])
+      assert.deepEqual(
+        updated.versions.map((v) => [v.versionNo, v.sha256]),
+        [
+          [1, sha256(first)],
+          [2, sha256(second)],
+        ],
+      )
       // A version without a file name of its own is named after its type.
       assert.equal(updated.versions[1]?.fileName, 'document.pdf')
 
-      for (const [version, bytes] of [[updated.versions[0], first], [updated.versions[1], second]] as const) {
-        const file = await t.app.inject({ method: 'GET', url: `/api/files/${version?.fileId}`, headers: tenant.headers })
+      for (const [version, bytes] of [
+        [updated.versions[0], first],
+        [updated.versions[1], second],
+      ] as const) {
+        const file = await t.app.inject({
+          method: 'GET',
+          url: `/api/files/${version?.fileId}`,
+          headers: tenant.headers,
+        })
         assert.equal(file.statusCode, 200)
         assert.ok(file.rawPayload.equals(bytes), 'bytes round-trip exactly')
         assert.equal(file.headers['content-type'], 'application/pdf')
@@ -121,20 +208,47 @@ for (const storage of ['database', 'filesystem'] as const) {
         assert.equal(file.headers['x-content-type-options'], 'nosniff')
       }
       const named = await t.app.inject({ method: 'GET', url: `/api/files/${v1.fileId}`, headers: tenant.headers })
-      assert.equal(named.headers['content-disposition'], 'attachment; filename="Signed contract _t_.pdf"; filename*=UTF-8\'\'Signed%20contract%20%C3%A9t%C3%A9.pdf')
+      assert.equal(
+        named.headers['content-disposition'],
+        'attachment; filename="Signed contract _t_.pdf"; filename*=UTF-8\'\'Signed%20contract%20%C3%A9t%C3%A9.pdf',
+      )
 
-      const read = await t.app.inject({ method: 'GET', url: `/api/documents/${doc.documentId}`, headers: tenant.headers })
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `/api/documents/${doc.documentId}`,
+        headers: tenant.headers,
+      })
       assert.equal(read.statusCode, 200)
       assert.equal(read.headers.etag, '"2"')
-      assert.deepEqual((read.json() as Doc).versions.map((v) => v.fileId), updated.versions.map((v) => v.fileId))
+      assert.deepEqual(
+        (read.json() as Doc).versions.map((v) => v.fileId),
+        updated.versions.map((v) => v.fileId),
+      )
 
-      const item = await t.app.inject({ method: 'GET', url: `${OWNER}/7/files/${doc.documentId}`, headers: tenant.headers })
+      const item = await t.app.inject({
+        method: 'GET',
+        url: `${OWNER}/7/files/${doc.documentId}`,
+        headers: tenant.headers,
+      })
       assert.equal(item.statusCode, 200)
       assert.equal((item.json() as Doc).currentVersion, 2)
 
-      const audit = await t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_id'])
-        .where('tenant_id', '=', tenant.tenantId).where('entity_type', '=', 'document').orderBy('id').execute())
-      assert.deepEqual(audit.map((a) => [a.action, a.entity_id]), [['document.created', String(doc.documentId)], ['document.version_added', String(doc.documentId)]])
+      const audit = await t.db.read(tenant.tenantId, (x) =>
+        x
+          .selectFrom('audit_log')
+          .select(['action', 'entity_id'])
+          .where('tenant_id', '=', tenant.tenantId)
+          .where('entity_type', '=', 'document')
+          .orderBy('id')
+          .execute(),
+      )
+      assert.deepEqual(
+        audit.map((a) => [a.action, a.entity_id]),
+        [
+          ['document.created', String(doc.documentId)],
+          ['document.version_added', String(doc.documentId)],
+        ],
+      )
     })
 
     test('text and image uploads; HEAD and If-None-Match; a Content-Disposition file name', async () => {
@@ -153,25 +267,50 @@ for (const storage of ['database', 'filesystem'] as const) {
       assert.equal(head.statusCode, 200)
       assert.equal(head.headers['content-length'], String(Buffer.byteLength(text)))
       assert.equal(head.body, '')
-      const cached = await t.app.inject({ method: 'GET', url: `/api/files/${version.fileId}`, headers: { ...tenant.headers, 'if-none-match': `"${version.sha256}"` } })
+      const cached = await t.app.inject({
+        method: 'GET',
+        url: `/api/files/${version.fileId}`,
+        headers: { ...tenant.headers, 'if-none-match': `"${version.sha256}"` },
+      })
       assert.equal(cached.statusCode, 304)
       assert.equal(cached.body, '')
 
       const res = await t.app.inject({
-        method: 'POST', url: `${OWNER}/8/files`, payload: PNG,
-        headers: { ...tenant.headers, 'content-type': 'image/png', 'content-disposition': 'attachment; filename="C:\\\\photos\\\\old.png"; filename*=UTF-8\'\'d%C3%A9g%C3%A2t.png' },
+        method: 'POST',
+        url: `${OWNER}/8/files`,
+        payload: PNG,
+        headers: {
+          ...tenant.headers,
+          'content-type': 'image/png',
+          'content-disposition':
+            'attachment; filename="C:\\\\photos\\\\old.png"; filename*=UTF-8\'\'d%C3%A9g%C3%A2t.png',
+        },
       })
       assert.equal(res.statusCode, 201, res.body)
       assert.equal((res.json() as Doc).versions[0]?.fileName, 'dégât.png')
       const plain = await t.app.inject({
-        method: 'POST', url: `${OWNER}/8/files`, payload: PNG, headers: { ...tenant.headers, 'content-type': 'image/png', 'content-disposition': 'attachment; filename="C:\\\\photos\\\\damage.png"' },
+        method: 'POST',
+        url: `${OWNER}/8/files`,
+        payload: PNG,
+        headers: {
+          ...tenant.headers,
+          'content-type': 'image/png',
+          'content-disposition': 'attachment; filename="C:\\\\photos\\\\damage.png"',
+        },
       })
       assert.equal((plain.json() as Doc).versions[0]?.fileName, 'damage.png')
 
-      const list = await t.app.inject({ method: 'GET', url: `${OWNER}/8/files?limit=2&offset=1`, headers: tenant.headers })
+      const list = await t.app.inject({
+        method: 'GET',
+        url: `${OWNER}/8/files?limit=2&offset=1`,
+        headers: tenant.headers,
+      })
       assert.equal(list.statusCode, 200)
       assert.equal(list.headers['x-total-count'], '3')
-      assert.deepEqual((list.json() as Doc[]).map((d) => d.versions[0]?.fileName), ['dégât.png', 'damage.png'])
+      assert.deepEqual(
+        (list.json() as Doc[]).map((d) => d.versions[0]?.fileName),
+        ['dégât.png', 'damage.png'],
+      )
       const none = await t.app.inject({ method: 'GET', url: `${OWNER}/9/files`, headers: tenant.headers })
       assert.deepEqual([none.statusCode, none.json(), none.headers['x-total-count']], [200, [], '0'])
     })
@@ -185,7 +324,13 @@ for (const storage of ['database', 'filesystem'] as const) {
       assert.match(declared.headers['content-type'] as string, /^application\/problem\+json/)
 
       // No Content-Length: the limit is found while streaming.
-      const streamed = await upload(t, tenant.headers, 7, Readable.from([big.subarray(0, 40_000), big.subarray(40_000)]), 'application/pdf')
+      const streamed = await upload(
+        t,
+        tenant.headers,
+        7,
+        Readable.from([big.subarray(0, 40_000), big.subarray(40_000)]),
+        'application/pdf',
+      )
       assert.equal(streamed.statusCode, 413, streamed.body)
       assert.equal(await ownerDocumentCount(t, tenant), 0)
 
@@ -254,7 +399,10 @@ for (const storage of ['database', 'filesystem'] as const) {
         assert.equal((res.json() as Problem).code, 'download_link_invalid', link)
       }
       // An altered link fails even with valid credentials: the link is what is checked.
-      assert.equal((await t.app.inject({ method: 'GET', url: forged[0] as string, headers: tenant.headers })).statusCode, 403)
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: forged[0] as string, headers: tenant.headers })).statusCode,
+        403,
+      )
 
       t.clock.set(new Date(NOW.getTime() + 299_000))
       assert.equal((await t.app.inject({ method: 'GET', url: version.downloadUrl })).statusCode, 200)
@@ -265,12 +413,16 @@ for (const storage of ['database', 'filesystem'] as const) {
       assert.equal((expired.json() as Problem).code, 'download_link_expired')
     })
 
-    test('another tenant\'s documents and files answer 404, its links do not transfer', async () => {
+    test("another tenant's documents and files answer 404, its links do not transfer", async () => {
       const a = await createTenant(t, 'Documents A')
       const b = await createTenant(t, 'Documents B')
       const doc = await uploaded(t, a, 7, pdfBytes(), 'application/pdf')
       const fileId = doc.versions[0]?.fileId
-      for (const url of [`/api/documents/${doc.documentId}`, `/api/files/${fileId}`, `${OWNER}/7/files/${doc.documentId}`]) {
+      for (const url of [
+        `/api/documents/${doc.documentId}`,
+        `/api/files/${fileId}`,
+        `${OWNER}/7/files/${doc.documentId}`,
+      ]) {
         const res = await t.app.inject({ method: 'GET', url, headers: b.headers })
         assert.equal(res.statusCode, 404, `${url}: ${res.body}`)
       }
@@ -285,7 +437,7 @@ for (const storage of ['database', 'filesystem'] as const) {
       assert.equal((await t.app.inject({ method: 'GET', url: `${bUrl.pathname}${bUrl.search}` })).statusCode, 403)
     })
 
-    test('the owner\'s answer, other owners\' documents, file names and ids that cannot exist', async () => {
+    test("the owner's answer, other owners' documents, file names and ids that cannot exist", async () => {
       const tenant = await createTenant(t, 'Documents')
       const doc = await uploaded(t, tenant, 7, pdfBytes(), 'application/pdf')
       const cases: Array<[string, string, number]> = [
@@ -303,11 +455,23 @@ for (const storage of ['database', 'filesystem'] as const) {
         ['GET', '/api/files/99999999999999999999', 404],
       ]
       for (const [method, url, status] of cases) {
-        const res = await t.app.inject({ method: method as 'GET', url, headers: { ...tenant.headers, 'content-type': 'application/pdf' }, ...(method === 'POST' ? { payload: pdfBytes() } : {}) })
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...tenant.headers, 'content-type': 'application/pdf' },
+          ...(method === 'POST' ? { payload: pdfBytes() } : {}),
+        })
         assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`)
         assert.match(res.headers['content-type'] as string, /^application\/problem\+json/, url)
       }
-      const traversal = await uploaded(t, tenant, 7, pdfBytes(), 'application/pdf', `?fileName=${encodeURIComponent('../../etc/passwd.pdf')}&title=${encodeURIComponent('  Damage photos ')}`)
+      const traversal = await uploaded(
+        t,
+        tenant,
+        7,
+        pdfBytes(),
+        'application/pdf',
+        `?fileName=${encodeURIComponent('../../etc/passwd.pdf')}&title=${encodeURIComponent('  Damage photos ')}`,
+      )
       assert.deepEqual([traversal.versions[0]?.fileName, traversal.title], ['passwd.pdf', 'Damage photos'])
       assert.equal(await ownerDocumentCount(t, tenant), 2)
     })
@@ -329,17 +493,28 @@ for (const storage of ['database', 'filesystem'] as const) {
       const tenant = await createTenant(t, 'Documents')
       const doc = await uploaded(t, tenant, 7, pdfBytes(), 'application/pdf')
       const fileId = doc.versions[0]?.fileId
-      const reads = [`/api/documents/${doc.documentId}`, `/api/files/${fileId}`, `${OWNER}/7/files`, `${OWNER}/7/files/${doc.documentId}`]
+      const reads = [
+        `/api/documents/${doc.documentId}`,
+        `/api/files/${fileId}`,
+        `${OWNER}/7/files`,
+        `${OWNER}/7/files/${doc.documentId}`,
+      ]
       for (const url of reads) assert.equal((await t.app.inject({ method: 'GET', url })).statusCode, 401, url)
       assert.equal((await upload(t, {}, 7, pdfBytes(), 'application/pdf')).statusCode, 401)
 
       const nobody = await createUserWithRoles(t, tenant, [])
-      for (const url of reads) assert.equal((await t.app.inject({ method: 'GET', url, headers: nobody.headers })).statusCode, 403, url)
+      for (const url of reads)
+        assert.equal((await t.app.inject({ method: 'GET', url, headers: nobody.headers })).statusCode, 403, url)
       const reader = await createUserWithRoles(t, tenant, ['ACCOUNTING'])
-      for (const url of reads) assert.equal((await t.app.inject({ method: 'GET', url, headers: reader.headers })).statusCode, 200, url)
+      for (const url of reads)
+        assert.equal((await t.app.inject({ method: 'GET', url, headers: reader.headers })).statusCode, 200, url)
       const refused = await upload(t, reader.headers, 7, pdfBytes(), 'application/pdf')
       assert.equal(refused.statusCode, 403)
-      assert.equal((await upload(t, nobody.headers, 7, 'x', 'application/json')).statusCode, 403, 'permission before the body')
+      assert.equal(
+        (await upload(t, nobody.headers, 7, 'x', 'application/json')).statusCode,
+        403,
+        'permission before the body',
+      )
       // A signed link needs neither.
       assert.equal((await t.app.inject({ method: 'GET', url: doc.versions[0]?.downloadUrl as string })).statusCode, 200)
     })
@@ -353,7 +528,7 @@ describe('blob stores and the service API', () => {
   })
   after(() => t.close())
 
-  test('files are written whole under the tenant\'s directory; refused uploads leave nothing', async () => {
+  test("files are written whole under the tenant's directory; refused uploads leave nothing", async () => {
     const tenant = await createTenant(t, 'Documents')
     const dir = t.dir
     const doc = await uploaded(t, tenant, 7, pdfBytes(), 'application/pdf')
@@ -364,7 +539,10 @@ describe('blob stores and the service API', () => {
     assert.equal(sha256(onDisk), doc.versions[0]?.sha256)
     assert.equal((await upload(t, tenant.headers, 7, pdfBytes(MAX_BYTES), 'application/pdf')).statusCode, 413)
     assert.equal((await upload(t, tenant.headers, 7, '<html>', 'image/gif')).statusCode, 415)
-    assert.equal(fs.readdirSync(tenantDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length, 1)
+    assert.equal(
+      fs.readdirSync(tenantDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length,
+      1,
+    )
     assert.deepEqual(fs.readdirSync(path.join(dir, '.staging')), [])
   })
 
@@ -375,8 +553,15 @@ describe('blob stores and the service API', () => {
     try {
       const fromDatabase = await uploaded(databaseApp, tenant, 7, pdfBytes(30_000), 'application/pdf')
       const fromFiles = await uploaded(t, tenant, 7, pdfBytes(), 'application/pdf')
-      for (const [app, doc] of [[t, fromDatabase], [databaseApp, fromFiles]] as const) {
-        const res = await app.app.inject({ method: 'GET', url: `/api/files/${doc.versions[0]?.fileId}`, headers: tenant.headers })
+      for (const [app, doc] of [
+        [t, fromDatabase],
+        [databaseApp, fromFiles],
+      ] as const) {
+        const res = await app.app.inject({
+          method: 'GET',
+          url: `/api/files/${doc.versions[0]?.fileId}`,
+          headers: tenant.headers,
+        })
         assert.equal(res.statusCode, 200)
         assert.equal(sha256(res.rawPayload), doc.versions[0]?.sha256)
       }
@@ -392,7 +577,9 @@ describe('blob stores and the service API', () => {
       // Five 256 KiB chunks and a bit: more than one batch of reads.
       const bytes = pdfBytes(1_400_000)
       const doc = await uploaded(large, tenant, 7, bytes, 'application/pdf')
-      const chunks = await large.db.read(tenant.tenantId, (x) => x.selectFrom('document_blob_chunk').select('seq').where('tenant_id', '=', tenant.tenantId).execute())
+      const chunks = await large.db.read(tenant.tenantId, (x) =>
+        x.selectFrom('document_blob_chunk').select('seq').where('tenant_id', '=', tenant.tenantId).execute(),
+      )
       assert.equal(chunks.length, 6)
       const res = await large.app.inject({ method: 'GET', url: doc.versions[0]?.downloadUrl as string })
       assert.ok(res.rawPayload.equals(bytes))
@@ -404,7 +591,10 @@ describe('blob stores and the service API', () => {
         for (let i = 0; i < body.length; i += 64 * 1024) yield body.subarray(i, i + 64 * 1024)
       }
       const refused = await fetch(`http://127.0.0.1:${port}${OWNER}/7/files`, {
-        method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/pdf' }, body: Readable.toWeb(Readable.from(chunked())) as ReadableStream, duplex: 'half',
+        method: 'POST',
+        headers: { ...tenant.headers, 'content-type': 'application/pdf' },
+        body: Readable.toWeb(Readable.from(chunked())) as ReadableStream,
+        duplex: 'half',
       } as RequestInit)
       assert.equal(refused.status, 413)
       assert.equal(((await refused.json()) as Problem).code, 'payload_too_large')
@@ -420,21 +610,38 @@ describe('blob stores and the service API', () => {
     const ctx = systemContext(tenant.tenantId, 'contracts-test')
     const chunks = [Buffer.from('%PDF-1.4\n'), randomBytes(1000), Buffer.from('%%EOF')]
     const stored = await documents.store(ctx, {
-      ownerType: 'CLAIM', ownerId: 1500, kind: 'CLAIM_INVOICE', fileName: 'invoice.pdf', contentType: 'application/pdf',
-      content: Readable.from(chunks), metadata: { draft: true },
+      ownerType: 'CLAIM',
+      ownerId: 1500,
+      kind: 'CLAIM_INVOICE',
+      fileName: 'invoice.pdf',
+      contentType: 'application/pdf',
+      content: Readable.from(chunks),
+      metadata: { draft: true },
     })
     assert.deepEqual(stored.versions[0]?.metadata, { draft: true })
     assert.equal(stored.versions[0]?.sha256, sha256(Buffer.concat(chunks)))
     const listed = await documents.listForOwner(tenant.tenantId, 'CLAIM', 1500, { kind: 'CLAIM_INVOICE' })
-    assert.deepEqual(listed.map((d) => d.documentId), [stored.documentId])
+    assert.deepEqual(
+      listed.map((d) => d.documentId),
+      [stored.documentId],
+    )
     assert.deepEqual(await documents.listForOwner(tenant.tenantId, 'CLAIM', 1500, { kind: 'OTHER' }), [])
 
-    await assert.rejects(documents.store(ctx, {
-      ownerType: 'CLAIM', ownerId: 1500, kind: 'CLAIM_INVOICE', fileName: 'v2.pdf', contentType: 'application/pdf', content: pdfBytes(), documentId: stored.documentId,
-      guard: async () => {
-        throw platformErrors.create('precondition_failed', 'claim closed')
-      },
-    }), /claim closed/)
+    await assert.rejects(
+      documents.store(ctx, {
+        ownerType: 'CLAIM',
+        ownerId: 1500,
+        kind: 'CLAIM_INVOICE',
+        fileName: 'v2.pdf',
+        contentType: 'application/pdf',
+        content: pdfBytes(),
+        documentId: stored.documentId,
+        guard: async () => {
+          throw platformErrors.create('precondition_failed', 'claim closed')
+        },
+      }),
+      /claim closed/,
+    )
     assert.equal((await documents.get(tenant.tenantId, stored.documentId))?.currentVersion, 1)
 
     const file = await documents.getFile(tenant.tenantId, stored.versions[0]?.fileId as number)
@@ -447,8 +654,14 @@ describe('blob stores and the service API', () => {
     documents.registerOwner('CLAIM', async (_ctx, ownerId) => {
       if (ownerId === 1500) throw platformErrors.create('route_not_found', 'not visible')
     })
-    await assert.rejects(documents.getForCaller(ctx, stored.documentId), (err: Problem) => err.code === 'document_not_found')
-    await assert.rejects(documents.openFile(ctx, stored.versions[0]?.fileId as number, false), (err: Problem) => err.code === 'file_not_found')
+    await assert.rejects(
+      documents.getForCaller(ctx, stored.documentId),
+      (err: Problem) => err.code === 'document_not_found',
+    )
+    await assert.rejects(
+      documents.openFile(ctx, stored.versions[0]?.fileId as number, false),
+      (err: Problem) => err.code === 'file_not_found',
+    )
     const signed = await documents.openFile(ctx, stored.versions[0]?.fileId as number, true)
     signed.stream.destroy()
     assert.equal(signed.version.sha256, stored.versions[0]?.sha256)

@@ -21,13 +21,42 @@ const MIN_REQUESTS = 10_000
 const CONCURRENCY = 4
 
 type Schema = Record<string, unknown> & {
-  $ref?: string; type?: string | string[]; enum?: unknown[]; const?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]
-  properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean | Schema; items?: Schema
-  minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; multipleOf?: number
-  minLength?: number; maxLength?: number; pattern?: string; format?: string; minItems?: number; maxItems?: number; examples?: unknown[]
+  $ref?: string
+  type?: string | string[]
+  enum?: unknown[]
+  const?: unknown
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  allOf?: Schema[]
+  properties?: Record<string, Schema>
+  required?: string[]
+  additionalProperties?: boolean | Schema
+  items?: Schema
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+  multipleOf?: number
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  format?: string
+  minItems?: number
+  maxItems?: number
+  examples?: unknown[]
 }
-type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: Schema; example?: unknown }
-type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown> }
+type Parameter = {
+  in: 'path' | 'query' | 'header'
+  name: string
+  required?: boolean
+  schema: Schema
+  example?: unknown
+}
+type Operation = {
+  parameters?: Parameter[]
+  requestBody?: { content: Record<string, { schema?: Schema }> }
+  responses?: Record<string, unknown>
+}
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }
 type Op = { method: string; path: string; op: Operation; scim: boolean }
 
@@ -41,7 +70,10 @@ class Raw {
 function encodeJson(value: unknown): string {
   if (value instanceof Raw) return value.text
   if (Array.isArray(value)) return `[${value.map(encodeJson).join(',')}]`
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${encodeJson(v)}`).join(',')}}`
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${encodeJson(v)}`)
+      .join(',')}}`
   return JSON.stringify(value) ?? 'null'
 }
 
@@ -52,22 +84,113 @@ function encodeText(text: string): string {
   return out
 }
 
-const HOSTILE_STRINGS = ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\ud83d', '', ' ', 'x'.repeat(10_000), "1' OR '1'='1", '%00', '../../etc/passwd', '😀', '\u202e', 'null', 'Infinity', '1e309', '-1', '<script>']
-const HOSTILE_NUMBERS = [new Raw('1e309'), new Raw('-1e309'), new Raw('1e26'), new Raw('-1e26'), 2 ** 31, 2 ** 53, 2 ** 63, -1, 0, 1.5, -0.000001, 1e-300, new Raw('123456789012345678901234567890')]
-const HOSTILE_VALUES: unknown[] = [...HOSTILE_STRINGS, ...HOSTILE_NUMBERS, true, null, [], {}, [null], { '\u0000': 1 }, { a: { b: { c: [[[[]]]] } } }]
+const HOSTILE_STRINGS = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ud83d',
+  '',
+  ' ',
+  'x'.repeat(10_000),
+  "1' OR '1'='1",
+  '%00',
+  '../../etc/passwd',
+  '😀',
+  '\u202e',
+  'null',
+  'Infinity',
+  '1e309',
+  '-1',
+  '<script>',
+]
+const HOSTILE_NUMBERS = [
+  new Raw('1e309'),
+  new Raw('-1e309'),
+  new Raw('1e26'),
+  new Raw('-1e26'),
+  2 ** 31,
+  2 ** 53,
+  2 ** 63,
+  -1,
+  0,
+  1.5,
+  -0.000001,
+  1e-300,
+  new Raw('123456789012345678901234567890'),
+]
+const HOSTILE_VALUES: unknown[] = [
+  ...HOSTILE_STRINGS,
+  ...HOSTILE_NUMBERS,
+  true,
+  null,
+  [],
+  {},
+  [null],
+  { '\u0000': 1 },
+  { a: { b: { c: [[[[]]]] } } },
+]
 /** Query and path text: NUL, surrogates as invalid UTF-8, numbers beyond any column, broken escapes. */
-const HOSTILE_TEXT = ['%00', 'a%00b', '%ED%A0%80', '%C0%80', '%FF', '%', '%zz', 'Infinity', '-Infinity', '1e309', '-1e309', '1e26', 'NaN', '9223372036854775808', '99999999999999999999999', '-1', '0', '1.5', '0x10', '%201', 'true', 'x'.repeat(300), '%2F', '..%2F..', "1'%20OR%20'1'%3D'1", 'active']
+const HOSTILE_TEXT = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%C0%80',
+  '%FF',
+  '%',
+  '%zz',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  '1e26',
+  'NaN',
+  '9223372036854775808',
+  '99999999999999999999999',
+  '-1',
+  '0',
+  '1.5',
+  '0x10',
+  '%201',
+  'true',
+  'x'.repeat(300),
+  '%2F',
+  '..%2F..',
+  "1'%20OR%20'1'%3D'1",
+  'active',
+]
 
-const deep = (levels: number, open: string, close: string, inner = '1') => `${open.repeat(levels)}${inner}${close.repeat(levels)}`
+const deep = (levels: number, open: string, close: string, inner = '1') =>
+  `${open.repeat(levels)}${inner}${close.repeat(levels)}`
 const HOSTILE_BODIES = [
-  deep(10_000, '[', ']'), deep(10_000, '{"a":', '}'), deep(100, '{"a":', '}'), deep(65, '[', ']'),
-  '{"a":1e309}', '[1e309]', '{"id":-1e309,"limit":1e26}', '{"a":"\\u0000"}', '{"\\u0000":1}', '{"a":"\\ud800"}', '{"\\udfff":"x"}',
-  '{', '{"a":', 'nul', '', '"text"', '12', 'null', '[]', `{"a":"${'x'.repeat(200_000)}"}`, '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}',
+  deep(10_000, '[', ']'),
+  deep(10_000, '{"a":', '}'),
+  deep(100, '{"a":', '}'),
+  deep(65, '[', ']'),
+  '{"a":1e309}',
+  '[1e309]',
+  '{"id":-1e309,"limit":1e26}',
+  '{"a":"\\u0000"}',
+  '{"\\u0000":1}',
+  '{"a":"\\ud800"}',
+  '{"\\udfff":"x"}',
+  '{',
+  '{"a":',
+  'nul',
+  '',
+  '"text"',
+  '12',
+  'null',
+  '[]',
+  `{"a":"${'x'.repeat(200_000)}"}`,
+  '{"__proto__":{"x":1}}',
+  '{"constructor":{"prototype":{}}}',
 ].map((text) => new Raw(text))
 
 function resolve(doc: Doc, schema: Schema): Schema {
   let s = schema
-  for (let i = 0; i < 10 && s.$ref; i++) s = doc.components.schemas[s.$ref.replace('#/components/schemas/', '').replace(/#$/, '')] ?? {}
+  for (let i = 0; i < 10 && s.$ref; i++)
+    s = doc.components.schemas[s.$ref.replace('#/components/schemas/', '').replace(/#$/, '')] ?? {}
   return s
 }
 
@@ -96,13 +219,22 @@ function plainValueOf(doc: Doc, s: Schema, depth: number): fc.Arbitrary<unknown>
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : []
   if (types.length > 1) return fc.oneof(...types.map((type) => plainValueOf(doc, { ...s, type }, depth)))
   const examples = (s.examples ?? []).filter((e) => e !== undefined)
-  const withExamples = (a: fc.Arbitrary<unknown>) => (examples.length > 0 ? fc.oneof({ weight: 2, arbitrary: a }, { weight: 1, arbitrary: fc.constantFrom(...examples) }) : a)
+  const withExamples = (a: fc.Arbitrary<unknown>) =>
+    examples.length > 0
+      ? fc.oneof({ weight: 2, arbitrary: a }, { weight: 1, arbitrary: fc.constantFrom(...examples) })
+      : a
   switch (types[0]) {
-    case 'string': return withExamples(stringOf(s))
+    case 'string':
+      return withExamples(stringOf(s))
     case 'integer': {
       const lo = Math.max(s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : -5), -(2 ** 40))
-      const hi = Math.min(s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : lo + 100_000), 2 ** 40)
-      return withExamples(fc.oneof(fc.integer({ min: lo, max: Math.min(hi, lo + 50) }), fc.integer({ min: lo, max: Math.max(lo, hi) })))
+      const hi = Math.min(
+        s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : lo + 100_000),
+        2 ** 40,
+      )
+      return withExamples(
+        fc.oneof(fc.integer({ min: lo, max: Math.min(hi, lo + 50) }), fc.integer({ min: lo, max: Math.max(lo, hi) })),
+      )
     }
     case 'number': {
       const lo = s.minimum ?? -1000
@@ -110,54 +242,99 @@ function plainValueOf(doc: Doc, s: Schema, depth: number): fc.Arbitrary<unknown>
       const cents = fc.integer({ min: Math.ceil(lo * 100), max: Math.floor(hi * 100) }).map((c) => c / 100)
       return withExamples(fc.oneof(cents, fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true })))
     }
-    case 'boolean': return fc.boolean()
-    case 'null': return fc.constant(null)
+    case 'boolean':
+      return fc.boolean()
+    case 'null':
+      return fc.constant(null)
     case 'array': {
       const minLength = Math.min(s.minItems ?? 0, 3)
-      return withExamples(fc.array(valueOf(doc, s.items ?? {}, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)) }))
+      return withExamples(
+        fc.array(valueOf(doc, s.items ?? {}, depth + 1), {
+          minLength,
+          maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)),
+        }),
+      )
     }
     case 'object': {
       const props = Object.entries(s.properties ?? {})
-      const record = fc.record(Object.fromEntries(props.map(([k, v]) => [k, valueOf(doc, v, depth + 1)])), { requiredKeys: (s.required ?? []).filter((k) => s.properties?.[k]) })
+      const record = fc.record(Object.fromEntries(props.map(([k, v]) => [k, valueOf(doc, v, depth + 1)])), {
+        requiredKeys: (s.required ?? []).filter((k) => s.properties?.[k]),
+      })
       // Sometimes a member the schema does not know, sometimes one with a hostile name.
-      const extra = fc.option(fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('\u0000', 'a\u0000', '\ud800', 'id', '__proto__')), fc.constantFrom<unknown>(1, 'x', null, '\u0000'), { maxKeys: 2 }), { freq: 6 })
+      const extra = fc.option(
+        fc.dictionary(
+          fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('\u0000', 'a\u0000', '\ud800', 'id', '__proto__')),
+          fc.constantFrom<unknown>(1, 'x', null, '\u0000'),
+          { maxKeys: 2 },
+        ),
+        { freq: 6 },
+      )
       return withExamples(fc.tuple(record, extra).map(([r, e]) => (e ? { ...e, ...r } : r)))
     }
-    default: return fc.jsonValue({ maxDepth: 2 })
+    default:
+      return fc.jsonValue({ maxDepth: 2 })
   }
 }
 
 function stringOf(s: Schema): fc.Arbitrary<string> {
   const maxLength = Math.min(s.maxLength ?? 30, 30)
   const minLength = Math.min(s.minLength ?? 0, maxLength)
-  if (s.format === 'date') return fc.date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
-  if (s.format === 'date-time') return fc.date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString())
+  if (s.format === 'date')
+    return fc
+      .date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10))
+  if (s.format === 'date-time')
+    return fc
+      .date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString())
   if (s.format === 'email') return fc.emailAddress()
   if (s.format === 'uuid') return fc.uuid()
   const matching = s.pattern ? matchingOf(s.pattern) : undefined
   const free = fc.string({ minLength, maxLength })
   if (matching) return fc.oneof({ weight: 3, arbitrary: matching }, { weight: 1, arbitrary: free })
-  return fc.oneof({ weight: 3, arbitrary: free }, { weight: 1, arbitrary: fc.string({ minLength, maxLength, unit: 'binary' }) })
+  return fc.oneof(
+    { weight: 3, arbitrary: free },
+    { weight: 1, arbitrary: fc.string({ minLength, maxLength, unit: 'binary' }) },
+  )
 }
 
 /** Text for a query or path parameter: from its schema, known ids and keys, or hostile. */
 function textOf(doc: Doc, p: Parameter, pool: (name: string) => string[]): fc.Arbitrary<string> {
   const known = pool(p.name)
-  const fromSchema = valueOf(doc, p.schema).map((v) => (typeof v === 'string' ? encodeText(v) : encodeText(typeof v === 'object' ? encodeJson(v) : String(v))))
+  const fromSchema = valueOf(doc, p.schema).map((v) =>
+    typeof v === 'string' ? encodeText(v) : encodeText(typeof v === 'object' ? encodeJson(v) : String(v)),
+  )
   const examples = p.example === undefined ? [] : [encodeText(String(p.example))]
   return fc.oneof(
     { weight: 4, arbitrary: fromSchema },
-    { weight: known.length > 0 ? 4 : 0, arbitrary: known.length > 0 ? fc.constantFrom(...known.map(encodeText)) : fc.constant('1') },
-    { weight: examples.length > 0 ? 1 : 0, arbitrary: examples.length > 0 ? fc.constantFrom(...examples) : fc.constant('1') },
+    {
+      weight: known.length > 0 ? 4 : 0,
+      arbitrary: known.length > 0 ? fc.constantFrom(...known.map(encodeText)) : fc.constant('1'),
+    },
+    {
+      weight: examples.length > 0 ? 1 : 0,
+      arbitrary: examples.length > 0 ? fc.constantFrom(...examples) : fc.constant('1'),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
   )
 }
 
 type Request = { method: string; url: string; headers: Record<string, string>; payload: string | Buffer | undefined }
 
-const BINARY_SAMPLES = [Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n'), Buffer.from('GIF89a'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]), Buffer.from('a\u0000b'), Buffer.alloc(0), Buffer.from('plain text')]
+const BINARY_SAMPLES = [
+  Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n'),
+  Buffer.from('GIF89a'),
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]),
+  Buffer.from('a\u0000b'),
+  Buffer.alloc(0),
+  Buffer.from('plain text'),
+]
 
-function requestsOf(doc: Doc, o: Op, pool: (name: string) => string[]): fc.Arbitrary<Omit<Request, 'headers'> & { headers: Record<string, string> }> {
+function requestsOf(
+  doc: Doc,
+  o: Op,
+  pool: (name: string) => string[],
+): fc.Arbitrary<Omit<Request, 'headers'> & { headers: Record<string, string> }> {
   const params = o.op.parameters ?? []
   const pathParams = params.filter((p) => p.in === 'path')
   const queryParams = params.filter((p) => p.in === 'query')
@@ -168,47 +345,105 @@ function requestsOf(doc: Doc, o: Op, pool: (name: string) => string[]): fc.Arbit
     })
     return url
   })
-  const query = fc.tuple(
-    fc.tuple(...queryParams.map((p) => fc.option(fc.array(textOf(doc, p, pool), { minLength: 1, maxLength: 2 }), { freq: 2 }))),
-    fc.option(fc.tuple(fc.constantFrom('%00', 'x', 'limit', 'offset', '__proto__', 'a%00b'), fc.constantFrom(...HOSTILE_TEXT)), { freq: 8 }),
-  ).map(([values, extra]) => {
-    const parts: string[] = []
-    queryParams.forEach((p, i) => {
-      for (const v of values[i] ?? []) parts.push(`${encodeURIComponent(p.name)}=${v}`)
+  const query = fc
+    .tuple(
+      fc.tuple(
+        ...queryParams.map((p) =>
+          fc.option(fc.array(textOf(doc, p, pool), { minLength: 1, maxLength: 2 }), { freq: 2 }),
+        ),
+      ),
+      fc.option(
+        fc.tuple(
+          fc.constantFrom('%00', 'x', 'limit', 'offset', '__proto__', 'a%00b'),
+          fc.constantFrom(...HOSTILE_TEXT),
+        ),
+        { freq: 8 },
+      ),
+    )
+    .map(([values, extra]) => {
+      const parts: string[] = []
+      queryParams.forEach((p, i) => {
+        for (const v of values[i] ?? []) parts.push(`${encodeURIComponent(p.name)}=${v}`)
+      })
+      if (extra) parts.push(`${extra[0]}=${extra[1]}`)
+      return parts.length > 0 ? `?${parts.join('&')}` : ''
     })
-    if (extra) parts.push(`${extra[0]}=${extra[1]}`)
-    return parts.length > 0 ? `?${parts.join('&')}` : ''
-  })
   const content = o.op.requestBody?.content ?? {}
   const types = Object.keys(content)
   const jsonType = types.find((ct) => ct.includes('json'))
-  const body: fc.Arbitrary<{ type: string | undefined; payload: string | Buffer | undefined }> = types.length === 0
-    ? fc.constant({ type: undefined, payload: undefined })
-    : jsonType
-      ? fc.oneof(
-        { weight: 10, arbitrary: valueOf(doc, content[jsonType]?.schema ?? {}).map((v) => ({ type: jsonType, payload: encodeJson(v) })) },
-        { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_BODIES).map((v) => ({ type: jsonType, payload: v.text })) },
-        // The same members form-encoded, and a content type the route does not take.
-        { weight: 1, arbitrary: valueOf(doc, content[jsonType]?.schema ?? {}).map((v) => ({ type: 'application/x-www-form-urlencoded', payload: formOf(v) })) },
-        { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1').map((type) => ({ type, payload: '{"a":1}' })) },
-      )
-      : fc.tuple(fc.constantFrom(...types, 'application/octet-stream', 'application/json'), fc.constantFrom(...BINARY_SAMPLES)).map(([type, payload]) => ({ type, payload }))
-  const extraHeaders = fc.option(fc.constantFrom<Record<string, string>>(
-    { 'if-match': '"1"' }, { 'if-match': '*' }, { 'if-match': 'W/"x", "y"' }, { 'idempotency-key': 'fuzz key with spaces' }, { 'idempotency-key': 'k'.repeat(300) },
-    { 'x-request-id': 'not a valid request id!' }, { accept: 'application/xml' },
-  ), { freq: 8 })
+  const body: fc.Arbitrary<{ type: string | undefined; payload: string | Buffer | undefined }> =
+    types.length === 0
+      ? fc.constant({ type: undefined, payload: undefined })
+      : jsonType
+        ? fc.oneof(
+            {
+              weight: 10,
+              arbitrary: valueOf(doc, content[jsonType]?.schema ?? {}).map((v) => ({
+                type: jsonType,
+                payload: encodeJson(v),
+              })),
+            },
+            {
+              weight: 2,
+              arbitrary: fc.constantFrom(...HOSTILE_BODIES).map((v) => ({ type: jsonType, payload: v.text })),
+            },
+            // The same members form-encoded, and a content type the route does not take.
+            {
+              weight: 1,
+              arbitrary: valueOf(doc, content[jsonType]?.schema ?? {}).map((v) => ({
+                type: 'application/x-www-form-urlencoded',
+                payload: formOf(v),
+              })),
+            },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom(
+                  'text/plain',
+                  'application/xml',
+                  'multipart/form-data; boundary=x',
+                  'application/json; charset=latin1',
+                )
+                .map((type) => ({ type, payload: '{"a":1}' })),
+            },
+          )
+        : fc
+            .tuple(
+              fc.constantFrom(...types, 'application/octet-stream', 'application/json'),
+              fc.constantFrom(...BINARY_SAMPLES),
+            )
+            .map(([type, payload]) => ({ type, payload }))
+  const extraHeaders = fc.option(
+    fc.constantFrom<Record<string, string>>(
+      { 'if-match': '"1"' },
+      { 'if-match': '*' },
+      { 'if-match': 'W/"x", "y"' },
+      { 'idempotency-key': 'fuzz key with spaces' },
+      { 'idempotency-key': 'k'.repeat(300) },
+      { 'x-request-id': 'not a valid request id!' },
+      { accept: 'application/xml' },
+    ),
+    { freq: 8 },
+  )
   return fc.tuple(path, query, body, extraHeaders, fc.integer({ min: 0, max: 1_000_000 })).map(([p, q, b, h, n]) => ({
     method: o.method,
     url: p + q,
     // A fresh Idempotency-Key now and then, so that POSTs also take the idempotent path.
-    headers: { ...(b.type ? { 'content-type': b.type } : {}), ...h, ...(o.method === 'POST' && n % 7 === 0 ? { 'idempotency-key': `fuzz-${n}` } : {}) },
+    headers: {
+      ...(b.type ? { 'content-type': b.type } : {}),
+      ...h,
+      ...(o.method === 'POST' && n % 7 === 0 ? { 'idempotency-key': `fuzz-${n}` } : {}),
+    },
     payload: b.payload,
   }))
 }
 
 function formOf(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Raw) return `value=${encodeText(typeof value === 'string' ? value : encodeJson(value))}`
-  return Object.entries(value).map(([k, v]) => `${encodeText(k)}=${encodeText(typeof v === 'string' ? v : encodeJson(v))}`).join('&')
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Raw)
+    return `value=${encodeText(typeof value === 'string' ? value : encodeJson(value))}`
+  return Object.entries(value)
+    .map(([k, v]) => `${encodeText(k)}=${encodeText(typeof v === 'string' ? v : encodeJson(v))}`)
+    .join('&')
 }
 
 /** A 32-bit seed per operation, so that one operation's requests do not depend on the others'. */
@@ -229,7 +464,12 @@ const SCIM_PATH = /^\/api\/v2\/(Users|ServiceProviderConfig|Schemas|ResourceType
 
 async function newAdministrator() {
   const demoHeaders = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
-  const tenant = { ...demo, headers: demoHeaders, tokenFor: async (email: string, password: string) => (await loginHeaders(t, demo.apiKey, email, password)).authorization?.slice('Bearer '.length) ?? '' } as unknown as TestTenant
+  const tenant = {
+    ...demo,
+    headers: demoHeaders,
+    tokenFor: async (email: string, password: string) =>
+      (await loginHeaders(t, demo.apiKey, email, password)).authorization?.slice('Bearer '.length) ?? '',
+  } as unknown as TestTenant
   const user = await createUserWithRoles(t, tenant, ['ADMINISTRATOR'])
   return { id: user.id, headers: user.headers }
 }
@@ -239,9 +479,11 @@ before(async () => {
   demo = await seedDemoTenant(t.modules, t.db)
   admin = await newAdministrator()
   doc = json<Doc>(await t.app.inject({ method: 'GET', url: '/api/openapi.json' }))
-  ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods)
-    .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-    .map(([method, op]) => ({ method: method.toUpperCase(), path, op, scim: SCIM_PATH.test(path) })))
+  ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, op, scim: SCIM_PATH.test(path) })),
+  )
 })
 after(() => t.close())
 
@@ -249,7 +491,10 @@ after(() => t.close())
 async function harvest(): Promise<(name: string) => string[]> {
   const found = new Map<string, Set<string>>()
   const add = (key: string, v: unknown) => {
-    if ((typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && v.length > 0 && v.length <= 4800)) {
+    if (
+      (typeof v === 'number' && Number.isSafeInteger(v)) ||
+      (typeof v === 'string' && v.length > 0 && v.length <= 4800)
+    ) {
       const set = found.get(key.toLowerCase()) ?? new Set()
       if (set.size < 30) set.add(String(v))
       found.set(key.toLowerCase(), set)
@@ -263,7 +508,9 @@ async function harvest(): Promise<(name: string) => string[]> {
     }
   }
   const urls = ops.filter((o) => o.method === 'GET' && !o.path.includes('{')).map((o) => o.path)
-  urls.push('/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-11-21')
+  urls.push(
+    '/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-11-21',
+  )
   for (const url of urls) {
     const res = await t.app.inject({ method: 'GET', url, headers: admin.headers })
     if (res.statusCode === 200 && /json/.test(String(res.headers['content-type']))) walk(res.json(), 0)
@@ -291,21 +538,28 @@ function check(scim: boolean, status: number, contentType: string, body: string)
     return 'error body is not JSON'
   }
   if (scim) {
-    if (!contentType.startsWith('application/scim+json')) return `content type ${contentType}, not application/scim+json`
-    if (!Array.isArray(parsed.schemas) || parsed.schemas[0] !== 'urn:ietf:params:scim:api:messages:2.0:Error') return 'not the SCIM error schema'
+    if (!contentType.startsWith('application/scim+json'))
+      return `content type ${contentType}, not application/scim+json`
+    if (!Array.isArray(parsed.schemas) || parsed.schemas[0] !== 'urn:ietf:params:scim:api:messages:2.0:Error')
+      return 'not the SCIM error schema'
     if (parsed.status !== String(status) || typeof parsed.detail !== 'string') return 'SCIM error without status/detail'
     return undefined
   }
-  if (!contentType.startsWith('application/problem+json')) return `content type ${contentType}, not application/problem+json`
-  if (parsed.status !== status || typeof parsed.code !== 'string' || typeof parsed.requestId !== 'string') return 'problem without status/code/requestId'
+  if (!contentType.startsWith('application/problem+json'))
+    return `content type ${contentType}, not application/problem+json`
+  if (parsed.status !== status || typeof parsed.code !== 'string' || typeof parsed.requestId !== 'string')
+    return 'problem without status/code/requestId'
   return undefined
 }
 
 test('fuzzing every operation of the OpenAPI document: nothing answers 5xx, every error is problem+json', async () => {
   const selected = ops.filter((o) => ONLY === undefined || `${o.method} ${o.path}` === ONLY)
   assert.ok(selected.length > 0, `no operation ${ONLY}`)
-  const perOperation = process.env.FUZZ_RUNS === undefined ? Math.ceil(MIN_REQUESTS / ops.length) : Number(process.env.FUZZ_RUNS)
-  console.log(`fuzz: seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${selected.length} operations × ${perOperation} requests`)
+  const perOperation =
+    process.env.FUZZ_RUNS === undefined ? Math.ceil(MIN_REQUESTS / ops.length) : Number(process.env.FUZZ_RUNS)
+  console.log(
+    `fuzz: seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${selected.length} operations × ${perOperation} requests`,
+  )
   const harvestStarted = performance.now()
   const pool = await harvest()
   console.log(`fuzz: ids and keys read in ${((performance.now() - harvestStarted) / 1000).toFixed(1)} s`)
@@ -328,17 +582,28 @@ test('fuzzing every operation of the OpenAPI document: nothing answers 5xx, ever
         const r = requests[next++] as Request
         const request: Request = { ...r, headers: { ...admin.headers, ...r.headers } }
         const began = performance.now()
-        const res = await t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) })
+        const res = await t.app.inject({
+          method: request.method as 'GET',
+          url: request.url,
+          headers: request.headers,
+          ...(request.payload === undefined ? {} : { payload: request.payload }),
+        })
         const ms = performance.now() - began
         sent++
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
         slowest.push({ ms, what: `${key} → ${res.statusCode}` })
-        if (slowest.length > 20) slowest.splice(0, slowest.length, ...slowest.toSorted((a, b) => b.ms - a.ms).slice(0, 10))
+        if (slowest.length > 20)
+          slowest.splice(0, slowest.length, ...slowest.toSorted((a, b) => b.ms - a.ms).slice(0, 10))
         // SCIM's error schema is the answer of SCIM's routes; a path no route has (a SCIM path with
         // an empty id is the collection, which has no PUT) is the platform's to answer.
         // The path as the app receives it: inject resolves dot segments ("/Users/." is "/Users/").
         const route = router.find(request.method as 'GET', new URL(request.url, 'http://localhost').pathname)
-        const problem = check((route?.store as { scim?: boolean } | undefined)?.scim === true, res.statusCode, String(res.headers['content-type'] ?? ''), res.body)
+        const problem = check(
+          (route?.store as { scim?: boolean } | undefined)?.scim === true,
+          res.statusCode,
+          String(res.headers['content-type'] ?? ''),
+          res.body,
+        )
         if (problem) failures.push({ op: key, request, status: res.statusCode, problem, body: res.body.slice(0, 300) })
       }
     }
@@ -350,11 +615,28 @@ test('fuzzing every operation of the OpenAPI document: nothing answers 5xx, ever
   }
 
   const seconds = (performance.now() - started) / 1000
-  console.log(`fuzz: ${sent} requests over ${selected.length} operations in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].toSorted((a, b) => a[0] - b[0])))}`)
-  console.log(`fuzz: slowest ${slowest.toSorted((a, b) => b.ms - a.ms).slice(0, 5).map((s) => `${s.what} ${s.ms.toFixed(0)} ms`).join('; ')}`)
+  console.log(
+    `fuzz: ${sent} requests over ${selected.length} operations in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].toSorted((a, b) => a[0] - b[0])))}`,
+  )
+  console.log(
+    `fuzz: slowest ${slowest
+      .toSorted((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((s) => `${s.what} ${s.ms.toFixed(0)} ms`)
+      .join('; ')}`,
+  )
   if (ONLY === undefined && process.env.FUZZ_RUNS === undefined) assert.ok(sent >= MIN_REQUESTS, `${sent} requests`)
-  const shown = failures.slice(0, 25).map((f) => `${f.op}: ${f.problem}\n    ${f.request.method} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers['content-type'] ?? '')} ${String(f.request.payload ?? '').slice(0, 300)}\n    → ${f.status} ${f.body}`)
+  const shown = failures
+    .slice(0, 25)
+    .map(
+      (f) =>
+        `${f.op}: ${f.problem}\n    ${f.request.method} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers['content-type'] ?? '')} ${String(f.request.payload ?? '').slice(0, 300)}\n    → ${f.status} ${f.body}`,
+    )
   const byOperation = new Map<string, number>()
   for (const f of failures) byOperation.set(f.op, (byOperation.get(f.op) ?? 0) + 1)
-  assert.equal(failures.length, 0, `${failures.length} failures (seed ${SEED}; replay one operation with FUZZ_SEED=${SEED} FUZZ_OPERATION='<operation>'), by operation ${JSON.stringify(Object.fromEntries(byOperation))}:\n${shown.join('\n')}`)
+  assert.equal(
+    failures.length,
+    0,
+    `${failures.length} failures (seed ${SEED}; replay one operation with FUZZ_SEED=${SEED} FUZZ_OPERATION='<operation>'), by operation ${JSON.stringify(Object.fromEntries(byOperation))}:\n${shown.join('\n')}`,
+  )
 })

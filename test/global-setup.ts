@@ -54,7 +54,9 @@ function descendants(pid: number): number[] {
 function startDeadline(): void {
   const minutes = Number(process.env.VPP_TEST_DEADLINE_MINUTES ?? 40)
   const timer = setTimeout(() => {
-    process.stderr.write(`\ntest run stopped: not finished after ${minutes} minutes (VPP_TEST_DEADLINE_MINUTES); killing the test processes\n`)
+    process.stderr.write(
+      `\ntest run stopped: not finished after ${minutes} minutes (VPP_TEST_DEADLINE_MINUTES); killing the test processes\n`,
+    )
     for (const pid of descendants(process.pid)) {
       try {
         process.kill(pid, 'SIGKILL')

@@ -96,10 +96,17 @@ export const TEST_CONFIG = {
   accessTokenTtlSeconds: 3600,
   bodyLimitBytes: 1_048_576,
   logLevel: 'silent',
-  documents: { storage: 'database' as 'database' | 'filesystem', dir: path.join(os.tmpdir(), 'vpp-test-documents'), maxBytes: 1_048_576, linkTtlSeconds: 300 },
+  documents: {
+    storage: 'database' as 'database' | 'filesystem',
+    dir: path.join(os.tmpdir(), 'vpp-test-documents'),
+    maxBytes: 1_048_576,
+    linkTtlSeconds: 300,
+  },
 }
 
-export async function createTestApp(options: { config?: Partial<typeof TEST_CONFIG>; now?: Date } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { config?: Partial<typeof TEST_CONFIG>; now?: Date } = {},
+): Promise<TestApp> {
   const db = await testDatabase()
   const clock = createManualClock(options.now ?? new Date())
   const bus = await createInvalidationBus(undefined)
@@ -109,7 +116,14 @@ export async function createTestApp(options: { config?: Partial<typeof TEST_CONF
     await app.close()
   })
   await app.ready()
-  const modules = createModules({ db, clock, bus, secrets: TEST_SECRETS, accessTokenTtlSeconds: config.accessTokenTtlSeconds, documents: config.documents })
+  const modules = createModules({
+    db,
+    clock,
+    bus,
+    secrets: TEST_SECRETS,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    documents: config.documents,
+  })
   return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close }
 }
 
@@ -135,7 +149,9 @@ export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<Te
   const created = await t.tenants.createTenant({ name, adminEmail, adminPassword })
   const tokenFor = async (email: string, password: string) => {
     const res = await t.app.inject({
-      method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': created.apiKey },
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'x-api-key': created.apiKey },
       payload: { grant_type: 'password', username: email, password },
     })
     if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`)
@@ -156,20 +172,45 @@ export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<Te
  * is staff (in the STAFF group, so it sees every account holder) unless `extra.groups` says otherwise.
  */
 /** Request headers of a user of a tenant: its API key and a fresh bearer token from the password grant. */
-export async function loginHeaders(t: TestApp, apiKey: string, email: string, password: string): Promise<Record<string, string>> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': apiKey }, payload: { grant_type: 'password', username: email, password } })
+export async function loginHeaders(
+  t: TestApp,
+  apiKey: string,
+  email: string,
+  password: string,
+): Promise<Record<string, string>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    headers: { 'x-api-key': apiKey },
+    payload: { grant_type: 'password', username: email, password },
+  })
   if (res.statusCode !== 200) throw new Error(`login of ${email} failed: ${res.statusCode} ${res.body}`)
   return { 'x-api-key': apiKey, authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` }
 }
 
-export async function createUserWithRoles(t: TestApp, tenant: TestTenant, roleCodes: string[], extra: Record<string, unknown> = {}) {
-  const roles = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenant.tenantId).execute())
+export async function createUserWithRoles(
+  t: TestApp,
+  tenant: TestTenant,
+  roleCodes: string[],
+  extra: Record<string, unknown> = {},
+) {
+  const roles = await t.db.read(tenant.tenantId, (x) =>
+    x.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenant.tenantId).execute(),
+  )
   const staff = await groupIdByCode(t, tenant, 'STAFF')
   const email = uniqueEmail('member')
   const password = `pw-${randomBytes(12).toString('hex')}`
   const res = await t.app.inject({
-    method: 'POST', url: '/api/v1/adminusers', headers: tenant.headers,
-    payload: { emailAddress: email, password, roles: roles.filter((r) => roleCodes.includes(r.code)).map((r) => ({ id: r.id })), groups: [{ id: staff }], ...extra },
+    method: 'POST',
+    url: '/api/v1/adminusers',
+    headers: tenant.headers,
+    payload: {
+      emailAddress: email,
+      password,
+      roles: roles.filter((r) => roleCodes.includes(r.code)).map((r) => ({ id: r.id })),
+      groups: [{ id: staff }],
+      ...extra,
+    },
   })
   if (res.statusCode !== 201) throw new Error(`user creation failed: ${res.statusCode} ${res.body}`)
   const id = (res.json() as { id: number }).id
@@ -178,12 +219,26 @@ export async function createUserWithRoles(t: TestApp, tenant: TestTenant, roleCo
 }
 
 export async function roleIdByCode(t: TestApp, tenant: TestTenant, code: string): Promise<number> {
-  const row = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select('id').where('tenant_id', '=', tenant.tenantId).where('code', '=', code).executeTakeFirstOrThrow())
+  const row = await t.db.read(tenant.tenantId, (x) =>
+    x
+      .selectFrom('membership_role')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow(),
+  )
   return row.id
 }
 
 export async function groupIdByCode(t: TestApp, tenant: TestTenant, code: string): Promise<number> {
-  const row = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_group').select('id').where('tenant_id', '=', tenant.tenantId).where('code', '=', code).executeTakeFirstOrThrow())
+  const row = await t.db.read(tenant.tenantId, (x) =>
+    x
+      .selectFrom('membership_group')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow(),
+  )
   return row.id
 }
 

@@ -32,7 +32,11 @@ before(async () => {
   t = await createTestApp()
   tenant = await createTenant(t)
   await t.tenants.setIdentityProvider(tenant.tenantId, {
-    issuer: ISSUER, audience: AUDIENCE, jwksUrl: `http://127.0.0.1:${port}/jwks`, identityClaim: 'oid', algorithms: ['RS256'],
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwksUrl: `http://127.0.0.1:${port}/jwks`,
+    identityClaim: 'oid',
+    algorithms: ['RS256'],
   })
 })
 after(async () => {
@@ -40,7 +44,10 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve))
 })
 
-function idpToken(claims: Record<string, unknown>, options: { aud?: string; iss?: string; exp?: number; nbf?: number; alg?: string; key?: CryptoKey | Uint8Array } = {}) {
+function idpToken(
+  claims: Record<string, unknown>,
+  options: { aud?: string; iss?: string; exp?: number; nbf?: number; alg?: string; key?: CryptoKey | Uint8Array } = {},
+) {
   const now = Math.floor(t.clock.now().getTime() / 1000)
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: options.alg ?? 'RS256', kid })
@@ -53,13 +60,24 @@ function idpToken(claims: Record<string, unknown>, options: { aud?: string; iss?
 }
 
 async function call(token: string, apiKey = tenant.apiKey) {
-  return t.app.inject({ method: 'GET', url: '/api/v1/adminusers?limit=1', headers: { 'x-api-key': apiKey, authorization: `Bearer ${token}` } })
+  return t.app.inject({
+    method: 'GET',
+    url: '/api/v1/adminusers?limit=1',
+    headers: { 'x-api-key': apiKey, authorization: `Bearer ${token}` },
+  })
 }
 
-test('a user provisioned with an External Identity signs in with the identity provider\'s token', async () => {
-  const roles = await t.db.read(tenant.tenantId, (x) => x.selectFrom('membership_role').select('id').where('code', '=', 'READ_ONLY').execute())
+test("a user provisioned with an External Identity signs in with the identity provider's token", async () => {
+  const roles = await t.db.read(tenant.tenantId, (x) =>
+    x.selectFrom('membership_role').select('id').where('code', '=', 'READ_ONLY').execute(),
+  )
   const externalIdentity = `oid-${Date.now()}`
-  const created = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: tenant.headers, payload: { emailAddress: uniqueEmail('sso'), externalIdentity, roles: [{ id: roles[0]!.id }] } })
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/adminusers',
+    headers: tenant.headers,
+    payload: { emailAddress: uniqueEmail('sso'), externalIdentity, roles: [{ id: roles[0]!.id }] },
+  })
   assert.equal(created.statusCode, 201)
   const userId = json<{ id: number }>(created).id
   const fetchesBefore = jwksRequests
@@ -74,7 +92,10 @@ test('a user provisioned with an External Identity signs in with the identity pr
     ['expired', idpToken({ oid: externalIdentity }, { exp: now - 120 })],
     ['not yet valid beyond the clock skew', idpToken({ oid: externalIdentity }, { nbf: now + 300 })],
     ['untrusted issuer', idpToken({ oid: externalIdentity }, { iss: 'https://evil.example/' })],
-    ['algorithm not allowed (HMAC)', idpToken({ oid: externalIdentity }, { alg: 'HS256', key: new TextEncoder().encode('x'.repeat(32)) })],
+    [
+      'algorithm not allowed (HMAC)',
+      idpToken({ oid: externalIdentity }, { alg: 'HS256', key: new TextEncoder().encode('x'.repeat(32)) }),
+    ],
     ['unknown External Identity', idpToken({ oid: 'nobody' })],
     ['missing identity claim', idpToken({ sub: externalIdentity })],
   ]
@@ -83,16 +104,24 @@ test('a user provisioned with an External Identity signs in with the identity pr
     assert.equal(res.statusCode, 401, name)
     assert.equal(json(res).code, 'invalid_token', name)
   }
-  assert.equal((await call(await idpToken({ oid: externalIdentity }, { nbf: now + 10 }))).statusCode, 200, 'small clock skew tolerated')
+  assert.equal(
+    (await call(await idpToken({ oid: externalIdentity }, { nbf: now + 10 }))).statusCode,
+    200,
+    'small clock skew tolerated',
+  )
 
   // Another tenant does not trust this issuer.
   const other = await createTenant(t, 'Other')
   assert.equal((await call(await idpToken({ oid: externalIdentity }), other.apiKey)).statusCode, 401)
 
   // An expired user is refused at once with an identity-provider token too.
-  const current = json<Record<string, unknown>>(await t.app.inject({ method: "GET", url: `/api/v1/adminusers/${userId}`, headers: tenant.headers }))
+  const current = json<Record<string, unknown>>(
+    await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: tenant.headers }),
+  )
   const expire = await t.app.inject({
-    method: 'PUT', url: `/api/v1/adminusers/${userId}`, headers: tenant.headers,
+    method: 'PUT',
+    url: `/api/v1/adminusers/${userId}`,
+    headers: tenant.headers,
     payload: { ...current, expiredDate: t.clock.now().toISOString(), roles: [{ id: roles[0]!.id }], groups: [] },
   })
   assert.equal(expire.statusCode, 200)

@@ -11,14 +11,20 @@ import type { LedgerLineInput, PostEntryInput } from '../src/modules/finance/ind
 import { createTenant, createTestApp, type TestApp } from './harness.ts'
 
 let t: TestApp
-before(async () => { t = await createTestApp() })
+before(async () => {
+  t = await createTestApp()
+})
 after(() => t.close())
 
 const ledger = () => t.modules.finance.ledger
 
 async function accountHolder(tenantId: number, kind: string, name: string): Promise<number> {
-  const r = await t.db.transaction(tenantId, (tx) => sql<{ id: number }>`
-    insert into account_holder (tenant_id, kind, legal_name, display_name) values (${tenantId}, ${kind}, ${name}, ${name}) returning id`.execute(tx))
+  const r = await t.db.transaction(tenantId, (tx) =>
+    sql<{ id: number }>`
+    insert into account_holder (tenant_id, kind, legal_name, display_name) values (${tenantId}, ${kind}, ${name}, ${name}) returning id`.execute(
+      tx,
+    ),
+  )
   return Number(r.rows[0]!.id)
 }
 
@@ -42,12 +48,47 @@ type Setup = Awaited<ReturnType<typeof setUp>>
 function finalized(s: Setup, contractId: number, extra: Partial<PostEntryInput> = {}): PostEntryInput {
   const lines: LedgerLineInput[] = [
     { accountHolderId: s.dealer, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', amount: '1000.00', contractId },
-    { accountHolderId: s.insurer, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', amount: new Decimal('700.10'), contractId, disbursementCode: 'RESERVE' },
-    { accountHolderId: s.agent, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', amount: '149.95', contractId, disbursementCode: 'COMM' },
-    { accountHolderId: s.agent, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', amount: '50', contractId, disbursementCode: 'BONUS' },
-    { accountHolderId: s.admin, purpose: 'ADMINISTRATOR_REVENUE', side: 'CREDIT', amount: '99.95', contractId, disbursementCode: 'ADMIN' },
+    {
+      accountHolderId: s.insurer,
+      purpose: 'DISBURSEMENT_PAYABLE',
+      side: 'CREDIT',
+      amount: new Decimal('700.10'),
+      contractId,
+      disbursementCode: 'RESERVE',
+    },
+    {
+      accountHolderId: s.agent,
+      purpose: 'DISBURSEMENT_PAYABLE',
+      side: 'CREDIT',
+      amount: '149.95',
+      contractId,
+      disbursementCode: 'COMM',
+    },
+    {
+      accountHolderId: s.agent,
+      purpose: 'DISBURSEMENT_PAYABLE',
+      side: 'CREDIT',
+      amount: '50',
+      contractId,
+      disbursementCode: 'BONUS',
+    },
+    {
+      accountHolderId: s.admin,
+      purpose: 'ADMINISTRATOR_REVENUE',
+      side: 'CREDIT',
+      amount: '99.95',
+      contractId,
+      disbursementCode: 'ADMIN',
+    },
   ]
-  return { kind: 'CONTRACT_FINALIZED', source: { type: 'CONTRACT', id: contractId }, effectiveDate: '2026-03-01', memo: 'contract finalized', lines, ...extra }
+  return {
+    kind: 'CONTRACT_FINALIZED',
+    source: { type: 'CONTRACT', id: contractId },
+    effectiveDate: '2026-03-01',
+    memo: 'contract finalized',
+    lines,
+    ...extra,
+  }
 }
 
 function isCode(code: string, constraint?: string) {
@@ -62,7 +103,13 @@ function isCode(code: string, constraint?: string) {
 const unbalanced = isCode('23514', 'journal_entry_balanced')
 
 async function count(tenantId: number, table: 'journal_entry' | 'journal_line' | 'ledger_account'): Promise<number> {
-  const r = await t.db.read(tenantId, (x) => x.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
+  const r = await t.db.read(tenantId, (x) =>
+    x
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow(),
+  )
   return Number(r.n)
 }
 
@@ -77,13 +124,16 @@ describe('posting', () => {
     assert.equal(posted.reversesEntryId, null)
     assert.equal(posted.postedBy, 'ledger-test')
     assert.equal(posted.postedAt, t.clock.now().toISOString())
-    assert.deepEqual(posted.lines.map((l) => [l.lineNo, l.purpose, l.debit, l.credit, l.disbursementCode]), [
-      [1, 'DEALER_RECEIVABLE', 1000, 0, null],
-      [2, 'DISBURSEMENT_PAYABLE', 0, 700.1, 'RESERVE'],
-      [3, 'DISBURSEMENT_PAYABLE', 0, 149.95, 'COMM'],
-      [4, 'DISBURSEMENT_PAYABLE', 0, 50, 'BONUS'],
-      [5, 'ADMINISTRATOR_REVENUE', 0, 99.95, 'ADMIN'],
-    ])
+    assert.deepEqual(
+      posted.lines.map((l) => [l.lineNo, l.purpose, l.debit, l.credit, l.disbursementCode]),
+      [
+        [1, 'DEALER_RECEIVABLE', 1000, 0, null],
+        [2, 'DISBURSEMENT_PAYABLE', 0, 700.1, 'RESERVE'],
+        [3, 'DISBURSEMENT_PAYABLE', 0, 149.95, 'COMM'],
+        [4, 'DISBURSEMENT_PAYABLE', 0, 50, 'BONUS'],
+        [5, 'ADMINISTRATOR_REVENUE', 0, 99.95, 'ADMIN'],
+      ],
+    )
 
     const [read, ...rest] = await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 4711 })
     assert.equal(rest.length, 0)
@@ -91,22 +141,43 @@ describe('posting', () => {
     assert.deepEqual(await ledger().entry(s.tenantId, posted.entryId), posted)
     assert.deepEqual(await ledger().entriesForSource(s.tenantId, { type: 'CLAIM', id: 4711 }), [])
 
-    assert.deepEqual(await ledger().balances(s.tenantId, s.dealer), [{ purpose: 'DEALER_RECEIVABLE', normalSide: 'DEBIT', debit: 1000, credit: 0, balance: 1000 }])
+    assert.deepEqual(await ledger().balances(s.tenantId, s.dealer), [
+      { purpose: 'DEALER_RECEIVABLE', normalSide: 'DEBIT', debit: 1000, credit: 0, balance: 1000 },
+    ])
     // The agent's two lines stay separate in the entry and add up in its one account.
-    assert.deepEqual(await ledger().balances(s.tenantId, s.agent), [{ purpose: 'DISBURSEMENT_PAYABLE', normalSide: 'CREDIT', debit: 0, credit: 199.95, balance: 199.95 }])
+    assert.deepEqual(await ledger().balances(s.tenantId, s.agent), [
+      { purpose: 'DISBURSEMENT_PAYABLE', normalSide: 'CREDIT', debit: 0, credit: 199.95, balance: 199.95 },
+    ])
     assert.equal(await count(s.tenantId, 'ledger_account'), 4)
 
-    const audit = await t.db.read(s.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_id', 'actor_label'])
-      .where('tenant_id', '=', s.tenantId).where('entity_type', '=', 'journal_entry').execute())
-    assert.deepEqual(audit, [{ action: 'journal_entry.posted', entity_id: String(posted.entryId), actor_label: 'ledger-test' }])
+    const audit = await t.db.read(s.tenantId, (x) =>
+      x
+        .selectFrom('audit_log')
+        .select(['action', 'entity_id', 'actor_label'])
+        .where('tenant_id', '=', s.tenantId)
+        .where('entity_type', '=', 'journal_entry')
+        .execute(),
+    )
+    assert.deepEqual(audit, [
+      { action: 'journal_entry.posted', entity_id: String(posted.entryId), actor_label: 'ledger-test' },
+    ])
   })
 
   test('zero lines are left out and the rest renumbered', async () => {
     const s = await setUp()
     const input = finalized(s, 502)
-    input.lines.splice(1, 0, { accountHolderId: s.insurer, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', amount: '0.00', disbursementCode: 'ZERO' })
+    input.lines.splice(1, 0, {
+      accountHolderId: s.insurer,
+      purpose: 'DISBURSEMENT_PAYABLE',
+      side: 'CREDIT',
+      amount: '0.00',
+      disbursementCode: 'ZERO',
+    })
     const posted = await ledger().post(s.ctx, input)
-    assert.deepEqual(posted.lines.map((l) => l.lineNo), [1, 2, 3, 4, 5])
+    assert.deepEqual(
+      posted.lines.map((l) => l.lineNo),
+      [1, 2, 3, 4, 5],
+    )
     assert.ok(!posted.lines.some((l) => l.disbursementCode === 'ZERO'))
   })
 
@@ -134,7 +205,10 @@ describe('posting', () => {
       await assert.rejects(ledger().post(s.ctx, input), (err) => {
         assert.ok(err instanceof AppError)
         assert.equal(err.code, 'ledger_entry_invalid')
-        assert.deepEqual(err.errors?.map((e) => [e.field, e.code]), [['lines[1].accountHolderId', 'unknown_reference']])
+        assert.deepEqual(
+          err.errors?.map((e) => [e.field, e.code]),
+          [['lines[1].accountHolderId', 'unknown_reference']],
+        )
         return true
       })
       return ledger().post(s.ctx, finalized(s, 504))
@@ -144,10 +218,13 @@ describe('posting', () => {
 
   test('an entry posted inside a transaction that rolls back is gone with it', async () => {
     const s = await setUp()
-    await assert.rejects(t.db.transaction(s.tenantId, async () => {
-      await ledger().post(s.ctx, finalized(s, 505))
-      throw new Error('finalize failed later')
-    }), /finalize failed later/)
+    await assert.rejects(
+      t.db.transaction(s.tenantId, async () => {
+        await ledger().post(s.ctx, finalized(s, 505))
+        throw new Error('finalize failed later')
+      }),
+      /finalize failed later/,
+    )
     assert.deepEqual(await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 505 }), [])
     assert.equal(await count(s.tenantId, 'journal_line'), 0)
   })
@@ -157,16 +234,27 @@ describe('posting', () => {
     const posted = await Promise.all(Array.from({ length: 10 }, (_, i) => ledger().post(s.ctx, finalized(s, 600 + i))))
     assert.equal(new Set(posted.map((p) => p.entryId)).size, 10)
     assert.equal(await count(s.tenantId, 'ledger_account'), 4)
-    assert.deepEqual(await ledger().balances(s.tenantId, s.dealer), [{ purpose: 'DEALER_RECEIVABLE', normalSide: 'DEBIT', debit: 10_000, credit: 0, balance: 10_000 }])
+    assert.deepEqual(await ledger().balances(s.tenantId, s.dealer), [
+      { purpose: 'DEALER_RECEIVABLE', normalSide: 'DEBIT', debit: 10_000, credit: 0, balance: 10_000 },
+    ])
   })
 })
 
 describe('the database keeps the ledger append-only', () => {
   const statements = [
-    ['update journal_line', (entryId: number) => sql`update journal_line set memo = 'edited' where entry_id = ${entryId}`],
-    ['update journal_line amounts', (entryId: number) => sql`update journal_line set debit = credit, credit = debit where entry_id = ${entryId}`],
+    [
+      'update journal_line',
+      (entryId: number) => sql`update journal_line set memo = 'edited' where entry_id = ${entryId}`,
+    ],
+    [
+      'update journal_line amounts',
+      (entryId: number) => sql`update journal_line set debit = credit, credit = debit where entry_id = ${entryId}`,
+    ],
     ['delete journal_line', (entryId: number) => sql`delete from journal_line where entry_id = ${entryId}`],
-    ['update journal_entry', (entryId: number) => sql`update journal_entry set effective_date = '2020-01-01' where id = ${entryId}`],
+    [
+      'update journal_entry',
+      (entryId: number) => sql`update journal_entry set effective_date = '2020-01-01' where id = ${entryId}`,
+    ],
     ['delete journal_entry', (entryId: number) => sql`delete from journal_entry where id = ${entryId}`],
     ['update ledger_account', () => sql`update ledger_account set purpose = 'CASH'`],
     ['delete ledger_account', () => sql`delete from ledger_account`],
@@ -178,23 +266,40 @@ describe('the database keeps the ledger append-only', () => {
     test(`${name} is refused`, async () => {
       const s = await setUp()
       const posted = await ledger().post(s.ctx, finalized(s, 700))
-      await assert.rejects(t.db.transaction(s.tenantId, (tx) => statement(posted.entryId).execute(tx)), isCode('42501'))
+      await assert.rejects(
+        t.db.transaction(s.tenantId, (tx) => statement(posted.entryId).execute(tx)),
+        isCode('42501'),
+      )
       assert.deepEqual(await ledger().entry(s.tenantId, posted.entryId), posted)
     })
   }
 })
 
 describe('the database refuses unbalanced entries at commit', () => {
-  async function rawEntry(tx: Parameters<Parameters<TestApp['db']['transaction']>[1]>[0], tenantId: number): Promise<number> {
-    const r = await sql<{ id: number }>`insert into journal_entry (tenant_id, kind, source_type, source_id, effective_date, posted_at, posted_by)
+  async function rawEntry(
+    tx: Parameters<Parameters<TestApp['db']['transaction']>[1]>[0],
+    tenantId: number,
+  ): Promise<number> {
+    const r = await sql<{
+      id: number
+    }>`insert into journal_entry (tenant_id, kind, source_type, source_id, effective_date, posted_at, posted_by)
       values (${tenantId}, 'CONTRACT_FINALIZED', 'CONTRACT', 800, '2026-03-01', now(), 'raw') returning id`.execute(tx)
     return Number(r.rows[0]!.id)
   }
   async function accountIds(s: Setup) {
     // The accounts exist once an entry used them.
     await ledger().post(s.ctx, finalized(s, 799))
-    const rows = await t.db.read(s.tenantId, (x) => x.selectFrom('ledger_account').select(['id', 'purpose', 'account_holder_id']).where('tenant_id', '=', s.tenantId).execute())
-    return { receivable: rows.find((r) => r.purpose === 'DEALER_RECEIVABLE')!.id, payable: rows.find((r) => r.account_holder_id === s.insurer)!.id }
+    const rows = await t.db.read(s.tenantId, (x) =>
+      x
+        .selectFrom('ledger_account')
+        .select(['id', 'purpose', 'account_holder_id'])
+        .where('tenant_id', '=', s.tenantId)
+        .execute(),
+    )
+    return {
+      receivable: rows.find((r) => r.purpose === 'DEALER_RECEIVABLE')!.id,
+      payable: rows.find((r) => r.account_holder_id === s.insurer)!.id,
+    }
   }
   const line = (tenantId: number, entryId: number, lineNo: number, accountId: number, debit: string, credit: string) =>
     sql`insert into journal_line (tenant_id, entry_id, line_no, account_id, debit, credit) values (${tenantId}, ${entryId}, ${lineNo}, ${accountId}, ${debit}, ${credit})`
@@ -202,22 +307,31 @@ describe('the database refuses unbalanced entries at commit', () => {
   test('debits ≠ credits', async () => {
     const s = await setUp()
     const a = await accountIds(s)
-    await assert.rejects(t.db.transaction(s.tenantId, async (tx) => {
-      const id = await rawEntry(tx, s.tenantId)
-      await line(s.tenantId, id, 1, a.receivable, '10.00', '0').execute(tx)
-      await line(s.tenantId, id, 2, a.payable, '0', '9.99').execute(tx)
-    }), unbalanced)
+    await assert.rejects(
+      t.db.transaction(s.tenantId, async (tx) => {
+        const id = await rawEntry(tx, s.tenantId)
+        await line(s.tenantId, id, 1, a.receivable, '10.00', '0').execute(tx)
+        await line(s.tenantId, id, 2, a.payable, '0', '9.99').execute(tx)
+      }),
+      unbalanced,
+    )
     assert.equal(await count(s.tenantId, 'journal_entry'), 1)
   })
 
   test('an entry without lines, and one with a single line', async () => {
     const s = await setUp()
     const a = await accountIds(s)
-    await assert.rejects(t.db.transaction(s.tenantId, (tx) => rawEntry(tx, s.tenantId)), unbalanced)
-    await assert.rejects(t.db.transaction(s.tenantId, async (tx) => {
-      const id = await rawEntry(tx, s.tenantId)
-      await line(s.tenantId, id, 1, a.receivable, '10.00', '0').execute(tx)
-    }), unbalanced)
+    await assert.rejects(
+      t.db.transaction(s.tenantId, (tx) => rawEntry(tx, s.tenantId)),
+      unbalanced,
+    )
+    await assert.rejects(
+      t.db.transaction(s.tenantId, async (tx) => {
+        const id = await rawEntry(tx, s.tenantId)
+        await line(s.tenantId, id, 1, a.receivable, '10.00', '0').execute(tx)
+      }),
+      unbalanced,
+    )
     assert.equal(await count(s.tenantId, 'journal_entry'), 1)
   })
 
@@ -225,18 +339,28 @@ describe('the database refuses unbalanced entries at commit', () => {
     const s = await setUp()
     const a = await accountIds(s)
     const [posted] = await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 799 })
-    await assert.rejects(t.db.transaction(s.tenantId, (tx) => line(s.tenantId, posted!.entryId, 6, a.payable, '0', '5.00').execute(tx)), unbalanced)
+    await assert.rejects(
+      t.db.transaction(s.tenantId, (tx) => line(s.tenantId, posted!.entryId, 6, a.payable, '0', '5.00').execute(tx)),
+      unbalanced,
+    )
     assert.deepEqual(await ledger().entry(s.tenantId, posted!.entryId), posted)
   })
 
   test('a line with both sides, or neither, is refused at once', async () => {
     const s = await setUp()
     const a = await accountIds(s)
-    for (const [debit, credit] of [['5.00', '5.00'], ['0', '0'], ['-5.00', '0']] as const) {
-      await assert.rejects(t.db.transaction(s.tenantId, async (tx) => {
-        const id = await rawEntry(tx, s.tenantId)
-        await line(s.tenantId, id, 1, a.receivable, debit, credit).execute(tx)
-      }), isCode('23514'))
+    for (const [debit, credit] of [
+      ['5.00', '5.00'],
+      ['0', '0'],
+      ['-5.00', '0'],
+    ] as const) {
+      await assert.rejects(
+        t.db.transaction(s.tenantId, async (tx) => {
+          const id = await rawEntry(tx, s.tenantId)
+          await line(s.tenantId, id, 1, a.receivable, debit, credit).execute(tx)
+        }),
+        isCode('23514'),
+      )
     }
   })
 
@@ -262,12 +386,17 @@ describe('reversal', () => {
     assert.equal(reversal.reversesEntryId, posted.entryId)
     assert.deepEqual(reversal.source, posted.source)
     assert.equal(reversal.memo, `Reversal of entry ${posted.entryId}`)
-    assert.deepEqual(reversal.lines.map((l) => [l.accountHolderId, l.purpose, l.debit, l.credit, l.contractId, l.disbursementCode]),
-      posted.lines.map((l) => [l.accountHolderId, l.purpose, l.credit, l.debit, l.contractId, l.disbursementCode]))
+    assert.deepEqual(
+      reversal.lines.map((l) => [l.accountHolderId, l.purpose, l.debit, l.credit, l.contractId, l.disbursementCode]),
+      posted.lines.map((l) => [l.accountHolderId, l.purpose, l.credit, l.debit, l.contractId, l.disbursementCode]),
+    )
     for (const holder of [s.dealer, s.insurer, s.agent, s.admin]) {
       for (const b of await ledger().balances(s.tenantId, holder)) assert.equal(b.balance, 0, `${holder} ${b.purpose}`)
     }
-    assert.deepEqual((await ledger().entriesForSource(s.tenantId, posted.source)).map((e) => e.entryId), [posted.entryId, reversal.entryId])
+    assert.deepEqual(
+      (await ledger().entriesForSource(s.tenantId, posted.source)).map((e) => e.entryId),
+      [posted.entryId, reversal.entryId],
+    )
 
     await assert.rejects(ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-03-06' }), (err) => {
       assert.ok(err instanceof AppError)
@@ -276,16 +405,31 @@ describe('reversal', () => {
       assert.equal(err.extensions?.reversalEntryId, reversal.entryId)
       return true
     })
-    await assert.rejects(ledger().reverse(s.ctx, reversal.entryId, { effectiveDate: '2026-03-06' }), isCode('ledger_entry_not_reversible'))
-    const audit = await t.db.read(s.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_id']).where('tenant_id', '=', s.tenantId)
-      .where('entity_type', '=', 'journal_entry').orderBy('id').execute())
-    assert.deepEqual(audit.map((a) => a.action), ['journal_entry.posted', 'journal_entry.reversed'])
+    await assert.rejects(
+      ledger().reverse(s.ctx, reversal.entryId, { effectiveDate: '2026-03-06' }),
+      isCode('ledger_entry_not_reversible'),
+    )
+    const audit = await t.db.read(s.tenantId, (x) =>
+      x
+        .selectFrom('audit_log')
+        .select(['action', 'entity_id'])
+        .where('tenant_id', '=', s.tenantId)
+        .where('entity_type', '=', 'journal_entry')
+        .orderBy('id')
+        .execute(),
+    )
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['journal_entry.posted', 'journal_entry.reversed'],
+    )
   })
 
   test('concurrent reversals of one entry: exactly one wins', async () => {
     const s = await setUp()
     const posted = await ledger().post(s.ctx, finalized(s, 901))
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-03-02' })))
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-03-02' })),
+    )
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
     for (const r of results) if (r.status === 'rejected') isCode('ledger_entry_already_reversed')(r.reason)
   })
@@ -293,16 +437,28 @@ describe('reversal', () => {
   test('a reversal is not dated before its entry, and needs a valid date', async () => {
     const s = await setUp()
     const posted = await ledger().post(s.ctx, finalized(s, 902))
-    await assert.rejects(ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-02-28' }), isCode('ledger_entry_invalid'))
-    await assert.rejects(ledger().reverse(s.ctx, posted.entryId, { effectiveDate: 'yesterday' }), isCode('ledger_entry_invalid'))
-    const reversal = await ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-03-01', memo: 'sale unwound' })
+    await assert.rejects(
+      ledger().reverse(s.ctx, posted.entryId, { effectiveDate: '2026-02-28' }),
+      isCode('ledger_entry_invalid'),
+    )
+    await assert.rejects(
+      ledger().reverse(s.ctx, posted.entryId, { effectiveDate: 'yesterday' }),
+      isCode('ledger_entry_invalid'),
+    )
+    const reversal = await ledger().reverse(s.ctx, posted.entryId, {
+      effectiveDate: '2026-03-01',
+      memo: 'sale unwound',
+    })
     assert.equal(reversal.memo, 'sale unwound')
   })
 
   test('unknown ids are not found', async () => {
     const s = await setUp()
     for (const id of [0, -1, 1.5, 2 ** 53, 999_999_999_999]) {
-      await assert.rejects(ledger().reverse(s.ctx, id, { effectiveDate: '2026-03-01' }), isCode('ledger_entry_not_found'))
+      await assert.rejects(
+        ledger().reverse(s.ctx, id, { effectiveDate: '2026-03-01' }),
+        isCode('ledger_entry_not_found'),
+      )
     }
   })
 })
@@ -312,14 +468,19 @@ describe('tenant isolation', () => {
     const a = await setUp()
     const b = await setUp()
     const posted = await ledger().post(a.ctx, finalized(a, 1000))
-    await assert.rejects(ledger().reverse(b.ctx, posted.entryId, { effectiveDate: '2026-03-02' }), isCode('ledger_entry_not_found'))
+    await assert.rejects(
+      ledger().reverse(b.ctx, posted.entryId, { effectiveDate: '2026-03-02' }),
+      isCode('ledger_entry_not_found'),
+    )
     assert.equal(await ledger().entry(b.tenantId, posted.entryId), undefined)
     assert.deepEqual(await ledger().entriesForSource(b.tenantId, posted.source), [])
     assert.deepEqual(await ledger().balances(b.tenantId, a.dealer), [])
     // Another tenant's account holders cannot be posted to.
     await assert.rejects(ledger().post(b.ctx, finalized(a, 1000)), isCode('ledger_entry_invalid'))
     // And its rows stay out of reach of raw SQL under row-level security.
-    const seen = await t.db.read(b.tenantId, (x) => sql<{ n: number }>`select count(*)::int as n from journal_line where entry_id = ${posted.entryId}`.execute(x))
+    const seen = await t.db.read(b.tenantId, (x) =>
+      sql<{ n: number }>`select count(*)::int as n from journal_line where entry_id = ${posted.entryId}`.execute(x),
+    )
     assert.equal(seen.rows[0]!.n, 0)
     assert.equal((await ledger().entry(a.tenantId, posted.entryId))?.entryId, posted.entryId)
   })

@@ -12,11 +12,18 @@ function start(env: Record<string, string>) {
   // expectDemo=yes: wait for the demo instructions too, printed right after listening. No timer of its
   // own decides that the server failed to start: the runner's test timeout bounds the wait, and the
   // process is killed when the file's tests end, whatever their outcome.
-  const child = spawn(process.execPath, ['src/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   killAtEnd(child)
   let out = ''
-  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
   const listening = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
@@ -36,17 +43,25 @@ test('npm start: demo tenant, working credentials, graceful SIGTERM', async () =
   const server = start({ ...env, DATABASE_URL: '', expectDemo: 'yes' })
   const base = await server.listening
   try {
-    const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
+    const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as {
+      tenantId: number
+      apiKey: string
+      adminEmail: string
+      adminPassword: string
+    }
     assert.equal(typeof demo.tenantId, 'number')
     assert.match(server.output(), new RegExp(demo.apiKey))
     assert.match(server.output(), new RegExp(`curl -s ${base}/api/v1/adminusers`))
     const tokenRes = await fetch(`${base}/api/auth/token`, {
-      method: 'POST', headers: { 'x-api-key': demo.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'x-api-key': demo.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: 'password', username: demo.adminEmail, password: demo.adminPassword }),
     })
     assert.equal(tokenRes.status, 200)
-    const { access_token: token } = await tokenRes.json() as { access_token: string }
-    const users = await fetch(`${base}/api/v1/adminusers`, { headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${token}` } })
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string }
+    const users = await fetch(`${base}/api/v1/adminusers`, {
+      headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${token}` },
+    })
     assert.equal(users.status, 200)
     assert.equal(((await users.json()) as Array<{ emailAddress: string }>)[0]?.emailAddress, demo.adminEmail)
     assert.equal((await fetch(`${base}/health/ready`)).status, 200)
@@ -63,18 +78,27 @@ test('npm start: demo tenant, working credentials, graceful SIGTERM', async () =
 
   // The credentials file lost (a first start stopped before writing it, or deleted): the next start
   // issues new credentials, prints them and writes the file again; they work.
-  const lost = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; adminPassword: string }
+  const lost = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as {
+    tenantId: number
+    adminPassword: string
+  }
   fs.rmSync(path.join(dataDir, 'demo-tenant.json'))
   const again = start({ ...env, DATABASE_URL: '', expectDemo: 'yes' })
   const againBase = await again.listening
   try {
     assert.match(again.output(), /new credentials were issued/)
-    const renewed = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
+    const renewed = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as {
+      tenantId: number
+      apiKey: string
+      adminEmail: string
+      adminPassword: string
+    }
     assert.equal(renewed.tenantId, lost.tenantId)
     assert.notEqual(renewed.adminPassword, lost.adminPassword)
     assert.match(again.output(), new RegExp(renewed.apiKey))
     const tokenRes = await fetch(`${againBase}/api/auth/token`, {
-      method: 'POST', headers: { 'x-api-key': renewed.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'x-api-key': renewed.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: 'password', username: renewed.adminEmail, password: renewed.adminPassword }),
     })
     assert.equal(tokenRes.status, 200)

@@ -4,7 +4,15 @@ import { after, before, describe, test } from 'node:test'
 import { SignJWT, generateKeyPair } from 'jose'
 import { signAccessToken } from '../src/platform/auth/tokens.ts'
 import { registeredErrorCodes } from '../src/platform/http/errors.ts'
-import { createTenant, createTestApp, createUserWithRoles, json, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  json,
+  uniqueEmail,
+  type TestApp,
+  type TestTenant,
+} from './harness.ts'
 import fs from 'node:fs'
 
 let t: TestApp
@@ -37,20 +45,35 @@ describe('errors are problem+json with stable codes', () => {
   })
 
   test('malformed JSON → 400 malformed_json; empty JSON body → 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...tenant.headers, 'content-type': 'application/json' }, payload: '{"emailAddress": ' })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      payload: '{"emailAddress": ',
+    })
     assert.equal(res.statusCode, 400)
     assert.equal(json(res).code, 'malformed_json')
     assert.doesNotMatch(res.body, /at JSON\.parse|Unexpected end|\.ts:/)
   })
 
   test('body too large → 413', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...tenant.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ firstName: 'x'.repeat(1_100_000) }) })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ firstName: 'x'.repeat(1_100_000) }),
+    })
     assert.equal(res.statusCode, 413)
     assert.equal(json(res).code, 'payload_too_large')
   })
 
   test('unsupported media type → 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...tenant.headers, 'content-type': 'application/xml' }, payload: '<user/>' })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'content-type': 'application/xml' },
+      payload: '<user/>',
+    })
     assert.equal(res.statusCode, 415)
     assert.equal(json(res).code, 'unsupported_media_type')
   })
@@ -79,7 +102,11 @@ describe('authentication', () => {
     const keyOnly = await t.app.inject({ method: 'GET', url: users, headers: { 'x-api-key': tenant.apiKey } })
     assert.equal(keyOnly.statusCode, 401)
     assert.equal(keyOnly.headers['www-authenticate'], 'Bearer')
-    const tokenOnly = await t.app.inject({ method: 'GET', url: users, headers: { authorization: tenant.headers.authorization! } })
+    const tokenOnly = await t.app.inject({
+      method: 'GET',
+      url: users,
+      headers: { authorization: tenant.headers.authorization! },
+    })
     assert.equal(tokenOnly.statusCode, 401)
   })
 
@@ -97,42 +124,83 @@ describe('authentication', () => {
 
   test('API key and token of different tenants → 401', async () => {
     const other = await createTenant(t, 'Other')
-    const res = await t.app.inject({ method: 'GET', url: users, headers: { 'x-api-key': other.apiKey, authorization: tenant.headers.authorization! } })
+    const res = await t.app.inject({
+      method: 'GET',
+      url: users,
+      headers: { 'x-api-key': other.apiKey, authorization: tenant.headers.authorization! },
+    })
     assert.equal(res.statusCode, 401)
     assert.equal(json(res).code, 'invalid_token')
   })
 
   test('a token signed with a key the tenant does not own, or with alg none → 401', async () => {
     const { privateKey } = await generateKeyPair('EdDSA')
-    const forged = await new SignJWT({ tid: tenant.tenantId }).setProtectedHeader({ alg: 'EdDSA', kid: 'forged' })
-      .setIssuer('urn:vpp-admin').setAudience('urn:vpp-admin:api').setSubject(String(tenant.adminUserId)).setExpirationTime('1h').sign(privateKey)
-    const res = await t.app.inject({ method: 'GET', url: users, headers: { ...tenant.headers, authorization: `Bearer ${forged}` } })
+    const forged = await new SignJWT({ tid: tenant.tenantId })
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'forged' })
+      .setIssuer('urn:vpp-admin')
+      .setAudience('urn:vpp-admin:api')
+      .setSubject(String(tenant.adminUserId))
+      .setExpirationTime('1h')
+      .sign(privateKey)
+    const res = await t.app.inject({
+      method: 'GET',
+      url: users,
+      headers: { ...tenant.headers, authorization: `Bearer ${forged}` },
+    })
     assert.equal(res.statusCode, 401)
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ iss: 'urn:vpp-admin', sub: String(tenant.adminUserId), tid: tenant.tenantId, exp: 9999999999 })).toString('base64url')}.`
-    const none = await t.app.inject({ method: 'GET', url: users, headers: { ...tenant.headers, authorization: `Bearer ${unsigned}` } })
+    const none = await t.app.inject({
+      method: 'GET',
+      url: users,
+      headers: { ...tenant.headers, authorization: `Bearer ${unsigned}` },
+    })
     assert.equal(none.statusCode, 401)
   })
 
   test('token endpoint: wrong password → 400 invalid_grant with OAuth error; form encoding accepted; unknown grant → 400', async () => {
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': tenant.apiKey }, payload: { grant_type: 'password', username: tenant.adminEmail, password: 'wrong password!' } })
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { grant_type: 'password', username: tenant.adminEmail, password: 'wrong password!' },
+    })
     assert.equal(wrong.statusCode, 400)
     assert.equal(json(wrong).code, 'invalid_grant')
     assert.equal(json(wrong).error, 'invalid_grant')
     const form = await t.app.inject({
-      method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: String(tenant.adminUserId), client_secret: tenant.adminPassword }).toString(),
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: String(tenant.adminUserId),
+        client_secret: tenant.adminPassword,
+      }).toString(),
     })
     assert.equal(form.statusCode, 200, form.body)
     const token = json<{ access_token: string; token_type: string; expires_in: number }>(form)
     assert.equal(token.token_type, 'Bearer')
     assert.equal(token.expires_in, 3600)
     assert.equal(form.headers['cache-control'], 'no-store')
-    const use = await t.app.inject({ method: 'GET', url: users, headers: { 'x-api-key': tenant.apiKey, authorization: `Bearer ${token.access_token}` } })
+    const use = await t.app.inject({
+      method: 'GET',
+      url: users,
+      headers: { 'x-api-key': tenant.apiKey, authorization: `Bearer ${token.access_token}` },
+    })
     assert.equal(use.statusCode, 200)
-    const grant = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': tenant.apiKey }, payload: { grant_type: 'authorization_code' } })
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { grant_type: 'authorization_code' },
+    })
     assert.equal(grant.statusCode, 400)
     assert.equal(json(grant).code, 'unsupported_grant_type')
-    const noKey = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'password', username: tenant.adminEmail, password: tenant.adminPassword } })
+    const noKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      payload: { grant_type: 'password', username: tenant.adminEmail, password: tenant.adminPassword },
+    })
     assert.equal(noKey.statusCode, 401)
   })
 
@@ -163,19 +231,36 @@ describe('authentication', () => {
     assert.equal(json(revoked).code, 'invalid_api_key')
 
     await t.tenants.rotateSigningKey(own.tenantId)
-    assert.equal((await t.app.inject({ method: 'GET', url: users, headers: own.headers })).statusCode, 200, 'old token still verifies')
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: users, headers: own.headers })).statusCode,
+      200,
+      'old token still verifies',
+    )
     const fresh = await own.tokenFor(own.adminEmail, own.adminPassword)
-    assert.notEqual(JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid,
-      JSON.parse(Buffer.from(own.headers.authorization!.slice(7).split('.')[0]!, 'base64url').toString()).kid)
-    assert.equal((await t.app.inject({ method: 'GET', url: users, headers: { ...own.headers, authorization: `Bearer ${fresh}` } })).statusCode, 200)
+    assert.notEqual(
+      JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid,
+      JSON.parse(Buffer.from(own.headers.authorization!.slice(7).split('.')[0]!, 'base64url').toString()).kid,
+    )
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: users, headers: { ...own.headers, authorization: `Bearer ${fresh}` } }))
+        .statusCode,
+      200,
+    )
   })
 })
 
 describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
   test('a provisioning token works on SCIM routes without X-Api-Key, nowhere else, and dies with its user', async () => {
     const own = await createTenant(t, 'Provisioning')
-    const roles = await t.db.read(own.tenantId, (x) => x.selectFrom('membership_role').select('id').where('code', '=', 'USER_ADMINISTRATOR').execute())
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: own.headers, payload: { emailAddress: uniqueEmail('scim-client'), roles: [{ id: roles[0]!.id }] } })
+    const roles = await t.db.read(own.tenantId, (x) =>
+      x.selectFrom('membership_role').select('id').where('code', '=', 'USER_ADMINISTRATOR').execute(),
+    )
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: own.headers,
+      payload: { emailAddress: uniqueEmail('scim-client'), roles: [{ id: roles[0]!.id }] },
+    })
     const userId = json<{ id: number }>(created).id
     const { token, expiresAt } = await t.tenants.issueProvisioningToken(own.tenantId, userId, 365)
     assert.ok(new Date(expiresAt).getTime() > t.clock.now().getTime() + 364 * 86_400_000)
@@ -186,33 +271,96 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
     // With the tenant's API key it is still refused outside the SCIM routes, though its user's roles
     // would allow the route: a provisioning token is for provisioning only.
     const withKey = { ...bearer, 'x-api-key': own.apiKey }
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: withKey })).statusCode, 200)
-    for (const url of ['/api/v1/adminusers', `/api/v1/adminusers/${userId}`, `/api/MembershipRoles/${roles[0]!.id}`, '/api/generalsettings']) {
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: withKey })).statusCode,
+      200,
+    )
+    for (const url of [
+      '/api/v1/adminusers',
+      `/api/v1/adminusers/${userId}`,
+      `/api/MembershipRoles/${roles[0]!.id}`,
+      '/api/generalsettings',
+    ]) {
       const refused = await t.app.inject({ method: 'GET', url, headers: withKey })
       assert.equal(refused.statusCode, 403, `${url}: ${refused.body}`)
       assert.equal(json(refused).code, 'permission_denied')
     }
     // Provisioning tokens issued before they had their own audience are known by their lifetime,
     // longer than any access token may live.
-    const row = await t.db.read(own.tenantId, (x) => x.selectFrom('tenant_signing_key').select(['kid', 'private_key', 'public_jwk']).where('retired_at', 'is', null).executeTakeFirstOrThrow())
-    const legacy = await signAccessToken(t.modules.identity.signingKeys.open(own.tenantId, row), { tenantId: own.tenantId, userId }, t.clock.now(), 365 * 86_400)
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: { authorization: `Bearer ${legacy}` } })).statusCode, 200)
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: { 'x-api-key': own.apiKey, authorization: `Bearer ${legacy}` } })).statusCode, 403)
+    const row = await t.db.read(own.tenantId, (x) =>
+      x
+        .selectFrom('tenant_signing_key')
+        .select(['kid', 'private_key', 'public_jwk'])
+        .where('retired_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+    )
+    const legacy = await signAccessToken(
+      t.modules.identity.signingKeys.open(own.tenantId, row),
+      { tenantId: own.tenantId, userId },
+      t.clock.now(),
+      365 * 86_400,
+    )
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/v2/Users?count=1',
+          headers: { authorization: `Bearer ${legacy}` },
+        })
+      ).statusCode,
+      200,
+    )
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/v1/adminusers',
+          headers: { 'x-api-key': own.apiKey, authorization: `Bearer ${legacy}` },
+        })
+      ).statusCode,
+      403,
+    )
     // A normal access token of the same user works on both kinds of route.
     const password = `pw-${'x'.repeat(16)}`
-    const current0 = json<Record<string, unknown>>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }))
-    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${userId}`, headers: own.headers, payload: { ...current0, password } })).statusCode, 200)
-    const access = { 'x-api-key': own.apiKey, authorization: `Bearer ${await own.tokenFor(current0.emailAddress as string, password)}` }
+    const current0 = json<Record<string, unknown>>(
+      await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }),
+    )
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/adminusers/${userId}`,
+          headers: own.headers,
+          payload: { ...current0, password },
+        })
+      ).statusCode,
+      200,
+    )
+    const access = {
+      'x-api-key': own.apiKey,
+      authorization: `Bearer ${await own.tokenFor(current0.emailAddress as string, password)}`,
+    }
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: access })).statusCode, 200)
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: access })).statusCode, 200)
     // A token naming another tenant is checked against that tenant's keys, and fails.
     const [header, payload, signature] = token.split('.') as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, tid: tenant.tenantId })).toString('base64url')}.${signature}`
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users', headers: { authorization: `Bearer ${forged}` } })).statusCode, 401)
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/api/v2/Users', headers: { authorization: `Bearer ${forged}` } }))
+        .statusCode,
+      401,
+    )
     // Expiring the user revokes the token at once.
-    const current = json<Record<string, unknown>>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }))
-    await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${userId}`, headers: own.headers, payload: { ...current, expiredDate: '2000-01-01T00:00:00Z' } })
+    const current = json<Record<string, unknown>>(
+      await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${userId}`, headers: own.headers }),
+    )
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${userId}`,
+      headers: own.headers,
+      payload: { ...current, expiredDate: '2000-01-01T00:00:00Z' },
+    })
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users', headers: bearer })).statusCode, 401)
   })
 })
@@ -221,25 +369,54 @@ describe('idempotency', () => {
   test('same key and body → replayed; different body → 422', async () => {
     const email = uniqueEmail('idem')
     const headers = { ...tenant.headers, 'idempotency-key': `k-${email}` }
-    const first = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers, payload: { emailAddress: email } })
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers,
+      payload: { emailAddress: email },
+    })
     assert.equal(first.statusCode, 201)
-    const again = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers, payload: { emailAddress: email } })
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers,
+      payload: { emailAddress: email },
+    })
     assert.equal(again.statusCode, 201)
     assert.equal(again.headers['idempotent-replayed'], 'true')
     assert.equal(again.headers.location, first.headers.location)
     assert.deepEqual(json(again), json(first))
-    const different = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers, payload: { emailAddress: uniqueEmail() } })
+    const different = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers,
+      payload: { emailAddress: uniqueEmail() },
+    })
     assert.equal(different.statusCode, 422)
     assert.equal(json(different).code, 'idempotency_key_reused')
-    const users = await t.app.inject({ method: 'GET', url: `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(email)}`, headers: tenant.headers })
+    const users = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(email)}`,
+      headers: tenant.headers,
+    })
     assert.equal(json<unknown[]>(users).length, 1)
   })
 
   test('a failed request stores nothing, so the key can be retried', async () => {
     const headers = { ...tenant.headers, 'idempotency-key': `retry-${Date.now()}` }
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers, payload: { emailAddress: uniqueEmail(), roles: [{ id: 987654 }] } })
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers,
+      payload: { emailAddress: uniqueEmail(), roles: [{ id: 987654 }] },
+    })
     assert.equal(bad.statusCode, 422)
-    const good = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers, payload: { emailAddress: uniqueEmail() } })
+    const good = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers,
+      payload: { emailAddress: uniqueEmail() },
+    })
     assert.equal(good.statusCode, 201)
     assert.equal(good.headers['idempotent-replayed'], undefined)
   })
@@ -247,15 +424,30 @@ describe('idempotency', () => {
   test('the key is scoped to the credential: another user with the same key is not replayed', async () => {
     const key = `scoped-${Date.now()}`
     const other = await createTenant(t, 'Scope')
-    const a = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...tenant.headers, 'idempotency-key': key }, payload: { emailAddress: uniqueEmail() } })
-    const b = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...other.headers, 'idempotency-key': key }, payload: { emailAddress: uniqueEmail() } })
+    const a = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'idempotency-key': key },
+      payload: { emailAddress: uniqueEmail() },
+    })
+    const b = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...other.headers, 'idempotency-key': key },
+      payload: { emailAddress: uniqueEmail() },
+    })
     assert.equal(a.statusCode, 201)
     assert.equal(b.statusCode, 201)
     assert.equal(b.headers['idempotent-replayed'], undefined)
   })
 
   test('invalid key → 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adminusers', headers: { ...tenant.headers, 'idempotency-key': 'x'.repeat(300) }, payload: { emailAddress: uniqueEmail() } })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'idempotency-key': 'x'.repeat(300) },
+      payload: { emailAddress: uniqueEmail() },
+    })
     assert.equal(res.statusCode, 400)
     assert.equal(json(res).code, 'invalid_idempotency_key')
   })
@@ -289,16 +481,39 @@ describe('rate limits', () => {
       const shared = '10.9.9.9'
       const bad = { 'x-api-key': 'nonsense', authorization: 'Bearer x' }
       const fails = []
-      for (let i = 0; i < 3; i++) fails.push((await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bad, remoteAddress: shared })).statusCode)
+      for (let i = 0; i < 3; i++)
+        fails.push(
+          (await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: bad, remoteAddress: shared }))
+            .statusCode,
+        )
       assert.deepEqual(fails, [401, 401, 429])
-      const refused = await limited.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': 'vpk_1_nonsense' }, payload: { grant_type: 'password' }, remoteAddress: shared })
+      const refused = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'x-api-key': 'vpk_1_nonsense' },
+        payload: { grant_type: 'password' },
+        remoteAddress: shared,
+      })
       assert.equal(refused.statusCode, 429)
       assert.ok(Number(refused.headers['retry-after']) >= 1)
       // Another client behind the same address, with valid credentials, is not locked out.
-      assert.equal((await limited.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: own.headers, remoteAddress: shared })).statusCode, 200)
+      assert.equal(
+        (
+          await limited.app.inject({
+            method: 'GET',
+            url: '/api/v1/adminusers',
+            headers: own.headers,
+            remoteAddress: shared,
+          })
+        ).statusCode,
+        200,
+      )
       const signIn = await limited.app.inject({
-        method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': own.apiKey },
-        payload: { grant_type: 'password', username: own.adminEmail, password: own.adminPassword }, remoteAddress: shared,
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'x-api-key': own.apiKey },
+        payload: { grant_type: 'password', username: own.adminEmail, password: own.adminPassword },
+        remoteAddress: shared,
       })
       assert.equal(signIn.statusCode, 200, signIn.body)
     } finally {
@@ -311,13 +526,19 @@ describe('rate limits', () => {
     try {
       const own = await createTenant(limited)
       const victim = await createUserWithRoles(limited, own, ['READ_ONLY'])
-      const signIn = (payload: Record<string, string>, remoteAddress: string) => limited.app.inject({
-        method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': own.apiKey }, payload, remoteAddress,
-      })
+      const signIn = (payload: Record<string, string>, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/token',
+          headers: { 'x-api-key': own.apiKey },
+          payload,
+          remoteAddress,
+        })
       const password = (username: string, pw: string) => ({ grant_type: 'password', username, password: pw })
       const attacker = '10.7.7.7'
       const guesses = []
-      for (let i = 0; i < 4; i++) guesses.push((await signIn(password(victim.email, `guess-${i}-wrong-password`), attacker)).statusCode)
+      for (let i = 0; i < 4; i++)
+        guesses.push((await signIn(password(victim.email, `guess-${i}-wrong-password`), attacker)).statusCode)
       assert.deepEqual(guesses, [400, 400, 400, 429])
       // Throttled, the right password is refused too (before it is checked), and so is the same user
       // named differently: by id through client_credentials, or in other letter case.
@@ -325,14 +546,25 @@ describe('rate limits', () => {
       assert.equal(right.statusCode, 429)
       assert.equal(json(right).code, 'rate_limited')
       assert.ok(Number(right.headers['retry-after']) >= 1)
-      assert.equal((await signIn({ grant_type: 'client_credentials', client_id: String(victim.id), client_secret: victim.password }, attacker)).statusCode, 429)
+      assert.equal(
+        (
+          await signIn(
+            { grant_type: 'client_credentials', client_id: String(victim.id), client_secret: victim.password },
+            attacker,
+          )
+        ).statusCode,
+        429,
+      )
       assert.equal((await signIn(password(victim.email.toUpperCase(), victim.password), attacker)).statusCode, 429)
       // Everyone else behind that address still signs in, and the victim does from elsewhere.
       assert.equal((await signIn(password(own.adminEmail, own.adminPassword), attacker)).statusCode, 200)
       assert.equal((await signIn(password(victim.email, victim.password), '10.8.8.8')).statusCode, 200)
       // An unknown login is throttled the same way, so the answers do not tell which users exist.
       const unknown = []
-      for (let i = 0; i < 4; i++) unknown.push((await signIn(password('nobody@nowhere.example', `guess-${i}-wrong-password`), attacker)).statusCode)
+      for (let i = 0; i < 4; i++)
+        unknown.push(
+          (await signIn(password('nobody@nowhere.example', `guess-${i}-wrong-password`), attacker)).statusCode,
+        )
       assert.deepEqual(unknown, [400, 400, 400, 429])
       // The limit is per minute: a minute later the victim signs in from that address again.
       limited.clock.advance(60_000)
@@ -352,26 +584,48 @@ describe('health and OpenAPI', () => {
   test('every /api route is documented with request and response schemas and its auth scheme', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
     assert.equal(res.statusCode, 200)
-    const doc = json<{ openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown>; security?: unknown[]; parameters?: unknown[]; requestBody?: unknown }>>; components: { securitySchemes: Record<string, unknown> } }>(res)
+    const doc = json<{
+      openapi: string
+      paths: Record<
+        string,
+        Record<
+          string,
+          { responses?: Record<string, unknown>; security?: unknown[]; parameters?: unknown[]; requestBody?: unknown }
+        >
+      >
+      components: { securitySchemes: Record<string, unknown> }
+    }>(res)
     assert.equal(doc.openapi, '3.1.0')
     assert.ok(doc.components.securitySchemes.apiKey && doc.components.securitySchemes.bearer)
     const paths = Object.keys(doc.paths)
-    for (const p of ['/api/v1/adminusers', '/api/v1/adminusers/{userId}', '/api/auth/token', '/api/MembershipRoles/{membershipRoleId}', '/api/MembershipGroups/Search/{id}']) {
+    for (const p of [
+      '/api/v1/adminusers',
+      '/api/v1/adminusers/{userId}',
+      '/api/auth/token',
+      '/api/MembershipRoles/{membershipRoleId}',
+      '/api/MembershipGroups/Search/{id}',
+    ]) {
       assert.ok(paths.includes(p), p)
     }
     const components = (doc.components as { schemas?: Record<string, unknown> }).schemas ?? {}
     const hasExample = (node: unknown): boolean => {
       const text = JSON.stringify(node)
       if (/"examples?"/.test(text)) return true
-      return [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].some((m) => /"examples?"/.test(JSON.stringify(components[m[1]!])))
+      return [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].some((m) =>
+        /"examples?"/.test(JSON.stringify(components[m[1]!])),
+      )
     }
     for (const [path, ops] of Object.entries(doc.paths)) {
       if (!path.startsWith('/api/')) continue
       for (const [method, op] of Object.entries(ops)) {
         assert.ok(hasExample(op), `${method} ${path} has an example`)
-        assert.ok(op.responses && Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path} has a success response schema`)
+        assert.ok(
+          op.responses && Object.keys(op.responses).some((s) => s.startsWith('2')),
+          `${method} ${path} has a success response schema`,
+        )
         assert.ok(Array.isArray(op.security), `${method} ${path} declares security`)
-        if (method === 'post' || method === 'put' || method === 'patch') assert.ok(op.requestBody, `${method} ${path} has a request body schema`)
+        if (method === 'post' || method === 'put' || method === 'patch')
+          assert.ok(op.requestBody, `${method} ${path} has a request body schema`)
       }
     }
     assert.equal((await t.app.inject({ method: 'GET', url: '/docs' })).statusCode < 400, true)

@@ -13,9 +13,17 @@ after(() => t.close())
 
 test('a route refuses a bad body at its first use, compiled then', async () => {
   const tenant = await createTenant(t)
-  const res = await t.app.inject({ method: 'POST', url: '/api/dealers', headers: tenant.headers, payload: { dealerNumber: 12, legalName: 'Typed Wrong Motors' } })
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/dealers',
+    headers: tenant.headers,
+    payload: { dealerNumber: 12, legalName: 'Typed Wrong Motors' },
+  })
   assert.equal(res.statusCode, 400)
-  assert.deepEqual(json<{ errors: Array<{ field: string }> }>(res).errors.map((e) => e.field), ['dealerNumber'])
+  assert.deepEqual(
+    json<{ errors: Array<{ field: string }> }>(res).errors.map((e) => e.field),
+    ['dealerNumber'],
+  )
 })
 
 test('every schema the app holds compiles', async () => {
@@ -24,6 +32,11 @@ test('every schema the app holds compiles', async () => {
   assert.ok(compiled > 100, `only ${compiled} schemas were waiting`)
   assert.equal(compilePendingSchemas(), 0)
   const tenant = await createTenant(t)
-  const res = await t.app.inject({ method: 'POST', url: '/api/dealers', headers: tenant.headers, payload: { dealerNumber: 12, legalName: 'Typed Wrong Motors' } })
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/dealers',
+    headers: tenant.headers,
+    payload: { dealerNumber: 12, legalName: 'Typed Wrong Motors' },
+  })
   assert.equal(res.statusCode, 400)
 })

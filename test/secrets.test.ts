@@ -21,7 +21,15 @@ import { openPglite, type Database } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { systemContext } from '../src/platform/http/context.ts'
-import { createSecretBox, generateSecretsKey, loadSecretBox, parseSecretsKeys, SECRETS_KEY_FILE, SecretsError, type SecretBox } from '../src/platform/secrets.ts'
+import {
+  createSecretBox,
+  generateSecretsKey,
+  loadSecretBox,
+  parseSecretsKeys,
+  SECRETS_KEY_FILE,
+  SecretsError,
+  type SecretBox,
+} from '../src/platform/secrets.ts'
 import { TEMPLATE_ENV } from './global-setup.ts'
 import { closeAtEnd, TEST_CONFIG } from './harness.ts'
 
@@ -44,34 +52,66 @@ describe('the secret box', () => {
     const rotated = box(newKey, oldKey)
     assert.deepEqual(rotated.keyIds, [rotated.currentKeyId, before.currentKeyId])
     assert.equal(rotated.open(sealed, 'row:1'), '{"d":"private"}', 'the old key still opens what it sealed')
-    assert.equal(rotated.keyIdOf(rotated.seal('x', 'row:1')), box(newKey).currentKeyId, 'new values go under the new key')
+    assert.equal(
+      rotated.keyIdOf(rotated.seal('x', 'row:1')),
+      box(newKey).currentKeyId,
+      'new values go under the new key',
+    )
   })
 
   test('a value does not open under a missing key, in another row, or altered: SecretsError says why', () => {
     const sealed = box(oldKey).seal('secret', 'row:1')
-    assert.throws(() => box(newKey).open(sealed, 'row:1'), (err: unknown) =>
-      err instanceof SecretsError && err.message.includes(`secrets key ${box(oldKey).currentKeyId}, which is not configured`) && err.message.includes('SECRETS_KEY'))
-    assert.throws(() => box(oldKey).open(sealed, 'row:2'), (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message))
+    assert.throws(
+      () => box(newKey).open(sealed, 'row:1'),
+      (err: unknown) =>
+        err instanceof SecretsError &&
+        err.message.includes(`secrets key ${box(oldKey).currentKeyId}, which is not configured`) &&
+        err.message.includes('SECRETS_KEY'),
+    )
+    assert.throws(
+      () => box(oldKey).open(sealed, 'row:2'),
+      (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message),
+    )
     const parts = sealed.split(':')
     const ciphertext = Buffer.from(parts[3]!, 'base64url')
     ciphertext[0]! ^= 1
     const altered = [...parts.slice(0, 3), ciphertext.toString('base64url'), parts[4]].join(':')
-    assert.throws(() => box(oldKey).open(altered, 'row:1'), (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message))
+    assert.throws(
+      () => box(oldKey).open(altered, 'row:1'),
+      (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message),
+    )
   })
 
   test('key lists: base64 of 32 bytes, comma- or space-separated, no duplicates', () => {
     assert.equal(parseSecretsKeys(` ${newKey}, ${oldKey}\n`, 'SECRETS_KEY').length, 2)
-    assert.equal(parseSecretsKeys(Buffer.from(newKey, 'base64').toString('base64url'), 'SECRETS_KEY').length, 1, 'URL-safe base64 too')
+    assert.equal(
+      parseSecretsKeys(Buffer.from(newKey, 'base64').toString('base64url'), 'SECRETS_KEY').length,
+      1,
+      'URL-safe base64 too',
+    )
     assert.throws(() => parseSecretsKeys('', 'SECRETS_KEY'), /SECRETS_KEY holds no key/)
     assert.throws(() => parseSecretsKeys('c2hvcnQ=', 'SECRETS_KEY'), /SECRETS_KEY: key 1 is not 32 bytes/)
     assert.throws(() => parseSecretsKeys(`${oldKey},${oldKey}`, 'SECRETS_KEY'), /the same key twice/)
   })
 
   test('SECRETS_KEY is required with DATABASE_URL and checked when given', () => {
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1/db' }), (err: unknown) => err instanceof ConfigError && /SECRETS_KEY is required with DATABASE_URL/.test(err.message))
-    assert.throws(() => loadConfig({ SECRETS_KEY: 'nonsense' }), (err: unknown) => err instanceof ConfigError && /SECRETS_KEY: key 1 is not 32 bytes/.test(err.message))
-    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1/db', SECRETS_KEY: `${newKey},${oldKey}` }).secretsKey, `${newKey},${oldKey}`)
-    assert.throws(() => loadSecretBox({ secretsKey: undefined, databaseUrl: 'postgres://u:p@127.0.0.1/db', dataDir: '/nonexistent' }), SecretsError)
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1/db' }),
+      (err: unknown) => err instanceof ConfigError && /SECRETS_KEY is required with DATABASE_URL/.test(err.message),
+    )
+    assert.throws(
+      () => loadConfig({ SECRETS_KEY: 'nonsense' }),
+      (err: unknown) => err instanceof ConfigError && /SECRETS_KEY: key 1 is not 32 bytes/.test(err.message),
+    )
+    assert.equal(
+      loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1/db', SECRETS_KEY: `${newKey},${oldKey}` }).secretsKey,
+      `${newKey},${oldKey}`,
+    )
+    assert.throws(
+      () =>
+        loadSecretBox({ secretsKey: undefined, databaseUrl: 'postgres://u:p@127.0.0.1/db', dataDir: '/nonexistent' }),
+      SecretsError,
+    )
   })
 
   test('the embedded database without SECRETS_KEY: a key file made on first start (0600), reused after', () => {
@@ -84,9 +124,15 @@ describe('the secret box', () => {
     assert.equal(again.currentKeyId, first.currentKeyId)
     assert.equal(again.open(first.seal('x', 'c'), 'c'), 'x')
     // SECRETS_KEY, when set, is used instead of the file.
-    assert.equal(loadSecretBox({ secretsKey: newKey, databaseUrl: undefined, dataDir }).currentKeyId, box(newKey).currentKeyId)
+    assert.equal(
+      loadSecretBox({ secretsKey: newKey, databaseUrl: undefined, dataDir }).currentKeyId,
+      box(newKey).currentKeyId,
+    )
     fs.chmodSync(file, 0o644)
-    assert.throws(() => loadSecretBox({ secretsKey: undefined, databaseUrl: undefined, dataDir }), (err: unknown) => err instanceof SecretsError && /chmod 600/.test(err.message))
+    assert.throws(
+      () => loadSecretBox({ secretsKey: undefined, databaseUrl: undefined, dataDir }),
+      (err: unknown) => err instanceof SecretsError && /chmod 600/.test(err.message),
+    )
   })
 })
 
@@ -122,16 +168,36 @@ async function appOn(db: Database, secrets: SecretBox) {
   return { app, modules, close }
 }
 
-async function signIn(app: Awaited<ReturnType<typeof appOn>>['app'], created: { apiKey: string }, email: string, password: string) {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': created.apiKey }, payload: { grant_type: 'password', username: email, password } })
+async function signIn(
+  app: Awaited<ReturnType<typeof appOn>>['app'],
+  created: { apiKey: string },
+  email: string,
+  password: string,
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    headers: { 'x-api-key': created.apiKey },
+    payload: { grant_type: 'password', username: email, password },
+  })
   assert.equal(res.statusCode, 200, res.body)
-  const headers = { 'x-api-key': created.apiKey, authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` }
+  const headers = {
+    'x-api-key': created.apiKey,
+    authorization: `Bearer ${(res.json() as { access_token: string }).access_token}`,
+  }
   assert.equal((await app.inject({ method: 'GET', url: '/api/v1/adminusers', headers })).statusCode, 200)
   return headers
 }
 
 const storedKeys = (db: Database, tenantId: number) =>
-  db.read(tenantId, (x) => x.selectFrom('tenant_signing_key').select(['id', 'kid', 'private_key', 'public_jwk']).where('tenant_id', '=', tenantId).orderBy('id').execute())
+  db.read(tenantId, (x) =>
+    x
+      .selectFrom('tenant_signing_key')
+      .select(['id', 'kid', 'private_key', 'public_jwk'])
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .execute(),
+  )
 
 describe('private signing keys at rest', () => {
   // One database for both tests (their tenants side by side), sealed under oldKey until the second
@@ -155,7 +221,13 @@ describe('private signing keys at rest', () => {
     })
     // Before any start seals it, the plaintext key still signs (a CLI run after `db migrate`).
     const bus = await createInvalidationBus(undefined)
-    const modules = createModules({ db, clock: createManualClock(new Date()), bus, secrets: box(key), accessTokenTtlSeconds: 3600 })
+    const modules = createModules({
+      db,
+      clock: createManualClock(new Date()),
+      bus,
+      secrets: box(key),
+      accessTokenTtlSeconds: 3600,
+    })
     const early = await modules.identity.tenants.issueProvisioningToken(created.tenantId, created.adminUserId, 1)
     assert.equal(early.userId, created.adminUserId)
 
@@ -163,7 +235,9 @@ describe('private signing keys at rest', () => {
     const [sealed] = await storedKeys(db, created.tenantId)
     assert.match(sealed!.private_key, /^v1:/)
     assert.equal(box(key).open(sealed!.private_key, `tenant_signing_key:${created.tenantId}:${sealed!.kid}`), plaintext)
-    const flag = await db.read(null, (x) => x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', created.tenantId).executeTakeFirstOrThrow())
+    const flag = await db.read(null, (x) =>
+      x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', created.tenantId).executeTakeFirstOrThrow(),
+    )
     assert.equal(flag.plaintext_secrets, false)
     await signIn(started.app, created, admin.adminEmail, admin.adminPassword)
     await started.close()
@@ -179,7 +253,9 @@ describe('private signing keys at rest', () => {
     assert.equal(stored.length, 2)
     for (const row of stored) {
       assert.match(row.private_key, /^v1:/)
-      const privateJwk = JSON.parse(box(oldKey).open(row.private_key, `tenant_signing_key:${created.tenantId}:${row.kid}`)) as { d: string; x: string }
+      const privateJwk = JSON.parse(
+        box(oldKey).open(row.private_key, `tenant_signing_key:${created.tenantId}:${row.kid}`),
+      ) as { d: string; x: string }
       assert.equal(privateJwk.x, (row.public_jwk as { x: string }).x)
       assert.ok(!row.private_key.includes(privateJwk.d), 'the private key is not in the column')
     }
@@ -192,30 +268,78 @@ describe('private signing keys at rest', () => {
     const report = await rotating.modules.identity.sealedSecrets.reseal()
     // Both tests' tenants: this one's two signing keys and the other's one; a quote and a link key each.
     assert.deepEqual(report, {
-      keyId: box(newKey).currentKeyId, tenants: 2, resealed: 7, unchanged: 0,
-      tables: { tenant_signing_key: { resealed: 3, unchanged: 0 }, rate_quote_key: { resealed: 2, unchanged: 0 }, document_link_key: { resealed: 2, unchanged: 0 } },
+      keyId: box(newKey).currentKeyId,
+      tenants: 2,
+      resealed: 7,
+      unchanged: 0,
+      tables: {
+        tenant_signing_key: { resealed: 3, unchanged: 0 },
+        rate_quote_key: { resealed: 2, unchanged: 0 },
+        document_link_key: { resealed: 2, unchanged: 0 },
+      },
     })
-    assert.deepEqual(await rotating.modules.identity.sealedSecrets.reseal(), {
-      ...report, resealed: 0, unchanged: 7,
-      tables: { tenant_signing_key: { resealed: 0, unchanged: 3 }, rate_quote_key: { resealed: 0, unchanged: 2 }, document_link_key: { resealed: 0, unchanged: 2 } },
-    }, 'running it again changes nothing')
+    assert.deepEqual(
+      await rotating.modules.identity.sealedSecrets.reseal(),
+      {
+        ...report,
+        resealed: 0,
+        unchanged: 7,
+        tables: {
+          tenant_signing_key: { resealed: 0, unchanged: 3 },
+          rate_quote_key: { resealed: 0, unchanged: 2 },
+          document_link_key: { resealed: 0, unchanged: 2 },
+        },
+      },
+      'running it again changes nothing',
+    )
     await rotating.close()
-    for (const row of await storedKeys(db, created.tenantId)) assert.equal(box(newKey).keyIdOf(row.private_key), box(newKey).currentKeyId)
+    for (const row of await storedKeys(db, created.tenantId))
+      assert.equal(box(newKey).keyIdOf(row.private_key), box(newKey).currentKeyId)
 
     const rotated = await appOn(db, box(newKey))
     await signIn(rotated.app, created, admin.adminEmail, admin.adminPassword)
-    assert.equal((await rotated.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: oldHeaders })).statusCode, 200, 'tokens signed before the rotation still verify')
-    const { token } = await rotated.modules.identity.tenants.issueProvisioningToken(created.tenantId, created.adminUserId, 1)
-    assert.equal((await rotated.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: { authorization: `Bearer ${token}` } })).statusCode, 200)
+    assert.equal(
+      (await rotated.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: oldHeaders })).statusCode,
+      200,
+      'tokens signed before the rotation still verify',
+    )
+    const { token } = await rotated.modules.identity.tenants.issueProvisioningToken(
+      created.tenantId,
+      created.adminUserId,
+      1,
+    )
+    assert.equal(
+      (
+        await rotated.app.inject({
+          method: 'GET',
+          url: '/api/v2/Users?count=1',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode,
+      200,
+    )
     await rotated.close()
 
     // Only the old key: the start is refused, naming the key it needs.
     const bus = await createInvalidationBus(undefined)
-    const wrong = await buildApp({ config: TEST_CONFIG, db, clock: createManualClock(new Date()), bus, secrets: box(oldKey), logger: false })
+    const wrong = await buildApp({
+      config: TEST_CONFIG,
+      db,
+      clock: createManualClock(new Date()),
+      bus,
+      secrets: box(oldKey),
+      logger: false,
+    })
     closeAtEnd(() => wrong.close())
-    await assert.rejects(async () => { await wrong.ready() }, (err: unknown) => err instanceof SecretsError && err.message.includes(`secrets key ${box(newKey).currentKeyId}, which is not configured`))
+    await assert.rejects(
+      async () => {
+        await wrong.ready()
+      },
+      (err: unknown) =>
+        err instanceof SecretsError &&
+        err.message.includes(`secrets key ${box(newKey).currentKeyId}, which is not configured`),
+    )
   })
-
 })
 
 const HONDA = 'vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01'
@@ -224,12 +348,25 @@ const linkKeyContext = (tenantId: number) => `document_link_key:${tenantId}`
 
 /** The stored quote-signing and link-signing secrets of a tenant, as the columns hold them. */
 async function storedHmacKeys(db: Database, tenantId: number): Promise<{ quote: string; link: string }> {
-  const quote = await db.read(tenantId, (x) => x.selectFrom('rate_quote_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
-  const link = await db.read(tenantId, (x) => x.selectFrom('document_link_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
+  const quote = await db.read(tenantId, (x) =>
+    x.selectFrom('rate_quote_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow(),
+  )
+  const link = await db.read(tenantId, (x) =>
+    x.selectFrom('document_link_key').select('secret').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow(),
+  )
   return { quote: quote.secret, link: link.secret }
 }
 
-type Issued = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string; quoteId: string; fileId: number; downloadUrl: string; content: Buffer }
+type Issued = {
+  tenantId: number
+  apiKey: string
+  adminEmail: string
+  adminPassword: string
+  quoteId: string
+  fileId: number
+  downloadUrl: string
+  content: Buffer
+}
 
 /** A demo tenant (a rate book and dealers to quote for) with a quote id and a download link issued now. */
 async function issueQuoteAndLink(started: Awaited<ReturnType<typeof appOn>>, db: Database): Promise<Issued> {
@@ -239,16 +376,31 @@ async function issueQuoteAndLink(started: Awaited<ReturnType<typeof appOn>>, db:
   assert.equal(quoted.statusCode, 200, quoted.body)
   const content = Buffer.from(`a file of tenant ${demo.tenantId}\n`)
   const doc = await started.modules.documents.service.store(systemContext(demo.tenantId, 'secrets-test'), {
-    ownerType: 'TEST', ownerId: 1, kind: 'TEST_FILE', fileName: 'note.txt', contentType: 'text/plain', content,
+    ownerType: 'TEST',
+    ownerId: 1,
+    kind: 'TEST_FILE',
+    fileName: 'note.txt',
+    contentType: 'text/plain',
+    content,
   })
   const version = doc.versions[0]!
-  return { ...demo, quoteId: (quoted.json() as { quoteId: string }).quoteId, fileId: version.fileId, downloadUrl: version.downloadUrl, content }
+  return {
+    ...demo,
+    quoteId: (quoted.json() as { quoteId: string }).quoteId,
+    fileId: version.fileId,
+    downloadUrl: version.downloadUrl,
+    content,
+  }
 }
 
 /** The quote id replays and the download link serves the file, on an app that has cached nothing of them. */
 async function assertStillValid(started: Awaited<ReturnType<typeof appOn>>, issued: Issued) {
   const headers = await signIn(started.app, issued, issued.adminEmail, issued.adminPassword)
-  const replay = await started.app.inject({ method: 'GET', url: `/api/Rates/quotes/${encodeURIComponent(issued.quoteId)}`, headers })
+  const replay = await started.app.inject({
+    method: 'GET',
+    url: `/api/Rates/quotes/${encodeURIComponent(issued.quoteId)}`,
+    headers,
+  })
   assert.equal(replay.statusCode, 200, replay.body)
   assert.equal((replay.json() as { quoteId: string }).quoteId, issued.quoteId)
   const file = await started.app.inject({ method: 'GET', url: issued.downloadUrl })
@@ -269,36 +421,75 @@ describe('quote-signing and download-link keys at rest', () => {
     const stored = await storedHmacKeys(db, issued.tenantId)
     const quoteHex = box(oldKey).open(stored.quote, quoteKeyContext(issued.tenantId))
     const linkHex = box(oldKey).open(stored.link, linkKeyContext(issued.tenantId))
-    for (const [column, hex] of [[stored.quote, quoteHex], [stored.link, linkHex]] as const) {
+    for (const [column, hex] of [
+      [stored.quote, quoteHex],
+      [stored.link, linkHex],
+    ] as const) {
       assert.match(column, /^v1:/)
       assert.match(hex, /^[0-9a-f]{64}$/, 'the secret is 32 bytes')
-      assert.ok(!column.includes(hex) && !column.includes(Buffer.from(hex, 'hex').toString('base64url')), 'the secret is not in the column')
+      assert.ok(
+        !column.includes(hex) && !column.includes(Buffer.from(hex, 'hex').toString('base64url')),
+        'the secret is not in the column',
+      )
     }
-    assert.throws(() => box(oldKey).open(stored.quote, linkKeyContext(issued.tenantId)), /does not authenticate/, 'a quote key does not open as a link key')
+    assert.throws(
+      () => box(oldKey).open(stored.quote, linkKeyContext(issued.tenantId)),
+      /does not authenticate/,
+      'a quote key does not open as a link key',
+    )
 
     // Rotation: the new key first, the old one after it; re-seal; then the old key alone is gone.
     const rotating = await appOn(db, box(newKey, oldKey))
     const report = await rotating.modules.identity.sealedSecrets.reseal()
     assert.deepEqual(report, {
-      keyId: box(newKey).currentKeyId, tenants: 1, resealed: 3, unchanged: 0,
-      tables: { tenant_signing_key: { resealed: 1, unchanged: 0 }, rate_quote_key: { resealed: 1, unchanged: 0 }, document_link_key: { resealed: 1, unchanged: 0 } },
+      keyId: box(newKey).currentKeyId,
+      tenants: 1,
+      resealed: 3,
+      unchanged: 0,
+      tables: {
+        tenant_signing_key: { resealed: 1, unchanged: 0 },
+        rate_quote_key: { resealed: 1, unchanged: 0 },
+        document_link_key: { resealed: 1, unchanged: 0 },
+      },
     })
     await rotating.close()
     const resealed = await storedHmacKeys(db, issued.tenantId)
     assert.equal(box(newKey).keyIdOf(resealed.quote), box(newKey).currentKeyId)
-    assert.equal(box(newKey).open(resealed.quote, quoteKeyContext(issued.tenantId)), quoteHex, 'the same bytes, sealed again')
+    assert.equal(
+      box(newKey).open(resealed.quote, quoteKeyContext(issued.tenantId)),
+      quoteHex,
+      'the same bytes, sealed again',
+    )
     assert.equal(box(newKey).open(resealed.link, linkKeyContext(issued.tenantId)), linkHex)
 
     const rotated = await appOn(db, box(newKey))
     await assertStillValid(rotated, issued)
 
     // A sealed value moved into another tenant's row does not open there: it signs nothing.
-    const other = await rotated.modules.identity.tenants.createTenant({ name: 'Other', adminEmail: 'admin@other.example', adminPassword: 'correct horse battery staple' })
-    await db.transaction(other.tenantId, async (tx) => {
-      await tx.updateTable('rate_quote_key').set({ secret: resealed.quote }).where('tenant_id', '=', other.tenantId).execute()
-      await tx.updateTable('document_link_key').set({ secret: resealed.link }).where('tenant_id', '=', other.tenantId).execute()
+    const other = await rotated.modules.identity.tenants.createTenant({
+      name: 'Other',
+      adminEmail: 'admin@other.example',
+      adminPassword: 'correct horse battery staple',
     })
-    const fresh = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(newKey), accessTokenTtlSeconds: 3600 })
+    await db.transaction(other.tenantId, async (tx) => {
+      await tx
+        .updateTable('rate_quote_key')
+        .set({ secret: resealed.quote })
+        .where('tenant_id', '=', other.tenantId)
+        .execute()
+      await tx
+        .updateTable('document_link_key')
+        .set({ secret: resealed.link })
+        .where('tenant_id', '=', other.tenantId)
+        .execute()
+    })
+    const fresh = createModules({
+      db,
+      clock: createManualClock(new Date()),
+      bus: await createInvalidationBus(undefined),
+      secrets: box(newKey),
+      accessTokenTtlSeconds: 3600,
+    })
     const moved = (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message)
     await assert.rejects(fresh.rating.quotes.quoteBook(systemContext(other.tenantId), issued.quoteId), moved)
     await assert.rejects(fresh.documents.service.signedLink(other.tenantId, issued.fileId), moved)
@@ -316,16 +507,33 @@ describe('quote-signing and download-link keys at rest', () => {
     const quoteHex = box(key).open(sealed.quote, quoteKeyContext(issued.tenantId))
     const linkHex = box(key).open(sealed.link, linkKeyContext(issued.tenantId))
     await db.transaction(issued.tenantId, async (tx) => {
-      await tx.updateTable('rate_quote_key').set({ secret: quoteHex }).where('tenant_id', '=', issued.tenantId).execute()
-      await tx.updateTable('document_link_key').set({ secret: linkHex }).where('tenant_id', '=', issued.tenantId).execute()
+      await tx
+        .updateTable('rate_quote_key')
+        .set({ secret: quoteHex })
+        .where('tenant_id', '=', issued.tenantId)
+        .execute()
+      await tx
+        .updateTable('document_link_key')
+        .set({ secret: linkHex })
+        .where('tenant_id', '=', issued.tenantId)
+        .execute()
       await tx.updateTable('tenant').set({ plaintext_secrets: true }).where('id', '=', issued.tenantId).execute()
     })
 
     // Before any start seals them, the plaintext secrets still verify (a CLI run after `db migrate`).
-    const early = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(key), accessTokenTtlSeconds: 3600 })
+    const early = createModules({
+      db,
+      clock: createManualClock(new Date()),
+      bus: await createInvalidationBus(undefined),
+      secrets: box(key),
+      accessTokenTtlSeconds: 3600,
+    })
     const query = Object.fromEntries(new URL(issued.downloadUrl, 'http://localhost').searchParams)
     assert.equal(await early.documents.service.verifyLink(query, issued.fileId), issued.tenantId)
-    assert.ok(await early.rating.quotes.quoteBook(systemContext(issued.tenantId), issued.quoteId), 'the quote id verifies')
+    assert.ok(
+      await early.rating.quotes.quoteBook(systemContext(issued.tenantId), issued.quoteId),
+      'the quote id verifies',
+    )
 
     const started = await appOn(db, box(key))
     const now = await storedHmacKeys(db, issued.tenantId)
@@ -333,7 +541,9 @@ describe('quote-signing and download-link keys at rest', () => {
     assert.match(now.link, /^v1:/)
     assert.equal(box(key).open(now.quote, quoteKeyContext(issued.tenantId)), quoteHex)
     assert.equal(box(key).open(now.link, linkKeyContext(issued.tenantId)), linkHex)
-    const flag = await db.read(null, (x) => x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', issued.tenantId).executeTakeFirstOrThrow())
+    const flag = await db.read(null, (x) =>
+      x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', issued.tenantId).executeTakeFirstOrThrow(),
+    )
     assert.equal(flag.plaintext_secrets, false)
     await assertStillValid(started, issued)
     await started.close()
@@ -343,9 +553,13 @@ describe('quote-signing and download-link keys at rest', () => {
     // A database as the release before left it: migrated up to 0011, secrets in bytea.
     const db = await openPglite('memory://')
     closeAtEnd(() => db.close())
-    const before = await new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_22_0011_sealed_secrets')
+    const before = await new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_11_22_0011_sealed_secrets',
+    )
     if (before.error) throw before.error
-    const { rows: [tenant] } = await sql<{ id: number }>`insert into tenant (name) values ('Before 0012') returning id`.execute(db.kysely)
+    const {
+      rows: [tenant],
+    } = await sql<{ id: number }>`insert into tenant (name) values ('Before 0012') returning id`.execute(db.kysely)
     const tenantId = Number(tenant!.id)
     const quoteBytes = randomBytes(32)
     const linkBytes = randomBytes(32)
@@ -355,11 +569,22 @@ describe('quote-signing and download-link keys at rest', () => {
     })
 
     await migrateToLatest(db)
-    assert.deepEqual(await storedHmacKeys(db, tenantId), { quote: quoteBytes.toString('hex'), link: linkBytes.toString('hex') })
-    const flag = await db.read(null, (x) => x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', tenantId).executeTakeFirstOrThrow())
+    assert.deepEqual(await storedHmacKeys(db, tenantId), {
+      quote: quoteBytes.toString('hex'),
+      link: linkBytes.toString('hex'),
+    })
+    const flag = await db.read(null, (x) =>
+      x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', tenantId).executeTakeFirstOrThrow(),
+    )
     assert.equal(flag.plaintext_secrets, true)
 
-    const modules = createModules({ db, clock: createManualClock(new Date()), bus: await createInvalidationBus(undefined), secrets: box(oldKey), accessTokenTtlSeconds: 3600 })
+    const modules = createModules({
+      db,
+      clock: createManualClock(new Date()),
+      bus: await createInvalidationBus(undefined),
+      secrets: box(oldKey),
+      accessTokenTtlSeconds: 3600,
+    })
     assert.equal(await modules.identity.sealedSecrets.sealPlaintext(), 2)
     const sealed = await storedHmacKeys(db, tenantId)
     assert.equal(box(oldKey).open(sealed.quote, quoteKeyContext(tenantId)), quoteBytes.toString('hex'))

@@ -62,17 +62,32 @@ export type World = {
 
 type Json = Record<string, unknown>
 
-export async function call(t: TestApp, headers: Headers, method: string, url: string, payload?: unknown, contentType?: string): Promise<LightMyRequestResponse> {
+export async function call(
+  t: TestApp,
+  headers: Headers,
+  method: string,
+  url: string,
+  payload?: unknown,
+  contentType?: string,
+): Promise<LightMyRequestResponse> {
   const raw = typeof payload === 'string' || Buffer.isBuffer(payload)
   const type = contentType ?? (payload !== undefined && !raw ? 'application/json' : undefined)
   return t.app.inject({
-    method: method as 'GET', url,
+    method: method as 'GET',
+    url,
     headers: { ...headers, ...(type ? { 'content-type': type } : {}) },
     ...(payload === undefined ? {} : { payload: raw ? payload : JSON.stringify(payload) }),
   })
 }
 
-async function ok<T = Json>(t: TestApp, headers: Headers, method: string, url: string, payload?: unknown, contentType?: string): Promise<T> {
+async function ok<T = Json>(
+  t: TestApp,
+  headers: Headers,
+  method: string,
+  url: string,
+  payload?: unknown,
+  contentType?: string,
+): Promise<T> {
   const res = await call(t, headers, method, url, payload, contentType)
   assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`)
   return (res.body.length > 0 && /json/.test(String(res.headers['content-type'])) ? res.json() : {}) as T
@@ -83,14 +98,54 @@ let seq = 0
 export const uniq = () => `${(++seq).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase()
 
 type Rate = { rateId: string; suggestedRetail: number }
-type QuoteReply = { quoteId: string; products: Array<{ productId: number; productCode: string; programs: Array<{ plans: Array<{ planId: number; planCode: string; terms: Array<{ termMonths: number; deductibles: Array<{ code: string; rate: Rate }> }> }> }> }> }
+type QuoteReply = {
+  quoteId: string
+  products: Array<{
+    productId: number
+    productCode: string
+    programs: Array<{
+      plans: Array<{
+        planId: number
+        planCode: string
+        terms: Array<{ termMonths: number; deductibles: Array<{ code: string; rate: Rate }> }>
+      }>
+    }>
+  }>
+}
 
-const TRANSLITERATION: Record<string, number> = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 }
+const TRANSLITERATION: Record<string, number> = {
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
+}
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2]
 /** The demo 2020 Honda Accord with serial number `serial`, its check digit computed (ISO 3779). */
 export function accordVin(serial: number): string {
   const vin = `1HGCV1F3_LA${String(serial).padStart(6, '0')}`
-  const sum = [...vin].reduce((n, ch, i) => n + (ch === '_' ? 0 : (/\d/.test(ch) ? Number(ch) : TRANSLITERATION[ch]!)) * WEIGHTS[i]!, 0)
+  const sum = [...vin].reduce(
+    (n, ch, i) => n + (ch === '_' ? 0 : /\d/.test(ch) ? Number(ch) : TRANSLITERATION[ch]!) * WEIGHTS[i]!,
+    0,
+  )
   const check = sum % 11
   return vin.replace('_', check === 10 ? 'X' : String(check))
 }
@@ -102,13 +157,30 @@ let serial = 100_000 + Math.floor(Math.random() * 800_000)
  */
 export async function freshDeal(t: TestApp, w: World, dealerNumber = w.dealerNumber): Promise<Json> {
   const vin = accordVin(serial++)
-  const q = await ok<QuoteReply>(t, w.admin, 'GET', `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=VSC`)
-  const plan = q.products.find((p) => p.productCode === 'VSC')!.programs.flatMap((g) => g.plans).find((p) => p.planCode === 'PLAT-USED')!
+  const q = await ok<QuoteReply>(
+    t,
+    w.admin,
+    'GET',
+    `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=VSC`,
+  )
+  const plan = q.products
+    .find((p) => p.productCode === 'VSC')!
+    .programs.flatMap((g) => g.plans)
+    .find((p) => p.planCode === 'PLAT-USED')!
   const rate = (plan.terms.find((x) => x.termMonths === 48) ?? plan.terms[0]!).deductibles[0]!.rate
   return {
-    quoteId: q.quoteId, rateId: rate.rateId, retailPrice: rate.suggestedRetail, saleDate: SALE_DATE, saleOdometer: 42150,
+    quoteId: q.quoteId,
+    rateId: rate.rateId,
+    retailPrice: rate.suggestedRetail,
+    saleDate: SALE_DATE,
+    saleOdometer: 42150,
     vehicle: { vin, condition: 'USED' },
-    customer: { firstName: 'Sam', lastName: `Buyer${w.tag}`, emailAddress: 'sam@example.com', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' } },
+    customer: {
+      firstName: 'Sam',
+      lastName: `Buyer${w.tag}`,
+      emailAddress: 'sam@example.com',
+      address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' },
+    },
     coBuyer: { firstName: 'Alex', lastName: 'Buyer' },
     lienHolder: { name: `Lender ${w.tag}` },
     customFields: { financeManagerCode: 'FM7' },
@@ -121,20 +193,52 @@ export async function freshContract(t: TestApp, w: World): Promise<{ id: number;
 }
 
 export async function freshHold(t: TestApp, w: World, contractId: number): Promise<number> {
-  return (await ok<{ holdId: number }>(t, w.admin, 'POST', `/api/contracts/${contractId}/holds`, { reasonCode: 'NEEDS_REVIEW', note: 'check' })).holdId
+  return (
+    await ok<{ holdId: number }>(t, w.admin, 'POST', `/api/contracts/${contractId}/holds`, {
+      reasonCode: 'NEEDS_REVIEW',
+      note: 'check',
+    })
+  ).holdId
 }
 
-export async function upload(t: TestApp, w: World, contractId: number): Promise<{ documentId: number; fileId: number }> {
-  const doc = await ok<{ documentId: number; versions: Array<{ fileId: number }> }>(t, w.admin, 'POST', `/api/contracts/${contractId}/files?fileName=note-${w.tag}.txt`, `signed copy ${w.tag}`, 'text/plain')
+export async function upload(
+  t: TestApp,
+  w: World,
+  contractId: number,
+): Promise<{ documentId: number; fileId: number }> {
+  const doc = await ok<{ documentId: number; versions: Array<{ fileId: number }> }>(
+    t,
+    w.admin,
+    'POST',
+    `/api/contracts/${contractId}/files?fileName=note-${w.tag}.txt`,
+    `signed copy ${w.tag}`,
+    'text/plain',
+  )
   return { documentId: doc.documentId, fileId: doc.versions.at(-1)!.fileId }
 }
 
-export async function freshAccountHolder(t: TestApp, w: World, path = '/api/insurers', codeKey = 'insurerCode'): Promise<number> {
-  return (await ok<{ id: number }>(t, w.admin, 'POST', path, { [codeKey]: `XT-${w.tag}-${uniq()}`, legalName: `Fresh ${w.tag} holder` })).id
+export async function freshAccountHolder(
+  t: TestApp,
+  w: World,
+  path = '/api/insurers',
+  codeKey = 'insurerCode',
+): Promise<number> {
+  return (
+    await ok<{ id: number }>(t, w.admin, 'POST', path, {
+      [codeKey]: `XT-${w.tag}-${uniq()}`,
+      legalName: `Fresh ${w.tag} holder`,
+    })
+  ).id
 }
 
 export async function freshDealerField(t: TestApp, w: World): Promise<number> {
-  return (await ok<{ id: number }>(t, w.admin, 'POST', `/api/dealers/${w.dealerId}/customfields`, { name: `xt ${uniq()}`, type: 'STRING', value: `v ${w.tag}` })).id
+  return (
+    await ok<{ id: number }>(t, w.admin, 'POST', `/api/dealers/${w.dealerId}/customfields`, {
+      name: `xt ${uniq()}`,
+      type: 'STRING',
+      value: `v ${w.tag}`,
+    })
+  ).id
 }
 
 export async function buildWorld(t: TestApp, tag: string): Promise<World> {
@@ -144,58 +248,169 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
   // The demo parties and rating set-up (what seedDemoTenant does, for a tenant of the harness).
   await t.modules.parties.seedDemo(tenantId)
   const ctx = systemContext(tenantId, 'demo-seed')
-  const { rows: dealers } = await t.modules.parties.accountHolders.list(ctx, KINDS.DEALER, {}, { limit: 1000, offset: 0 })
-  await t.modules.rating.seedDemo(tenantId, dealers.map((d) => ({ id: d.id, dealerNumber: d.business_key!, agentIds: d.agent_ids.map(Number) })))
+  const { rows: dealers } = await t.modules.parties.accountHolders.list(
+    ctx,
+    KINDS.DEALER,
+    {},
+    { limit: 1000, offset: 0 },
+  )
+  await t.modules.rating.seedDemo(
+    tenantId,
+    dealers.map((d) => ({ id: d.id, dealerNumber: d.business_key!, agentIds: d.agent_ids.map(Number) })),
+  )
 
-  const dealer = (await ok<Array<{ id: number; dealerGroupId: number | null; agentIds: number[] }>>(t, admin, 'GET', '/api/dealers?dealerNumber=10001'))[0]!
+  const dealer = (
+    await ok<Array<{ id: number; dealerGroupId: number | null; agentIds: number[] }>>(
+      t,
+      admin,
+      'GET',
+      '/api/dealers?dealerNumber=10001',
+    )
+  )[0]!
   assert.ok(dealer.dealerGroupId && dealer.agentIds.length > 0, 'demo dealer 10001 has a group and an agent')
   const firstId = async (url: string) => (await ok<Array<{ id: number }>>(t, admin, 'GET', url))[0]!.id
   const ownDealerNumber = `XT-${tag}-${uniq()}`
-  const ownDealerId = (await ok<{ id: number }>(t, admin, 'POST', '/api/dealers', { dealerNumber: ownDealerNumber, legalName: `Own dealer ${tag} LLC`, dealerGroupId: dealer.dealerGroupId })).id
-  const facilities = await ok<Array<{ id: number }>>(t, admin, 'GET', `/api/repairfacilities/repairfacilityofdealer/${dealer.id}`)
+  const ownDealerId = (
+    await ok<{ id: number }>(t, admin, 'POST', '/api/dealers', {
+      dealerNumber: ownDealerNumber,
+      legalName: `Own dealer ${tag} LLC`,
+      dealerGroupId: dealer.dealerGroupId,
+    })
+  ).id
+  const facilities = await ok<Array<{ id: number }>>(
+    t,
+    admin,
+    'GET',
+    `/api/repairfacilities/repairfacilityofdealer/${dealer.id}`,
+  )
   assert.ok(facilities.length > 0, 'dealer 10001 has a repair facility')
 
-  const userId = (await ok<{ id: number }>(t, admin, 'POST', '/api/v1/adminusers', { emailAddress: uniqueEmail(`xt-${tag}`), firstName: 'Una', lastName: `User${tag}`, roles: [], groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }] })).id
-  const portalGroup = await ok<{ id: number; code: string }>(t, admin, 'POST', '/api/portalvisibilitygroups', { code: `PORTAL-${tag}-${uniq()}`, name: `Portal ${tag}`, dealerIds: [dealer.id] })
-  const definitionId = (await ok<{ id: number }>(t, admin, 'POST', '/api/customfielddefinitions', { appliesTo: 'DEALER', name: `region ${tag}`, type: 'STRING', maxLength: 40 })).id
-  const field = async (path: string) => (await ok<{ id: number }>(t, admin, 'POST', path, { name: `note ${tag}`, type: 'STRING', value: `value ${tag}` })).id
-  const disbursementAccountId = (await ok<{ id: number }>(t, admin, 'POST', '/api/disbursementaccounts', {
-    accountHolderId: dealer.id, name: `Operating ${tag}`, paymentMethod: 'ACH', bankName: 'First National Bank', routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKING', isDefault: true,
-  })).id
+  const userId = (
+    await ok<{ id: number }>(t, admin, 'POST', '/api/v1/adminusers', {
+      emailAddress: uniqueEmail(`xt-${tag}`),
+      firstName: 'Una',
+      lastName: `User${tag}`,
+      roles: [],
+      groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }],
+    })
+  ).id
+  const portalGroup = await ok<{ id: number; code: string }>(t, admin, 'POST', '/api/portalvisibilitygroups', {
+    code: `PORTAL-${tag}-${uniq()}`,
+    name: `Portal ${tag}`,
+    dealerIds: [dealer.id],
+  })
+  const definitionId = (
+    await ok<{ id: number }>(t, admin, 'POST', '/api/customfielddefinitions', {
+      appliesTo: 'DEALER',
+      name: `region ${tag}`,
+      type: 'STRING',
+      maxLength: 40,
+    })
+  ).id
+  const field = async (path: string) =>
+    (await ok<{ id: number }>(t, admin, 'POST', path, { name: `note ${tag}`, type: 'STRING', value: `value ${tag}` }))
+      .id
+  const disbursementAccountId = (
+    await ok<{ id: number }>(t, admin, 'POST', '/api/disbursementaccounts', {
+      accountHolderId: dealer.id,
+      name: `Operating ${tag}`,
+      paymentMethod: 'ACH',
+      bankName: 'First National Bank',
+      routingNumber: '021000021',
+      accountNumber: '000123456789',
+      accountType: 'CHECKING',
+      isDefault: true,
+    })
+  ).id
   const codes = await ok<Array<{ code: string }>>(t, admin, 'GET', '/api/Rates/Disbursements/DisbursementsCodes')
-  const disbursement = await ok<{ id: number; auditLogId: number }>(t, admin, 'POST', `/api/Rates/Disbursements/AccountHolder/${dealer.id}`, { code: codes[0]!.code, basis: 'AMOUNT', amount: 1, effectiveFrom: '2027-01-01' })
-  const products = await ok<Array<{ id: number; code: string; factorTableIds: number[] }>>(t, admin, 'GET', '/api/Rates/Products')
+  const disbursement = await ok<{ id: number; auditLogId: number }>(
+    t,
+    admin,
+    'POST',
+    `/api/Rates/Disbursements/AccountHolder/${dealer.id}`,
+    { code: codes[0]!.code, basis: 'AMOUNT', amount: 1, effectiveFrom: '2027-01-01' },
+  )
+  const products = await ok<Array<{ id: number; code: string; factorTableIds: number[] }>>(
+    t,
+    admin,
+    'GET',
+    '/api/Rates/Products',
+  )
   const product = products.find((p) => p.factorTableIds.length > 0) ?? products[0]!
   const factorTableId = products.flatMap((p) => p.factorTableIds)[0]!
   const planId = await firstId(`/api/Rates/Plans/${product.id}`)
   const versions = await ok<Array<{ version: number }>>(t, admin, 'GET', '/api/Rates/ratebooks')
 
   const world: World = {
-    tag, tenant, admin, dealerId: dealer.id, dealerNumber: '10001', ownDealerId, ownDealerNumber,
-    dealerGroupId: dealer.dealerGroupId!, agentId: dealer.agentIds[0]!, customerId: 0,
-    insurerId: await firstId('/api/insurers'), lienHolderId: await firstId('/api/lienHolders'), repairFacilityId: facilities[0]!.id,
-    inspectionCompanyId: await firstId('/api/inspectioncompanies'), claimPayeeId: await firstId('/api/claimpayees'),
+    tag,
+    tenant,
+    admin,
+    dealerId: dealer.id,
+    dealerNumber: '10001',
+    ownDealerId,
+    ownDealerNumber,
+    dealerGroupId: dealer.dealerGroupId!,
+    agentId: dealer.agentIds[0]!,
+    customerId: 0,
+    insurerId: await firstId('/api/insurers'),
+    lienHolderId: await firstId('/api/lienHolders'),
+    repairFacilityId: facilities[0]!.id,
+    inspectionCompanyId: await firstId('/api/inspectioncompanies'),
+    claimPayeeId: await firstId('/api/claimpayees'),
     adminCompanyId: await firstId('/api/accountholders?kind=ADMIN_COMPANY'),
-    userId, staffGroupId: await groupIdByCode(t, tenant, 'STAFF'), readOnlyRoleId: await roleIdByCode(t, tenant, 'READ_ONLY'), portalGroup,
-    definitionId, dealerFieldId: await field(`/api/dealers/${dealer.id}/customfields`), agentFieldId: await field(`/api/agents/${dealer.agentIds[0]}/customfields`),
+    userId,
+    staffGroupId: await groupIdByCode(t, tenant, 'STAFF'),
+    readOnlyRoleId: await roleIdByCode(t, tenant, 'READ_ONLY'),
+    portalGroup,
+    definitionId,
+    dealerFieldId: await field(`/api/dealers/${dealer.id}/customfields`),
+    agentFieldId: await field(`/api/agents/${dealer.agentIds[0]}/customfields`),
     dealerGroupFieldId: await field(`/api/dealergroups/${dealer.dealerGroupId}/customfields`),
-    disbursementAccountId, disbursementId: disbursement.id, disbursementAuditLogId: disbursement.auditLogId,
-    productId: product.id, planId, factorTableId, rateBookVersion: versions[0]!.version, quoteId: '',
-    finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 }, pending: { id: 0, contractNumber: '', holdId: 0, documentId: 0, fileId: 0 },
+    disbursementAccountId,
+    disbursementId: disbursement.id,
+    disbursementAuditLogId: disbursement.auditLogId,
+    productId: product.id,
+    planId,
+    factorTableId,
+    rateBookVersion: versions[0]!.version,
+    quoteId: '',
+    finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
+    pending: { id: 0, contractNumber: '', holdId: 0, documentId: 0, fileId: 0 },
   }
 
   // The contract flow: a finalized contract with its journal entry and PDF.
   const deal = await freshDeal(t, world)
   world.quoteId = String(deal.quoteId)
-  const first = await ok<{ id: number; contractNumber: string; customerId?: number; customer?: { id?: number; accountHolderId?: number } }>(t, admin, 'POST', '/api/contracts', deal)
+  const first = await ok<{
+    id: number
+    contractNumber: string
+    customerId?: number
+    customer?: { id?: number; accountHolderId?: number }
+  }>(t, admin, 'POST', '/api/contracts', deal)
   const hold = await freshHold(t, world, first.id)
   await ok(t, admin, 'POST', `/api/contracts/${first.id}/holds/${hold}/resolves`, { note: 'done' })
-  const posting = await ok<{ document: { documentId: number; fileId: number } }>(t, admin, 'POST', `/api/contracts/${first.id}/finalize`, {})
-  world.finalized = { id: first.id, contractNumber: first.contractNumber, documentId: posting.document.documentId, fileId: posting.document.fileId }
+  const posting = await ok<{ document: { documentId: number; fileId: number } }>(
+    t,
+    admin,
+    'POST',
+    `/api/contracts/${first.id}/finalize`,
+    {},
+  )
+  world.finalized = {
+    id: first.id,
+    contractNumber: first.contractNumber,
+    documentId: posting.document.documentId,
+    fileId: posting.document.fileId,
+  }
   // A pending contract with an open hold and an uploaded file.
   const second = await freshContract(t, world)
   const file = await upload(t, world, second.id)
-  world.pending = { id: second.id, contractNumber: second.contractNumber, holdId: await freshHold(t, world, second.id), ...file }
+  world.pending = {
+    id: second.id,
+    contractNumber: second.contractNumber,
+    holdId: await freshHold(t, world, second.id),
+    ...file,
+  }
   const customers = await ok<Array<{ id: number }>>(t, admin, 'GET', `/api/customers?name=Buyer${tag}`)
   assert.ok(customers.length > 0, 'the contract created its customer')
   world.customerId = customers[0]!.id
@@ -222,19 +437,53 @@ export function fillPath(path: string, params: Record<string, string | number>):
 const MERGE = 'application/merge-patch+json'
 const SCIM = 'application/scim+json'
 const none = (): OperationRequest => ({ params: {} })
-const accountHolderRoutes = (path: string, param: string, id: (w: World) => number, codeKey: string | null): Record<string, Builder> => ({
+const accountHolderRoutes = (
+  path: string,
+  param: string,
+  id: (w: World) => number,
+  codeKey: string | null,
+): Record<string, Builder> => ({
   [`GET ${path}`]: none,
-  ...(codeKey ? { [`POST ${path}`]: (_t, w) => ({ params: {}, payload: { [codeKey]: `XT-${w.tag}-${uniq()}`, legalName: `New ${w.tag} ${codeKey}` } }) } : {}),
+  ...(codeKey
+    ? {
+        [`POST ${path}`]: (_t, w) => ({
+          params: {},
+          payload: { [codeKey]: `XT-${w.tag}-${uniq()}`, legalName: `New ${w.tag} ${codeKey}` },
+        }),
+      }
+    : {}),
   [`GET ${path}/{${param}}`]: (_t, w) => ({ params: { [param]: id(w) } }),
-  [`PATCH ${path}/{${param}}`]: (_t, w) => ({ params: { [param]: id(w) }, payload: { displayName: `Renamed ${w.tag} ${uniq()}` }, contentType: MERGE }),
+  [`PATCH ${path}/{${param}}`]: (_t, w) => ({
+    params: { [param]: id(w) },
+    payload: { displayName: `Renamed ${w.tag} ${uniq()}` },
+    contentType: MERGE,
+  }),
 })
-const customFieldRoutes = (path: string, param: string, id: (w: World) => number, fieldId: (w: World) => number): Record<string, Builder> => ({
+const customFieldRoutes = (
+  path: string,
+  param: string,
+  id: (w: World) => number,
+  fieldId: (w: World) => number,
+): Record<string, Builder> => ({
   [`GET ${path}/{${param}}/customfields`]: (_t, w) => ({ params: { [param]: id(w) } }),
-  [`POST ${path}/{${param}}/customfields`]: (_t, w) => ({ params: { [param]: id(w) }, payload: { name: `xt ${uniq()}`, type: 'STRING', value: 'v' } }),
+  [`POST ${path}/{${param}}/customfields`]: (_t, w) => ({
+    params: { [param]: id(w) },
+    payload: { name: `xt ${uniq()}`, type: 'STRING', value: 'v' },
+  }),
   [`GET ${path}/{${param}}/customfields/{fieldId}`]: (_t, w) => ({ params: { [param]: id(w), fieldId: fieldId(w) } }),
-  [`PATCH ${path}/{${param}}/customfields/{fieldId}`]: (_t, w) => ({ params: { [param]: id(w), fieldId: fieldId(w) }, payload: { value: `changed ${uniq()}` }, contentType: MERGE }),
+  [`PATCH ${path}/{${param}}/customfields/{fieldId}`]: (_t, w) => ({
+    params: { [param]: id(w), fieldId: fieldId(w) },
+    payload: { value: `changed ${uniq()}` },
+    contentType: MERGE,
+  }),
   [`DELETE ${path}/{${param}}/customfields/{fieldId}`]: async (t, w) => {
-    const fresh = (await ok<{ id: number }>(t, w.admin, 'POST', `${path}/${id(w)}/customfields`, { name: `xt ${uniq()}`, type: 'STRING', value: 'v' })).id
+    const fresh = (
+      await ok<{ id: number }>(t, w.admin, 'POST', `${path}/${id(w)}/customfields`, {
+        name: `xt ${uniq()}`,
+        type: 'STRING',
+        value: 'v',
+      })
+    ).id
     return { params: { [param]: id(w), fieldId: fresh } }
   },
 })
@@ -247,24 +496,49 @@ const catalogue = (name: string) => ({ [`GET /api/Rates/${name}`]: none })
 export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /health/live': none,
   'GET /health/ready': none,
-  'POST /api/auth/token': (_t, w) => ({ params: {}, payload: { grant_type: 'password', username: w.tenant.adminEmail, password: w.tenant.adminPassword } }),
+  'POST /api/auth/token': (_t, w) => ({
+    params: {},
+    payload: { grant_type: 'password', username: w.tenant.adminEmail, password: w.tenant.adminPassword },
+  }),
 
   // Users v1 and SCIM.
   'GET /api/v1/adminusers': none,
-  'POST /api/v1/adminusers': (_t, w) => ({ params: {}, payload: { emailAddress: uniqueEmail(`new-${w.tag}`), roles: [], groups: [{ id: w.staffGroupId }] } }),
+  'POST /api/v1/adminusers': (_t, w) => ({
+    params: {},
+    payload: { emailAddress: uniqueEmail(`new-${w.tag}`), roles: [], groups: [{ id: w.staffGroupId }] },
+  }),
   'GET /api/v1/adminusers/{userId}': (_t, w) => ({ params: { userId: w.userId } }),
   'PUT /api/v1/adminusers/{userId}': async (t, w) => {
     const { id: _id, ...current } = await ok<Json>(t, w.admin, 'GET', `/api/v1/adminusers/${w.userId}`)
     return { params: { userId: w.userId }, payload: { ...current, firstName: `Una${uniq()}` } }
   },
   'GET /api/v2/Users': none,
-  'POST /api/v2/Users': (_t, w) => ({ params: {}, payload: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: uniqueEmail(`scim-${w.tag}`) }, contentType: SCIM }),
+  'POST /api/v2/Users': (_t, w) => ({
+    params: {},
+    payload: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: uniqueEmail(`scim-${w.tag}`) },
+    contentType: SCIM,
+  }),
   'GET /api/v2/Users/{id}': (_t, w) => ({ params: { id: w.userId } }),
   'PUT /api/v2/Users/{id}': async (t, w) => {
     const current = await ok<{ emailAddress: string }>(t, w.admin, 'GET', `/api/v1/adminusers/${w.userId}`)
-    return { params: { id: w.userId }, payload: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: current.emailAddress, name: { givenName: `Una${uniq()}`, familyName: `User${w.tag}` } }, contentType: SCIM }
+    return {
+      params: { id: w.userId },
+      payload: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: current.emailAddress,
+        name: { givenName: `Una${uniq()}`, familyName: `User${w.tag}` },
+      },
+      contentType: SCIM,
+    }
   },
-  'PATCH /api/v2/Users/{id}': (_t, w) => ({ params: { id: w.userId }, payload: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'name.givenName', value: `Una${uniq()}` }] }, contentType: SCIM }),
+  'PATCH /api/v2/Users/{id}': (_t, w) => ({
+    params: { id: w.userId },
+    payload: {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'name.givenName', value: `Una${uniq()}` }],
+    },
+    contentType: SCIM,
+  }),
   'GET /api/v2/ServiceProviderConfig': none,
   'GET /api/v2/Schemas': none,
   'GET /api/v2/Schemas/{id}': () => ({ params: { id: 'urn:ietf:params:scim:schemas:core:2.0:User' } }),
@@ -277,16 +551,34 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/MembershipGroups/{membershipGroupId}': (_t, w) => ({ params: { membershipGroupId: w.portalGroup.id } }),
   'GET /api/MembershipGroups/Search/{id}': (_t, w) => ({ params: { id: w.userId } }),
   'GET /api/portalvisibilitygroups': none,
-  'POST /api/portalvisibilitygroups': (_t, w) => ({ params: {}, payload: { code: `P-${w.tag}-${uniq()}`, name: 'New portal', dealerIds: [w.dealerId] } }),
-  'PATCH /api/portalvisibilitygroups': (_t, w) => ({ params: {}, payload: [{ id: w.portalGroup.id, description: `changed ${uniq()}` }] }),
-  'GET /api/portalvisibilitygroups/{portalVisibilityGroupId}': (_t, w) => ({ params: { portalVisibilityGroupId: w.portalGroup.id } }),
+  'POST /api/portalvisibilitygroups': (_t, w) => ({
+    params: {},
+    payload: { code: `P-${w.tag}-${uniq()}`, name: 'New portal', dealerIds: [w.dealerId] },
+  }),
+  'PATCH /api/portalvisibilitygroups': (_t, w) => ({
+    params: {},
+    payload: [{ id: w.portalGroup.id, description: `changed ${uniq()}` }],
+  }),
+  'GET /api/portalvisibilitygroups/{portalVisibilityGroupId}': (_t, w) => ({
+    params: { portalVisibilityGroupId: w.portalGroup.id },
+  }),
   'DELETE /api/portalvisibilitygroups/{portalVisibilityGroupId}': async (t, w) => {
-    const fresh = await ok<{ id: number }>(t, w.admin, 'POST', '/api/portalvisibilitygroups', { code: `D-${w.tag}-${uniq()}`, name: 'To delete', dealerIds: [w.dealerId] })
+    const fresh = await ok<{ id: number }>(t, w.admin, 'POST', '/api/portalvisibilitygroups', {
+      code: `D-${w.tag}-${uniq()}`,
+      name: 'To delete',
+      dealerIds: [w.dealerId],
+    })
     return { params: { portalVisibilityGroupId: fresh.id } }
   },
-  'GET /api/portalvisibilitygroups/{portalVisibilityGroupId}/dealers': (_t, w) => ({ params: { portalVisibilityGroupId: w.portalGroup.id } }),
-  'GET /api/portalvisibilitygroups/code/{portalVisibilityGroupCode}': (_t, w) => ({ params: { portalVisibilityGroupCode: w.portalGroup.code } }),
-  'GET /api/portalvisibilitygroups/code/{portalVisibilityGroupCode}/dealers': (_t, w) => ({ params: { portalVisibilityGroupCode: w.portalGroup.code } }),
+  'GET /api/portalvisibilitygroups/{portalVisibilityGroupId}/dealers': (_t, w) => ({
+    params: { portalVisibilityGroupId: w.portalGroup.id },
+  }),
+  'GET /api/portalvisibilitygroups/code/{portalVisibilityGroupCode}': (_t, w) => ({
+    params: { portalVisibilityGroupCode: w.portalGroup.code },
+  }),
+  'GET /api/portalvisibilitygroups/code/{portalVisibilityGroupCode}/dealers': (_t, w) => ({
+    params: { portalVisibilityGroupCode: w.portalGroup.code },
+  }),
 
   // Settings (ids name the global setting definitions; the values are the tenant's).
   'GET /api/generalsettings': none,
@@ -298,44 +590,109 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
 
   // Account holders.
   ...accountHolderRoutes('/api/dealers', 'dealerId', (w) => w.dealerId, null),
-  'POST /api/dealers': (_t, w) => ({ params: {}, payload: { dealerNumber: `XT-${w.tag}-${uniq()}`, legalName: `New dealer ${w.tag}` } }),
+  'POST /api/dealers': (_t, w) => ({
+    params: {},
+    payload: { dealerNumber: `XT-${w.tag}-${uniq()}`, legalName: `New dealer ${w.tag}` },
+  }),
   ...accountHolderRoutes('/api/dealergroups', 'dealerGroupId', (w) => w.dealerGroupId, 'groupCode'),
   ...accountHolderRoutes('/api/agents', 'agentId', (w) => w.agentId, 'agentCode'),
   ...accountHolderRoutes('/api/customers', 'customerId', (w) => w.customerId, null),
   ...accountHolderRoutes('/api/insurers', 'insurerId', (w) => w.insurerId, 'insurerCode'),
   ...accountHolderRoutes('/api/lienHolders', 'lienHolderId', (w) => w.lienHolderId, 'lienHolderCode'),
   ...accountHolderRoutes('/api/repairfacilities', 'repairFacilityId', (w) => w.repairFacilityId, 'facilityCode'),
-  ...accountHolderRoutes('/api/inspectioncompanies', 'inspectionCompanyId', (w) => w.inspectionCompanyId, 'companyCode'),
+  ...accountHolderRoutes(
+    '/api/inspectioncompanies',
+    'inspectionCompanyId',
+    (w) => w.inspectionCompanyId,
+    'companyCode',
+  ),
   ...accountHolderRoutes('/api/claimpayees', 'claimPayeeId', (w) => w.claimPayeeId, 'payeeCode'),
   'GET /api/accountholders': none,
   'GET /api/admincompanies/{adminCompanyId}': (_t, w) => ({ params: { adminCompanyId: w.adminCompanyId } }),
   'GET /api/v2/lienHolders': none,
-  'GET /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId } }),
-  'PATCH /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId }, payload: { add: [w.dealerId] } }),
-  'DELETE /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId }, query: `ids=${w.ownDealerId}` }),
-  'GET /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId } }),
-  'PATCH /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId }, payload: { add: [w.dealerGroupId] } }),
-  'DELETE /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({ params: { repairFacilityId: w.repairFacilityId }, query: `ids=${w.insurerId}` }),
+  'GET /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+  }),
+  'PATCH /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+    payload: { add: [w.dealerId] },
+  }),
+  'DELETE /api/repairfacilities/{repairFacilityId}/dealers': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+    query: `ids=${w.ownDealerId}`,
+  }),
+  'GET /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+  }),
+  'PATCH /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+    payload: { add: [w.dealerGroupId] },
+  }),
+  'DELETE /api/repairfacilities/{repairFacilityId}/dealergroups': (_t, w) => ({
+    params: { repairFacilityId: w.repairFacilityId },
+    query: `ids=${w.insurerId}`,
+  }),
   'GET /api/repairfacilities/repairfacilityofdealer/{dealerId}': (_t, w) => ({ params: { dealerId: w.dealerId } }),
-  'POST /api/accountholders/autoexpirerequests': async (t, w) => ({ params: {}, payload: { accountHolderIds: [await freshAccountHolder(t, w)] } }),
+  'POST /api/accountholders/autoexpirerequests': async (t, w) => ({
+    params: {},
+    payload: { accountHolderIds: [await freshAccountHolder(t, w)] },
+  }),
   'GET /api/disbursementaccounts': none,
-  'POST /api/disbursementaccounts': (_t, w) => ({ params: {}, payload: { accountHolderId: w.dealerId, name: `Check ${uniq()}`, paymentMethod: 'CHECK' } }),
-  'GET /api/disbursementaccounts/{disbursementAccountId}': (_t, w) => ({ params: { disbursementAccountId: w.disbursementAccountId } }),
-  'PATCH /api/disbursementaccounts/{disbursementAccountId}': (_t, w) => ({ params: { disbursementAccountId: w.disbursementAccountId }, payload: { name: `Operating ${uniq()}` }, contentType: MERGE }),
-  ...customFieldRoutes('/api/agents', 'agentId', (w) => w.agentId, (w) => w.agentFieldId),
-  ...customFieldRoutes('/api/dealergroups', 'dealerGroupId', (w) => w.dealerGroupId, (w) => w.dealerGroupFieldId),
-  ...customFieldRoutes('/api/dealers', 'dealerId', (w) => w.dealerId, (w) => w.dealerFieldId),
+  'POST /api/disbursementaccounts': (_t, w) => ({
+    params: {},
+    payload: { accountHolderId: w.dealerId, name: `Check ${uniq()}`, paymentMethod: 'CHECK' },
+  }),
+  'GET /api/disbursementaccounts/{disbursementAccountId}': (_t, w) => ({
+    params: { disbursementAccountId: w.disbursementAccountId },
+  }),
+  'PATCH /api/disbursementaccounts/{disbursementAccountId}': (_t, w) => ({
+    params: { disbursementAccountId: w.disbursementAccountId },
+    payload: { name: `Operating ${uniq()}` },
+    contentType: MERGE,
+  }),
+  ...customFieldRoutes(
+    '/api/agents',
+    'agentId',
+    (w) => w.agentId,
+    (w) => w.agentFieldId,
+  ),
+  ...customFieldRoutes(
+    '/api/dealergroups',
+    'dealerGroupId',
+    (w) => w.dealerGroupId,
+    (w) => w.dealerGroupFieldId,
+  ),
+  ...customFieldRoutes(
+    '/api/dealers',
+    'dealerId',
+    (w) => w.dealerId,
+    (w) => w.dealerFieldId,
+  ),
   'GET /api/customfielddefinitions': none,
-  'POST /api/customfielddefinitions': () => ({ params: {}, payload: { appliesTo: 'AGENT', name: `def ${uniq()}`, type: 'STRING' } }),
+  'POST /api/customfielddefinitions': () => ({
+    params: {},
+    payload: { appliesTo: 'AGENT', name: `def ${uniq()}`, type: 'STRING' },
+  }),
   'GET /api/customfielddefinitions/{definitionId}': (_t, w) => ({ params: { definitionId: w.definitionId } }),
-  'PATCH /api/customfielddefinitions/{definitionId}': (_t, w) => ({ params: { definitionId: w.definitionId }, payload: { label: `Region ${uniq()}` }, contentType: MERGE }),
+  'PATCH /api/customfielddefinitions/{definitionId}': (_t, w) => ({
+    params: { definitionId: w.definitionId },
+    payload: { label: `Region ${uniq()}` },
+    contentType: MERGE,
+  }),
   'DELETE /api/customfielddefinitions/{definitionId}': async (t, w) => {
-    const fresh = await ok<{ id: number }>(t, w.admin, 'POST', '/api/customfielddefinitions', { appliesTo: 'AGENT', name: `gone ${uniq()}`, type: 'STRING' })
+    const fresh = await ok<{ id: number }>(t, w.admin, 'POST', '/api/customfielddefinitions', {
+      appliesTo: 'AGENT',
+      name: `gone ${uniq()}`,
+      type: 'STRING',
+    })
     return { params: { definitionId: fresh.id } }
   },
 
   // Rating.
-  'POST /api/Rates/criteria/evaluate': () => ({ params: {}, payload: { criteria: 'odometer < 100000', facts: { odometer: 42150 } } }),
+  'POST /api/Rates/criteria/evaluate': () => ({
+    params: {},
+    payload: { criteria: 'odometer < 100000', facts: { odometer: 42150 } },
+  }),
   'POST /api/Rates/ratebooks': () => ({ params: {}, query: 'dryRun=true', payload: demoRateBook('2026-01-01') }),
   'GET /api/Rates/ratebooks': none,
   'GET /api/Rates/ratebooks/{version}': (_t, w) => ({ params: { version: w.rateBookVersion } }),
@@ -343,28 +700,56 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/Rates/Disbursements/DisbursementsCodes': none,
   'GET /api/Rates/Disbursements/DisbursementsLabels': none,
   'GET /api/Rates/Disbursements/DisbursementsGroups': none,
-  'GET /api/Rates/Disbursements/AuditLog/{auditLogId}': (_t, w) => ({ params: { auditLogId: w.disbursementAuditLogId } }),
-  'GET /api/Rates/Disbursements/AccountHolder/{accountHolderId}': (_t, w) => ({ params: { accountHolderId: w.dealerId } }),
+  'GET /api/Rates/Disbursements/AuditLog/{auditLogId}': (_t, w) => ({
+    params: { auditLogId: w.disbursementAuditLogId },
+  }),
+  'GET /api/Rates/Disbursements/AccountHolder/{accountHolderId}': (_t, w) => ({
+    params: { accountHolderId: w.dealerId },
+  }),
   'POST /api/Rates/Disbursements/AccountHolder/{accountHolderId}': async (t, w) => {
     const codes = await ok<Array<{ code: string }>>(t, w.admin, 'GET', '/api/Rates/Disbursements/DisbursementsCodes')
-    return { params: { accountHolderId: w.dealerId }, payload: { code: codes[0]!.code, basis: 'AMOUNT', amount: 2, effectiveFrom: '2027-02-01' } }
+    return {
+      params: { accountHolderId: w.dealerId },
+      payload: { code: codes[0]!.code, basis: 'AMOUNT', amount: 2, effectiveFrom: '2027-02-01' },
+    }
   },
   'GET /api/Rates/Disbursements/{disbursementId}': (_t, w) => ({ params: { disbursementId: w.disbursementId } }),
-  'PATCH /api/Rates/Disbursements/{disbursementId}': (_t, w) => ({ params: { disbursementId: w.disbursementId }, payload: { amount: 1 + (seq++ % 50) }, contentType: MERGE }),
+  'PATCH /api/Rates/Disbursements/{disbursementId}': (_t, w) => ({
+    params: { disbursementId: w.disbursementId },
+    payload: { amount: 1 + (seq++ % 50) },
+    contentType: MERGE,
+  }),
   'GET /api/dealers/ratevisibilities': none,
   'GET /api/dealers/{dealerId}/ratevisibilities': (_t, w) => ({ params: { dealerId: w.dealerId } }),
   'PUT /api/dealers/{dealerId}/ratevisibilities': async (t, w) => {
-    const current = await ok<Array<Record<string, unknown>>>(t, w.admin, 'GET', `/api/dealers/${w.dealerId}/ratevisibilities`)
-    const body = current.map((e) => Object.fromEntries(Object.entries(e).filter(([k]) => ['productId', 'programId', 'planId', 'effectiveFrom', 'effectiveTo'].includes(k))))
+    const current = await ok<Array<Record<string, unknown>>>(
+      t,
+      w.admin,
+      'GET',
+      `/api/dealers/${w.dealerId}/ratevisibilities`,
+    )
+    const body = current.map((e) =>
+      Object.fromEntries(
+        Object.entries(e).filter(([k]) =>
+          ['productId', 'programId', 'planId', 'effectiveFrom', 'effectiveTo'].includes(k),
+        ),
+      ),
+    )
     return { params: { dealerId: w.dealerId }, payload: body }
   },
-  'GET /api/Rates/rateQuote/{dealerNumber}': (_t, w) => ({ params: { dealerNumber: w.dealerNumber }, query: `vin=${VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=VSC` }),
+  'GET /api/Rates/rateQuote/{dealerNumber}': (_t, w) => ({
+    params: { dealerNumber: w.dealerNumber },
+    query: `vin=${VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=VSC`,
+  }),
   'GET /api/Rates/quotes/{quoteId}': (_t, w) => ({ params: { quoteId: w.quoteId } }),
   ...catalogue('AssetTypes'),
   ...catalogue('Products'),
   ...catalogue('Programs'),
   'GET /api/Rates/Plans/{productId}': (_t, w) => ({ params: { productId: w.productId } }),
-  'GET /api/Rates/Products/{productId}/customfields': (_t, w) => ({ params: { productId: w.productId }, query: `planId=${w.planId}` }),
+  'GET /api/Rates/Products/{productId}/customfields': (_t, w) => ({
+    params: { productId: w.productId },
+    query: `planId=${w.planId}`,
+  }),
   'GET /api/Rates/Terms/Plan/{planId}': (_t, w) => ({ params: { planId: w.planId } }),
   'GET /api/Rates/DeductiblesByProduct/{productId}': (_t, w) => ({ params: { productId: w.productId } }),
   'GET /api/Rates/VehicleMakes': none,
@@ -385,57 +770,124 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/v2/contracts/{identifier}': (_t, w) => ({ params: { identifier: w.finalized.contractNumber } }),
   'GET /api/contracts/holdreasons': none,
   'GET /api/contracts/{contractId}': (_t, w) => ({ params: { contractId: w.pending.id } }),
-  'PATCH /api/contracts/{contractId}': (_t, w) => ({ params: { contractId: w.pending.id }, payload: { saleOdometer: 42150 }, contentType: MERGE }),
-  'POST /api/contracts/{contractId}/finalize': async (t, w) => ({ params: { contractId: (await freshContract(t, w)).id }, payload: {} }),
+  'PATCH /api/contracts/{contractId}': (_t, w) => ({
+    params: { contractId: w.pending.id },
+    payload: { saleOdometer: 42150 },
+    contentType: MERGE,
+  }),
+  'POST /api/contracts/{contractId}/finalize': async (t, w) => ({
+    params: { contractId: (await freshContract(t, w)).id },
+    payload: {},
+  }),
   'POST /api/contracts/{contractId}/refinalize': (_t, w) => ({ params: { contractId: w.finalized.id }, payload: {} }),
   'GET /api/contracts/{contractId}/holds': (_t, w) => ({ params: { contractId: w.pending.id } }),
-  'POST /api/contracts/{contractId}/holds': (_t, w) => ({ params: { contractId: w.pending.id }, payload: { reasonCode: 'MISSING_DOCUMENTS' } }),
-  'GET /api/contracts/{contractId}/holds/{holdId}/resolves': (_t, w) => ({ params: { contractId: w.pending.id, holdId: w.pending.holdId } }),
-  'POST /api/contracts/{contractId}/holds/{holdId}/resolves': async (t, w) => ({ params: { contractId: w.pending.id, holdId: await freshHold(t, w, w.pending.id) }, payload: { note: 'ok' } }),
+  'POST /api/contracts/{contractId}/holds': (_t, w) => ({
+    params: { contractId: w.pending.id },
+    payload: { reasonCode: 'MISSING_DOCUMENTS' },
+  }),
+  'GET /api/contracts/{contractId}/holds/{holdId}/resolves': (_t, w) => ({
+    params: { contractId: w.pending.id, holdId: w.pending.holdId },
+  }),
+  'POST /api/contracts/{contractId}/holds/{holdId}/resolves': async (t, w) => ({
+    params: { contractId: w.pending.id, holdId: await freshHold(t, w, w.pending.id) },
+    payload: { note: 'ok' },
+  }),
   'GET /api/contracts/{contractId}/lock': (_t, w) => ({ params: { contractId: w.pending.id } }),
-  'POST /api/contracts/{contractId}/lock': async (t, w) => ({ params: { contractId: (await freshContract(t, w)).id }, payload: {} }),
+  'POST /api/contracts/{contractId}/lock': async (t, w) => ({
+    params: { contractId: (await freshContract(t, w)).id },
+    payload: {},
+  }),
   'DELETE /api/contracts/{contractId}/lock': async (t, w) => {
     const c = await freshContract(t, w)
     return { params: { contractId: c.id } }
   },
-  'POST /api/contracts/{contractId}/cobuyer': (_t, w) => ({ params: { contractId: w.pending.id }, payload: { firstName: 'Alex', lastName: `Co${uniq()}` } }),
-  'DELETE /api/contracts/{contractId}/cobuyer': async (t, w) => ({ params: { contractId: (await freshContract(t, w)).id } }),
+  'POST /api/contracts/{contractId}/cobuyer': (_t, w) => ({
+    params: { contractId: w.pending.id },
+    payload: { firstName: 'Alex', lastName: `Co${uniq()}` },
+  }),
+  'DELETE /api/contracts/{contractId}/cobuyer': async (t, w) => ({
+    params: { contractId: (await freshContract(t, w)).id },
+  }),
   'GET /api/contracts/{contractId}/documents': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'POST /api/contracts/{contractId}/documents': (_t, w) => ({ params: { contractId: w.pending.id }, payload: {} }),
   'GET /api/contracts/{contractId}/coveragegroups': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/coveragecomponents': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/files': (_t, w) => ({ params: { contractId: w.pending.id } }),
-  'POST /api/contracts/{contractId}/files': (_t, w) => ({ params: { contractId: w.pending.id }, query: 'fileName=scan.txt', payload: `scan ${uniq()}`, contentType: 'text/plain' }),
-  'GET /api/contracts/{contractId}/files/{contractFileId}': (_t, w) => ({ params: { contractId: w.pending.id, contractFileId: w.pending.documentId } }),
+  'POST /api/contracts/{contractId}/files': (_t, w) => ({
+    params: { contractId: w.pending.id },
+    query: 'fileName=scan.txt',
+    payload: `scan ${uniq()}`,
+    contentType: 'text/plain',
+  }),
+  'GET /api/contracts/{contractId}/files/{contractFileId}': (_t, w) => ({
+    params: { contractId: w.pending.id, contractFileId: w.pending.documentId },
+  }),
 }
 
 /** The operations of the app's OpenAPI document, as "METHOD path". */
 /** Every row of the tenant, in every table with a tenant_id, as sorted text: equal snapshots mean nothing changed. */
 export async function tenantSnapshot(t: TestApp, tenantId: number): Promise<string> {
   return t.db.read(tenantId, async (x) => {
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(x)
+    const tables = await sql<{
+      table_name: string
+    }>`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by table_name`.execute(
+      x,
+    )
     const parts: string[] = []
     for (const { table_name } of tables.rows) {
-      const rows = await sql<{ r: unknown }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
-      parts.push(`${table_name}: ${rows.rows.map((r) => JSON.stringify(r.r)).toSorted().join('\n')}`)
+      const rows = await sql<{
+        r: unknown
+      }>`select to_jsonb(x) as r from ${sql.table(table_name)} x where tenant_id = ${tenantId}`.execute(x)
+      parts.push(
+        `${table_name}: ${rows.rows
+          .map((r) => JSON.stringify(r.r))
+          .toSorted()
+          .join('\n')}`,
+      )
     }
     return parts.join('\n')
   })
 }
 
-export async function documentedOperations(t: TestApp): Promise<Array<{ key: string; method: string; path: string; description: string; security: Array<Record<string, unknown>> }>> {
+export async function documentedOperations(
+  t: TestApp,
+): Promise<
+  Array<{ key: string; method: string; path: string; description: string; security: Array<Record<string, unknown>> }>
+> {
   const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
   assert.equal(res.statusCode, 200)
-  const doc = res.json() as { paths: Record<string, Record<string, { description?: string; security?: Array<Record<string, unknown>> }>> }
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops)
-    .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-    .map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, method: m.toUpperCase(), path, description: op.description ?? '', security: op.security ?? [] })))
+  const doc = res.json() as {
+    paths: Record<string, Record<string, { description?: string; security?: Array<Record<string, unknown>> }>>
+  }
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map(([m, op]) => ({
+        key: `${m.toUpperCase()} ${path}`,
+        method: m.toUpperCase(),
+        path,
+        description: op.description ?? '',
+        security: op.security ?? [],
+      })),
+  )
 }
 
 /** Sends `request` for operation `key` ("METHOD path") with `headers`. */
-export function send(t: TestApp, key: string, request: OperationRequest, headers: Headers): Promise<LightMyRequestResponse> {
+export function send(
+  t: TestApp,
+  key: string,
+  request: OperationRequest,
+  headers: Headers,
+): Promise<LightMyRequestResponse> {
   const [method, path] = key.split(' ') as [string, string]
   const url = fillPath(path, request.params) + (request.query ? `?${request.query}` : '')
-  return call(t, headers, method, url, request.payload, request.contentType ?? (request.payload === undefined ? undefined : 'application/json'))
+  return call(
+    t,
+    headers,
+    method,
+    url,
+    request.payload,
+    request.contentType ?? (request.payload === undefined ? undefined : 'application/json'),
+  )
 }

@@ -17,11 +17,18 @@ before(async () => {
 after(() => t.close())
 
 test('the application role is neither superuser nor BYPASSRLS, and tenant tables force RLS', async () => {
-  const role = await t.db.read(null, (x) => sql<{ rolsuper: boolean; rolbypassrls: boolean }>`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`.execute(x))
+  const role = await t.db.read(null, (x) =>
+    sql<{
+      rolsuper: boolean
+      rolbypassrls: boolean
+    }>`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`.execute(x),
+  )
   assert.deepEqual(role.rows[0], { rolsuper: false, rolbypassrls: false })
-  const tables = await t.db.read(null, (x) => sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
+  const tables = await t.db.read(null, (x) =>
+    sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
     select c.relname, c.relrowsecurity, c.relforcerowsecurity from pg_class c join pg_attribute a on a.attrelid = c.oid
-    where a.attname = 'tenant_id' and c.relkind = 'r' and c.relnamespace = 'public'::regnamespace`.execute(x))
+    where a.attname = 'tenant_id' and c.relkind = 'r' and c.relnamespace = 'public'::regnamespace`.execute(x),
+  )
   assert.ok(tables.rows.length >= 10)
   for (const r of tables.rows) assert.ok(r.relrowsecurity && r.relforcerowsecurity, r.relname)
 })
@@ -37,19 +44,41 @@ test('a query that forgets its tenant filter still sees only its own tenant', as
   assert.ok(rows.every((r) => r.tenant_id === a.tenantId))
 })
 
-test('writing another tenant\'s rows is refused by the database', async () => {
+test("writing another tenant's rows is refused by the database", async () => {
   await assert.rejects(
-    t.db.transaction(a.tenantId, (tx) => tx.insertInto('app_user').values({
-      tenant_id: b.tenantId, email_address: 'intruder@x.example', external_identity: null, first_name: null, last_name: null,
-      phone_number: null, password_hash: null, expired_date: null, account_holder_id: null,
-    }).execute()),
+    t.db.transaction(a.tenantId, (tx) =>
+      tx
+        .insertInto('app_user')
+        .values({
+          tenant_id: b.tenantId,
+          email_address: 'intruder@x.example',
+          external_identity: null,
+          first_name: null,
+          last_name: null,
+          phone_number: null,
+          password_hash: null,
+          expired_date: null,
+          account_holder_id: null,
+        })
+        .execute(),
+    ),
     /row-level security/,
   )
-  const updated = await t.db.transaction(a.tenantId, (tx) => tx.updateTable('app_user').set({ first_name: 'hacked' }).where('tenant_id', '=', b.tenantId).executeTakeFirst())
+  const updated = await t.db.transaction(a.tenantId, (tx) =>
+    tx.updateTable('app_user').set({ first_name: 'hacked' }).where('tenant_id', '=', b.tenantId).executeTakeFirst(),
+  )
   assert.equal(Number(updated.numUpdatedRows), 0)
 })
 
 test('the audit trail is append-only', async () => {
-  await assert.rejects(t.db.transaction(a.tenantId, (tx) => tx.updateTable('audit_log').set({ action: 'x' }).where('tenant_id', '=', a.tenantId).execute()), /append-only/)
-  await assert.rejects(t.db.transaction(a.tenantId, (tx) => tx.deleteFrom('audit_log').where('tenant_id', '=', a.tenantId).execute()), /append-only/)
+  await assert.rejects(
+    t.db.transaction(a.tenantId, (tx) =>
+      tx.updateTable('audit_log').set({ action: 'x' }).where('tenant_id', '=', a.tenantId).execute(),
+    ),
+    /append-only/,
+  )
+  await assert.rejects(
+    t.db.transaction(a.tenantId, (tx) => tx.deleteFrom('audit_log').where('tenant_id', '=', a.tenantId).execute()),
+    /append-only/,
+  )
 })

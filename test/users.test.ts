@@ -1,13 +1,34 @@
 // Users v1 (spec §2.1, §3, §4.1) through HTTP.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createTenant, createTestApp, createUserWithRoles, groupIdByCode, json, roleIdByCode, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  groupIdByCode,
+  json,
+  roleIdByCode,
+  uniqueEmail,
+  type TestApp,
+  type TestTenant,
+} from './harness.ts'
 
 type User = {
-  id: number; emailAddress: string; externalIdentity: string | null; expiredDate: string | null; isActive: boolean
-  roles: Array<{ id: number; name: string }>; groups: Array<{ id: number; name: string }>; version: number
-  firstName: string | null; lastName: string | null; phoneNumber: string | null; accountHolderId: number | null
-  createdAt: string; updatedAt: string; userName: string
+  id: number
+  emailAddress: string
+  externalIdentity: string | null
+  expiredDate: string | null
+  isActive: boolean
+  roles: Array<{ id: number; name: string }>
+  groups: Array<{ id: number; name: string }>
+  version: number
+  firstName: string | null
+  lastName: string | null
+  phoneNumber: string | null
+  accountHolderId: number | null
+  createdAt: string
+  updatedAt: string
+  userName: string
 }
 
 let t: TestApp
@@ -25,9 +46,16 @@ async function createUser(body: Record<string, unknown>, headers = tenant.header
 
 function putBody(u: User, changes: Record<string, unknown> = {}) {
   return {
-    emailAddress: u.emailAddress, externalIdentity: u.externalIdentity, firstName: u.firstName, lastName: u.lastName,
-    phoneNumber: u.phoneNumber, expiredDate: u.expiredDate, accountHolderId: u.accountHolderId,
-    roles: u.roles.map((r) => ({ id: r.id })), groups: u.groups.map((g) => ({ id: g.id })), ...changes,
+    emailAddress: u.emailAddress,
+    externalIdentity: u.externalIdentity,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    phoneNumber: u.phoneNumber,
+    expiredDate: u.expiredDate,
+    accountHolderId: u.accountHolderId,
+    roles: u.roles.map((r) => ({ id: r.id })),
+    groups: u.groups.map((g) => ({ id: g.id })),
+    ...changes,
   }
 }
 
@@ -36,8 +64,14 @@ describe('POST /api/v1/adminusers', () => {
     const roleId = await roleIdByCode(t, tenant, 'READ_ONLY')
     const email = uniqueEmail('Create')
     const res = await createUser({
-      emailAddress: email, firstName: 'Jane', lastName: 'Doe', phoneNumber: '+15555550100', externalIdentity: `ext-${email}`,
-      roles: [{ id: roleId, name: 'ignored' }], groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }], password: 'a long enough password',
+      emailAddress: email,
+      firstName: 'Jane',
+      lastName: 'Doe',
+      phoneNumber: '+15555550100',
+      externalIdentity: `ext-${email}`,
+      roles: [{ id: roleId, name: 'ignored' }],
+      groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }],
+      password: 'a long enough password',
     })
     assert.equal(res.statusCode, 201, res.body)
     const u = json<User>(res)
@@ -57,7 +91,10 @@ describe('POST /api/v1/adminusers', () => {
     assert.equal(res.statusCode, 422)
     const body = json<{ code: string; errors: Array<{ field: string }> }>(res)
     assert.equal(body.code, 'unknown_reference')
-    assert.deepEqual(body.errors.map((e) => e.field), ['roles[0].id', 'groups[0].id'])
+    assert.deepEqual(
+      body.errors.map((e) => e.field),
+      ['roles[0].id', 'groups[0].id'],
+    )
   })
 
   test('duplicate email (any case) or External Identity → 409', async () => {
@@ -79,16 +116,26 @@ describe('POST /api/v1/adminusers', () => {
   })
 
   test('schema violations list every field', async () => {
-    const res = await createUser({ emailAddress: 'not-an-email', phoneNumber: 'abc', roles: 'x', unknownThing: 1, password: 'short' })
+    const res = await createUser({
+      emailAddress: 'not-an-email',
+      phoneNumber: 'abc',
+      roles: 'x',
+      unknownThing: 1,
+      password: 'short',
+    })
     assert.equal(res.statusCode, 400)
-    const fields = json<{ errors: Array<{ field: string }> }>(res).errors.map((e) => e.field).toSorted()
+    const fields = json<{ errors: Array<{ field: string }> }>(res)
+      .errors.map((e) => e.field)
+      .toSorted()
     assert.deepEqual(fields, ['emailAddress', 'password', 'phoneNumber', 'roles', 'unknownThing'])
   })
 
   test('missing emailAddress → 400 required', async () => {
     const res = await createUser({ firstName: 'No email' })
     assert.equal(res.statusCode, 400)
-    assert.deepEqual(json<{ errors: Array<{ field: string; code: string }> }>(res).errors, [{ field: 'emailAddress', code: 'required', message: 'is required' }])
+    assert.deepEqual(json<{ errors: Array<{ field: string; code: string }> }>(res).errors, [
+      { field: 'emailAddress', code: 'required', message: 'is required' },
+    ])
   })
 
   test('a past expiredDate on create is stored as now', async () => {
@@ -105,7 +152,10 @@ describe('POST /api/v1/adminusers', () => {
     const escalate = await createUser({ emailAddress: uniqueEmail(), roles: [{ id: adminRole }] }, userAdmin.headers)
     assert.equal(escalate.statusCode, 403)
     assert.equal(json(escalate).code, 'permission_escalation')
-    const ok = await createUser({ emailAddress: uniqueEmail(), roles: [{ id: await roleIdByCode(t, tenant, 'USER_ADMINISTRATOR') }] }, userAdmin.headers)
+    const ok = await createUser(
+      { emailAddress: uniqueEmail(), roles: [{ id: await roleIdByCode(t, tenant, 'USER_ADMINISTRATOR') }] },
+      userAdmin.headers,
+    )
     assert.equal(ok.statusCode, 201)
   })
 
@@ -124,8 +174,15 @@ describe('POST /api/v1/adminusers', () => {
   test('every change is in the audit trail', async () => {
     const res = await createUser({ emailAddress: uniqueEmail('audited'), password: 'a long enough password' })
     const u = json<User>(res)
-    const rows = await t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').selectAll()
-      .where('tenant_id', '=', tenant.tenantId).where('entity_type', '=', 'user').where('entity_id', '=', String(u.id)).execute())
+    const rows = await t.db.read(tenant.tenantId, (x) =>
+      x
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('tenant_id', '=', tenant.tenantId)
+        .where('entity_type', '=', 'user')
+        .where('entity_id', '=', String(u.id))
+        .execute(),
+    )
     assert.equal(rows.length, 1)
     assert.equal(rows[0]?.action, 'user.created')
     assert.equal(rows[0]?.actor_user_id, tenant.adminUserId)
@@ -161,17 +218,27 @@ describe('GET /api/v1/adminusers', () => {
     assert.ok(page[0]!.id < page[1]!.id)
     const total = Number(res.headers['x-total-count'])
     assert.ok(total >= 2)
-    const next = json<User[]>(await t.app.inject({ method: 'GET', url: '/api/v1/adminusers?limit=2&offset=2', headers: tenant.headers }))
+    const next = json<User[]>(
+      await t.app.inject({ method: 'GET', url: '/api/v1/adminusers?limit=2&offset=2', headers: tenant.headers }),
+    )
     assert.ok(next.every((u) => u.id > page[1]!.id))
     const tooBig = await t.app.inject({ method: 'GET', url: '/api/v1/adminusers?limit=5000', headers: tenant.headers })
     assert.equal(tooBig.statusCode, 400)
   })
 
   test('non-integer searchData.id → 400; unknown parameter → 400', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/adminusers?searchData.id=abc', headers: tenant.headers })
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/adminusers?searchData.id=abc',
+      headers: tenant.headers,
+    })
     assert.equal(res.statusCode, 400)
     assert.equal(json<{ errors: Array<{ field: string }> }>(res).errors[0]?.field, 'searchData.id')
-    const typo = await t.app.inject({ method: 'GET', url: '/api/v1/adminusers?searchData.email=x', headers: tenant.headers })
+    const typo = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/adminusers?searchData.email=x',
+      headers: tenant.headers,
+    })
     assert.equal(typo.statusCode, 400)
   })
 })
@@ -195,39 +262,80 @@ describe('GET /api/v1/adminusers/{userId}', () => {
     }
   })
 
-  test('another tenant\'s user answers exactly like a missing one, on every user route', async () => {
+  test("another tenant's user answers exactly like a missing one, on every user route", async () => {
     const other = await createTenant(t, 'Other')
     const theirs = json<User>(await createUser({ emailAddress: uniqueEmail('theirs') }, other.headers))
     const get = await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${theirs.id}`, headers: tenant.headers })
     assert.equal(get.statusCode, 404)
     assert.equal(json(get).code, 'user_not_found')
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${theirs.id}`, headers: tenant.headers, payload: putBody(theirs, { roles: [], groups: [] }) })
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${theirs.id}`,
+      headers: tenant.headers,
+      payload: putBody(theirs, { roles: [], groups: [] }),
+    })
     assert.equal(put.statusCode, 404)
-    const search = await t.app.inject({ method: 'GET', url: `/api/v1/adminusers?searchData.id=${theirs.id}`, headers: tenant.headers })
+    const search = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/adminusers?searchData.id=${theirs.id}`,
+      headers: tenant.headers,
+    })
     assert.deepEqual(json(search), [])
-    const byEmail = await t.app.inject({ method: 'GET', url: `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(theirs.emailAddress)}`, headers: tenant.headers })
+    const byEmail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/adminusers?searchData.emailAddress=${encodeURIComponent(theirs.emailAddress)}`,
+      headers: tenant.headers,
+    })
     assert.deepEqual(json(byEmail), [])
-    const roles = await t.app.inject({ method: 'GET', url: `/api/MembershipRoles/Search/${theirs.id}`, headers: tenant.headers })
+    const roles = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipRoles/Search/${theirs.id}`,
+      headers: tenant.headers,
+    })
     assert.equal(roles.statusCode, 404)
-    const unchanged = await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${theirs.id}`, headers: other.headers })
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/adminusers/${theirs.id}`,
+      headers: other.headers,
+    })
     assert.equal(json<User>(unchanged).version, theirs.version)
   })
 })
 
 describe('PUT /api/v1/adminusers/{userId}', () => {
   test('full replacement: roles and groups replaced, GET reply with changes accepted', async () => {
-    const created = json<User>(await createUser({ emailAddress: uniqueEmail('put'), roles: [{ id: await roleIdByCode(t, tenant, 'READ_ONLY') }], groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }] }))
-    const got = json<User>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${created.id}`, headers: tenant.headers }))
+    const created = json<User>(
+      await createUser({
+        emailAddress: uniqueEmail('put'),
+        roles: [{ id: await roleIdByCode(t, tenant, 'READ_ONLY') }],
+        groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }],
+      }),
+    )
+    const got = json<User>(
+      await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${created.id}`, headers: tenant.headers }),
+    )
     const accounting = await roleIdByCode(t, tenant, 'ACCOUNTING')
     const res = await t.app.inject({
-      method: 'PUT', url: `/api/v1/adminusers/${created.id}`, headers: tenant.headers,
-      payload: { ...got, firstName: 'Changed', isActive: false, createdAt: 'whatever', roles: [{ id: accounting }], groups: [] },
+      method: 'PUT',
+      url: `/api/v1/adminusers/${created.id}`,
+      headers: tenant.headers,
+      payload: {
+        ...got,
+        firstName: 'Changed',
+        isActive: false,
+        createdAt: 'whatever',
+        roles: [{ id: accounting }],
+        groups: [],
+      },
     })
     assert.equal(res.statusCode, 200, res.body)
     const u = json<User>(res)
     assert.equal(u.firstName, 'Changed')
     assert.equal(u.isActive, true, 'isActive is read-only and ignored')
-    assert.deepEqual(u.roles.map((r) => r.id), [accounting])
+    assert.deepEqual(
+      u.roles.map((r) => r.id),
+      [accounting],
+    )
     assert.deepEqual(u.groups, [])
     assert.equal(u.version, got.version + 1)
     assert.equal(u.createdAt, got.createdAt)
@@ -235,24 +343,55 @@ describe('PUT /api/v1/adminusers/{userId}', () => {
 
   test('every field is required; each missing one is listed', async () => {
     const u = json<User>(await createUser({ emailAddress: uniqueEmail() }))
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${u.id}`, headers: tenant.headers, payload: { emailAddress: u.emailAddress } })
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${u.id}`,
+      headers: tenant.headers,
+      payload: { emailAddress: u.emailAddress },
+    })
     assert.equal(res.statusCode, 400)
-    const fields = json<{ errors: Array<{ field: string; code: string }> }>(res).errors.map((e) => e.field).toSorted()
-    assert.deepEqual(fields, ['accountHolderId', 'expiredDate', 'externalIdentity', 'firstName', 'groups', 'lastName', 'phoneNumber', 'roles'])
+    const fields = json<{ errors: Array<{ field: string; code: string }> }>(res)
+      .errors.map((e) => e.field)
+      .toSorted()
+    assert.deepEqual(fields, [
+      'accountHolderId',
+      'expiredDate',
+      'externalIdentity',
+      'firstName',
+      'groups',
+      'lastName',
+      'phoneNumber',
+      'roles',
+    ])
   })
 
   test('an id in the body that differs from the path → 400', async () => {
     const u = json<User>(await createUser({ emailAddress: uniqueEmail() }))
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${u.id}`, headers: tenant.headers, payload: { ...putBody(u), id: u.id + 1 } })
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${u.id}`,
+      headers: tenant.headers,
+      payload: { ...putBody(u), id: u.id + 1 },
+    })
     assert.equal(res.statusCode, 400)
     assert.equal(json(res).code, 'id_mismatch')
   })
 
   test('If-Match: stale version → 412, current → 200', async () => {
     const u = json<User>(await createUser({ emailAddress: uniqueEmail() }))
-    const stale = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${u.id}`, headers: { ...tenant.headers, 'if-match': '"999"' }, payload: putBody(u) })
+    const stale = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${u.id}`,
+      headers: { ...tenant.headers, 'if-match': '"999"' },
+      payload: putBody(u),
+    })
     assert.equal(stale.statusCode, 412)
-    const ok = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${u.id}`, headers: { ...tenant.headers, 'if-match': `"${u.version}"` }, payload: putBody(u) })
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${u.id}`,
+      headers: { ...tenant.headers, 'if-match': `"${u.version}"` },
+      payload: putBody(u),
+    })
     assert.equal(ok.statusCode, 200)
     assert.equal(ok.headers.etag, `"${u.version + 1}"`)
   })
@@ -260,7 +399,12 @@ describe('PUT /api/v1/adminusers/{userId}', () => {
   test('email taken by another user → 409', async () => {
     const a = json<User>(await createUser({ emailAddress: uniqueEmail() }))
     const b = json<User>(await createUser({ emailAddress: uniqueEmail() }))
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${b.id}`, headers: tenant.headers, payload: putBody(b, { emailAddress: a.emailAddress }) })
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${b.id}`,
+      headers: tenant.headers,
+      payload: putBody(b, { emailAddress: a.emailAddress }),
+    })
     assert.equal(res.statusCode, 409)
   })
 })
@@ -268,30 +412,53 @@ describe('PUT /api/v1/adminusers/{userId}', () => {
 describe('expiredDate (spec §3) with a moved clock', () => {
   test('past → stored as now and refused at once; future → active until then; null reactivates', async () => {
     const user = await createUserWithRoles(t, tenant, ['READ_ONLY'])
-    const self = () => t.app.inject({ method: 'GET', url: `/api/v1/adminusers?searchData.id=${user.id}`, headers: user.headers })
+    const self = () =>
+      t.app.inject({ method: 'GET', url: `/api/v1/adminusers?searchData.id=${user.id}`, headers: user.headers })
     assert.equal((await self()).statusCode, 200)
-    const current = json<User>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers }))
+    const current = json<User>(
+      await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers }),
+    )
 
     // Past: stored as the current time; the user's still-valid token is refused at once.
-    const past = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers, payload: putBody(current, { expiredDate: '2020-01-01T00:00:00Z' }) })
+    const past = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${user.id}`,
+      headers: tenant.headers,
+      payload: putBody(current, { expiredDate: '2020-01-01T00:00:00Z' }),
+    })
     assert.equal(past.statusCode, 200)
     assert.equal(json<User>(past).expiredDate, t.clock.now().toISOString())
     assert.equal(json<User>(past).isActive, false)
     const refused = await self()
     assert.equal(refused.statusCode, 401)
     assert.equal(json(refused).code, 'user_inactive')
-    const noToken = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': tenant.apiKey }, payload: { grant_type: 'password', username: user.email, password: user.password } })
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { grant_type: 'password', username: user.email, password: user.password },
+    })
     assert.equal(noToken.statusCode, 400)
     assert.equal(json(noToken).code, 'invalid_grant')
 
     // null reactivates.
-    const reactivated = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers, payload: putBody(json<User>(past), { expiredDate: null }) })
+    const reactivated = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${user.id}`,
+      headers: tenant.headers,
+      payload: putBody(json<User>(past), { expiredDate: null }),
+    })
     assert.equal(json<User>(reactivated).isActive, true)
     assert.equal((await self()).statusCode, 200)
 
     // Future: stored as given; active until that instant, then refused with no job needed.
     const at = new Date(t.clock.now().getTime() + 60 * 60_000)
-    const future = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers, payload: putBody(json<User>(reactivated), { expiredDate: at.toISOString() }) })
+    const future = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${user.id}`,
+      headers: tenant.headers,
+      payload: putBody(json<User>(reactivated), { expiredDate: at.toISOString() }),
+    })
     assert.equal(json<User>(future).expiredDate, at.toISOString())
     assert.equal(json<User>(future).isActive, true)
     assert.equal((await self()).statusCode, 200)
@@ -299,7 +466,9 @@ describe('expiredDate (spec §3) with a moved clock', () => {
     assert.equal((await self()).statusCode, 200)
     t.clock.set(at)
     assert.equal((await self()).statusCode, 401)
-    const later = json<User>(await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers }))
+    const later = json<User>(
+      await t.app.inject({ method: 'GET', url: `/api/v1/adminusers/${user.id}`, headers: tenant.headers }),
+    )
     assert.equal(later.isActive, false)
     assert.equal(later.expiredDate, at.toISOString())
     t.clock.set(new Date('2026-06-01T12:00:00Z'))
@@ -307,21 +476,37 @@ describe('expiredDate (spec §3) with a moved clock', () => {
 })
 
 describe('membership', () => {
-  test('roles show permissions; groups show users; Search/{userId} lists a user\'s roles and groups', async () => {
-    const member = await createUserWithRoles(t, tenant, ['ACCOUNTING'], { groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }] })
-    const roles = await t.app.inject({ method: 'GET', url: `/api/MembershipRoles/Search/${member.id}`, headers: tenant.headers })
+  test("roles show permissions; groups show users; Search/{userId} lists a user's roles and groups", async () => {
+    const member = await createUserWithRoles(t, tenant, ['ACCOUNTING'], {
+      groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }],
+    })
+    const roles = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipRoles/Search/${member.id}`,
+      headers: tenant.headers,
+    })
     assert.equal(roles.statusCode, 200)
     const [role] = json<Array<{ id: number; code: string; permissions: string[] }>>(roles)
     assert.equal(role?.code, 'ACCOUNTING')
     assert.ok(role?.permissions.includes('bankdetails:read'))
     const one = await t.app.inject({ method: 'GET', url: `/api/membershiproles/${role!.id}`, headers: tenant.headers })
     assert.deepEqual(json(one), role)
-    const groups = json<Array<{ id: number; users: Array<{ id: number }>; kind: string }>>(await t.app.inject({ method: 'GET', url: `/api/MembershipGroups/Search/${member.id}`, headers: tenant.headers }))
+    const groups = json<Array<{ id: number; users: Array<{ id: number }>; kind: string }>>(
+      await t.app.inject({ method: 'GET', url: `/api/MembershipGroups/Search/${member.id}`, headers: tenant.headers }),
+    )
     assert.equal(groups.length, 1)
     assert.ok(groups[0]!.users.some((u) => u.id === member.id))
-    const group = await t.app.inject({ method: 'GET', url: `/api/MembershipGroups/${groups[0]!.id}`, headers: tenant.headers })
+    const group = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipGroups/${groups[0]!.id}`,
+      headers: tenant.headers,
+    })
     assert.equal(json<{ kind: string }>(group).kind, 'STAFF')
-    for (const url of ['/api/MembershipRoles/999999', '/api/MembershipGroups/999999', '/api/MembershipGroups/Search/999999']) {
+    for (const url of [
+      '/api/MembershipRoles/999999',
+      '/api/MembershipGroups/999999',
+      '/api/MembershipGroups/Search/999999',
+    ]) {
       assert.equal((await t.app.inject({ method: 'GET', url, headers: tenant.headers })).statusCode, 404, url)
     }
   })

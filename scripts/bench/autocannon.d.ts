@@ -14,7 +14,12 @@ declare module 'autocannon' {
   export type Request = RequestParams & {
     /** Mutates and returns the request before it is sent; falsy restarts the sequence. */
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams | null | undefined
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void
   }
 
   export type Options = {
@@ -61,9 +66,10 @@ declare module 'autocannon' {
     warmup?: Result
   }
 
-  export type Instance = EventEmitter & PromiseLike<Result> & {
-    stop(): void
-  }
+  export type Instance = EventEmitter &
+    PromiseLike<Result> & {
+      stop(): void
+    }
 
   /** Without a callback the instance is also a promise of the result. */
   function autocannon(options: Options): Instance

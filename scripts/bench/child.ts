@@ -18,7 +18,14 @@ export type Ready = {
   adminEmail: string
   adminPassword: string
   /** The rate-quote set-up: dealers with visible products (their codes), VINs to quote, and the timed import. */
-  quote: { dealerNumbers: string[]; dealerProducts: string[][]; vins: string[]; importSeconds: number; rates: number; ceilingBytes: number }
+  quote: {
+    dealerNumbers: string[]
+    dealerProducts: string[][]
+    vins: string[]
+    importSeconds: number
+    rates: number
+    ceilingBytes: number
+  }
 }
 
 export type BenchServer = Ready & {
@@ -52,7 +59,9 @@ async function stopLive(entry: Live): Promise<void> {
   if (!exited(entry.child)) {
     entry.child.kill('SIGTERM')
     if (!(await waitForExit(entry.child, STOP_TIMEOUT_MS))) {
-      process.stderr.write(`bench: server ${entry.child.pid} did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killing it\n`)
+      process.stderr.write(
+        `bench: server ${entry.child.pid} did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killing it\n`,
+      )
       entry.child.kill('SIGKILL')
       await waitForExit(entry.child, 5_000)
     }
@@ -93,7 +102,19 @@ export async function startServer(options: {
     throw new Error('DATABASE_URL is required to benchmark PostgreSQL')
   }
   // The child deletes the work directory too, so it goes even if this process is killed outright.
-  const args = [SERVER_SCRIPT, '--users', String(options.users), '--rates', String(options.rates), '--dealers', String(options.dealers), '--manifest', manifest, '--remove-on-exit', workDir]
+  const args = [
+    SERVER_SCRIPT,
+    '--users',
+    String(options.users),
+    '--rates',
+    String(options.rates),
+    '--dealers',
+    String(options.dealers),
+    '--manifest',
+    manifest,
+    '--remove-on-exit',
+    workDir,
+  ]
   if (options.cpuProfile) args.push('--cpu-prof', options.cpuProfile)
   const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'inherit'] })
   const entry: Live = { child, workDir, stopping: false }
@@ -101,10 +122,15 @@ export async function startServer(options: {
 
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the ${options.database} server was not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => reject(new Error(`the ${options.database} server was not ready within ${READY_TIMEOUT_MS / 1000} s`)),
+        READY_TIMEOUT_MS,
+      )
       const onExit = (code: number | null, signal: string | null) => {
         clearTimeout(timer)
-        reject(new Error(`the ${options.database} server exited before it was ready (${signal ?? `exit code ${code}`})`))
+        reject(
+          new Error(`the ${options.database} server exited before it was ready (${signal ?? `exit code ${code}`})`),
+        )
       }
       child.once('exit', onExit)
       child.once('error', (err) => {

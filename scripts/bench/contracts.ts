@@ -9,14 +9,26 @@ import { validateVin } from '../../src/modules/rating/index.ts'
 export type PreparedDeal = { body: string; dealerNumber: string; vin: string }
 
 type CustomField = {
-  key: string; type: string; required: boolean; unique: boolean
-  minLength?: number; maxLength?: number; pattern?: string; min?: number; max?: number; options?: Array<{ value: string }>
+  key: string
+  type: string
+  required: boolean
+  unique: boolean
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  min?: number
+  max?: number
+  options?: Array<{ value: string }>
 }
 type QuotedRate = { rateId: string; suggestedRetail: number }
 type QuotedDeductible = { rate: QuotedRate; options: Array<{ optionId: number; code: string; required: boolean }> }
 type QuoteReply = {
   quoteId: string
-  products: Array<{ programs: Array<{ plans: Array<{ planCode: string; customFields: CustomField[]; terms: Array<{ deductibles: QuotedDeductible[] }> }> }> }>
+  products: Array<{
+    programs: Array<{
+      plans: Array<{ planCode: string; customFields: CustomField[]; terms: Array<{ deductibles: QuotedDeductible[] }> }>
+    }>
+  }>
 }
 type Program = { id: number; code: string; product: { id: number; code: string } }
 
@@ -52,7 +64,8 @@ export function benchVin(bases: readonly string[], k: number): string {
  */
 export function customFieldValues(fields: readonly CustomField[], k: number): Record<string, unknown> {
   const values: Record<string, unknown> = {}
-  const cannot = (f: CustomField, why: string) => new Error(`the benchmark cannot fill custom field ${f.key} (${f.type}): ${why}`)
+  const cannot = (f: CustomField, why: string) =>
+    new Error(`the benchmark cannot fill custom field ${f.key} (${f.type}): ${why}`)
   for (const f of fields) {
     switch (f.type) {
       case 'STRING': {
@@ -62,7 +75,8 @@ export function customFieldValues(fields: readonly CustomField[], k: number): Re
         }
         let v = f.unique ? `B${k.toString(36).toUpperCase()}` : 'FM7'
         if (f.minLength !== undefined && v.length < f.minLength) v = v.padEnd(f.minLength, 'X')
-        if (f.maxLength !== undefined && v.length > f.maxLength) throw cannot(f, `maxLength ${f.maxLength} is too short for ${v}`)
+        if (f.maxLength !== undefined && v.length > f.maxLength)
+          throw cannot(f, `maxLength ${f.maxLength} is too short for ${v}`)
         values[f.key] = v
         break
       }
@@ -96,8 +110,40 @@ export function customFieldValues(fields: readonly CustomField[], k: number): Re
   return values
 }
 
-const FIRST = ['Ava', 'Ben', 'Chloe', 'Diego', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Maya', 'Noah', 'Olga', 'Priya']
-const LAST = ['Anders', 'Brown', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nguyen']
+const FIRST = [
+  'Ava',
+  'Ben',
+  'Chloe',
+  'Diego',
+  'Emma',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Priya',
+]
+const LAST = [
+  'Anders',
+  'Brown',
+  'Costa',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hansen',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Nguyen',
+]
 const BANKS = ['First Bank of Austin', 'Lone Star Credit Union', 'Summit Auto Finance']
 
 /** Letters only (a, b, …, z, ba, …): makes each buyer's name its own without digits in it. */
@@ -128,7 +174,10 @@ export function dealBody(quote: QuoteReply, k: number, facts: { vin: string; odo
     saleOdometer: facts.odometer,
     vehicle: { vin: facts.vin, condition: 'USED' },
     customer: {
-      firstName: first, lastName: last, emailAddress: `${first.toLowerCase()}.${last.toLowerCase()}@buyers.example`, phoneNumber: '+15125550101',
+      firstName: first,
+      lastName: last,
+      emailAddress: `${first.toLowerCase()}.${last.toLowerCase()}@buyers.example`,
+      phoneNumber: '+15125550101',
       address: { line1: `${100 + (k % 9000)} Elm Street`, city: 'Round Rock', state: 'TX', postalCode: '78664' },
     },
     ...(k % 2 === 1 ? { lienHolder: { name: BANKS[k % BANKS.length] as string } } : {}),
@@ -154,9 +203,11 @@ export async function prepareDeals(options: {
 }): Promise<PreparedDeal[]> {
   const { baseUrl, headers, dealerNumbers, dealerProducts } = options
   const res = await fetch(`${baseUrl}/api/Rates/Programs?limit=1000`, { headers })
-  if (res.status !== 200) throw new Error(`GET /api/Rates/Programs answered ${res.status}: ${(await res.text()).slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new Error(`GET /api/Rates/Programs answered ${res.status}: ${(await res.text()).slice(0, 300)}`)
   const programsOf = new Map<string, Program[]>()
-  for (const p of (await res.json()) as Program[]) programsOf.set(p.product.code, [...(programsOf.get(p.product.code) ?? []), p])
+  for (const p of (await res.json()) as Program[])
+    programsOf.set(p.product.code, [...(programsOf.get(p.product.code) ?? []), p])
 
   const deals: PreparedDeal[] = []
   // Programs that priced nothing (a synthetic book cut short at --rates leaves the last products
@@ -168,7 +219,8 @@ export async function prepareDeals(options: {
       const d = k % dealerNumbers.length
       const dealerNumber = dealerNumbers[d] as string
       const candidates = (dealerProducts[d] ?? []).flatMap((code) => programsOf.get(code) ?? [])
-      if (candidates.length === 0) throw new Error(`dealer ${dealerNumber} has no product with a program in the rate book`)
+      if (candidates.length === 0)
+        throw new Error(`dealer ${dealerNumber} has no product with a program in the rate book`)
       const vin = benchVin(options.vins, k)
       const odometer = 5000 + ((k * 7919) % 140_000)
       // Each round over the dealers takes the next of the dealer's programs.
@@ -180,12 +232,14 @@ export async function prepareDeals(options: {
         const url = `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=${odometer}&productIds=${program.product.id}&programIds=${program.id}`
         const reply = await fetch(`${baseUrl}${url}`, { headers })
         const text = await reply.text()
-        if (reply.status !== 200) throw new Error(`preparing deals: GET ${url} answered ${reply.status}: ${text.slice(0, 300)}`)
+        if (reply.status !== 200)
+          throw new Error(`preparing deals: GET ${url} answered ${reply.status}: ${text.slice(0, 300)}`)
         const parsed = JSON.parse(text) as QuoteReply
         if (parsed.products.length > 0) quote = parsed
         else barren.add(program.id)
       }
-      if (!quote) throw new Error(`preparing deals: no program of dealer ${dealerNumber} prices VIN ${vin} at ${odometer} miles`)
+      if (!quote)
+        throw new Error(`preparing deals: no program of dealer ${dealerNumber} prices VIN ${vin} at ${odometer} miles`)
       deals[k] = { body: dealBody(quote, k, { vin, odometer }), dealerNumber, vin }
     }
   }

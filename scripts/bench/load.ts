@@ -46,22 +46,31 @@ export async function measure(options: {
     url: options.baseUrl,
     connections: options.connections,
     duration: options.durationSeconds,
-    ...(options.warmupSeconds > 0 ? { warmup: { connections: options.connections, duration: options.warmupSeconds } } : {}),
+    ...(options.warmupSeconds > 0
+      ? { warmup: { connections: options.connections, duration: options.warmupSeconds } }
+      : {}),
     headers: options.headers,
-    requests: [{
-      method: 'GET',
-      setupRequest: (request) => {
-        const next = options.next()
-        request.method = next.method
-        request.path = next.path
-        if (next.body !== undefined) {
-          request.body = next.body
-          request.headers = { ...request.headers, 'content-type': 'application/json' }
-        }
-        return request
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const next = options.next()
+          request.method = next.method
+          request.path = next.path
+          if (next.body !== undefined) {
+            request.body = next.body
+            request.headers = { ...request.headers, 'content-type': 'application/json' }
+          }
+          return request
+        },
+        ...(options.onResponse
+          ? {
+              onResponse: (status: number, _body: string, _context: unknown, headers: Record<string, string>) =>
+                options.onResponse?.(status, headers),
+            }
+          : {}),
       },
-      ...(options.onResponse ? { onResponse: (status: number, _body: string, _context: unknown, headers: Record<string, string>) => options.onResponse?.(status, headers) } : {}),
-    }],
+    ],
   })
   running = instance
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

@@ -19,7 +19,11 @@ export type SeededRating = {
 
 const BATCH = 500
 
-export async function seedBenchRating(deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox }, tenantId: number, options: { rates: number; dealers: number }): Promise<SeededRating> {
+export async function seedBenchRating(
+  deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox },
+  tenantId: number,
+  options: { rates: number; dealers: number },
+): Promise<SeededRating> {
   const { db } = deps
   const modules = createModules({ ...deps, accessTokenTtlSeconds: 3600 })
   const { book, dealers } = syntheticRateBook({ rates: options.rates, dealers: options.dealers })
@@ -35,18 +39,49 @@ export async function seedBenchRating(deps: { db: Database; clock: Clock; bus: I
   const ids = new Map<string, number>()
   await db.transaction(tenantId, async (tx) => {
     for (let start = 0; start < dealers.length; start += BATCH) {
-      const rows = await tx.insertInto('account_holder').values(dealers.slice(start, start + BATCH).map((d) => ({
-        tenant_id: tenantId, kind: 'DEALER', business_key: d.dealerNumber, legal_name: `${d.name} LLC`, display_name: d.name,
-        primary_state: d.state, addresses: JSON.stringify([{ type: 'PHYSICAL', line1: '1 Main St', city: 'Springfield', state: d.state, postalCode: '75001' }]),
-        phones: '[]', emails: '[]', details: '{}', status: 'ACTIVE' as const, w9_on_file: false, tax_id: null, expired_date: null, dealer_group_id: null, last_contract_date: null,
-      }))).returning(['id', 'business_key']).execute()
+      const rows = await tx
+        .insertInto('account_holder')
+        .values(
+          dealers.slice(start, start + BATCH).map((d) => ({
+            tenant_id: tenantId,
+            kind: 'DEALER',
+            business_key: d.dealerNumber,
+            legal_name: `${d.name} LLC`,
+            display_name: d.name,
+            primary_state: d.state,
+            addresses: JSON.stringify([
+              { type: 'PHYSICAL', line1: '1 Main St', city: 'Springfield', state: d.state, postalCode: '75001' },
+            ]),
+            phones: '[]',
+            emails: '[]',
+            details: '{}',
+            status: 'ACTIVE' as const,
+            w9_on_file: false,
+            tax_id: null,
+            expired_date: null,
+            dealer_group_id: null,
+            last_contract_date: null,
+          })),
+        )
+        .returning(['id', 'business_key'])
+        .execute()
       for (const r of rows) ids.set(r.business_key!, r.id)
     }
   })
   const productId = new Map(index.products.map((p) => [p.code, p.id]))
   const noVersionCheck = () => {}
   for (const d of dealers) {
-    await modules.rating.rateVisibility.replace(ctx, ids.get(d.dealerNumber)!, d.productCodes.map((code) => ({ productId: productId.get(code)! })), noVersionCheck)
+    await modules.rating.rateVisibility.replace(
+      ctx,
+      ids.get(d.dealerNumber)!,
+      d.productCodes.map((code) => ({ productId: productId.get(code)! })),
+      noVersionCheck,
+    )
   }
-  return { dealerNumbers: dealers.map((d) => d.dealerNumber), dealerProducts: dealers.map((d) => d.productCodes), importSeconds, rates: index.book.rates.length }
+  return {
+    dealerNumbers: dealers.map((d) => d.dealerNumber),
+    dealerProducts: dealers.map((d) => d.productCodes),
+    importSeconds,
+    rates: index.book.rates.length,
+  }
 }

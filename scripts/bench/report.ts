@@ -43,13 +43,17 @@ const round = (n: number, digits: number) => {
 }
 
 /** Fills in the ratios: each row against the ceiling and the database ceiling of the same database. */
-export function withRatios(rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'ratioToCeiling' | 'ratioToDbCeiling'> }>): Row[] {
+export function withRatios(
+  rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'ratioToCeiling' | 'ratioToDbCeiling'> }>,
+): Row[] {
   return rows.map((row) => {
     const same = rows.filter((r) => r.run.database === row.run.database)
     const ceiling = same.find((r) => r.kind === 'ceiling')?.run.rps ?? Number.NaN
     const dbCeiling = same.find((r) => r.kind === 'db-ceiling')?.run.rps ?? Number.NaN
     const quoteCeiling = same.find((r) => r.kind === 'quote-ceiling')?.run.rps
-    const usesQuoteCeiling = row.kind === 'quote-ceiling' || (row.target !== undefined && 'against' in row.target && row.target.against === 'quote-ceiling')
+    const usesQuoteCeiling =
+      row.kind === 'quote-ceiling' ||
+      (row.target !== undefined && 'against' in row.target && row.target.against === 'quote-ceiling')
     return {
       ...row,
       run: {
@@ -62,22 +66,44 @@ export function withRatios(rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'rati
         errors: row.run.errors,
         ratioToCeiling: round(row.run.rps / ceiling, 3),
         ratioToDbCeiling: round(row.run.rps / dbCeiling, 3),
-        ...(usesQuoteCeiling && quoteCeiling !== undefined ? { ratioToQuoteCeiling: round(row.run.rps / quoteCeiling, 3) } : {}),
+        ...(usesQuoteCeiling && quoteCeiling !== undefined
+          ? { ratioToQuoteCeiling: round(row.run.rps / quoteCeiling, 3) }
+          : {}),
       },
     }
   })
 }
 
 export function formatTable(rows: Row[]): string {
-  const header = ['route', 'database', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs ceiling', 'vs db ceiling', 'vs quote ceiling']
+  const header = [
+    'route',
+    'database',
+    'conn',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'vs ceiling',
+    'vs db ceiling',
+    'vs quote ceiling',
+  ]
   const pct = (r: number) => (Number.isFinite(r) ? `${(r * 100).toFixed(1)}%` : '-')
   const body = rows.map(({ run }) => [
-    run.route, run.database, String(run.connections), run.rps.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2),
-    String(run.errors), pct(run.ratioToCeiling), pct(run.ratioToDbCeiling), pct(run.ratioToQuoteCeiling ?? Number.NaN),
+    run.route,
+    run.database,
+    String(run.connections),
+    run.rps.toFixed(0),
+    run.p50Ms.toFixed(2),
+    run.p99Ms.toFixed(2),
+    String(run.errors),
+    pct(run.ratioToCeiling),
+    pct(run.ratioToDbCeiling),
+    pct(run.ratioToQuoteCeiling ?? Number.NaN),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] as string).length)))
   // Text columns left-aligned, numbers right-aligned.
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ')
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ')
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n')
 }
 
@@ -92,19 +118,28 @@ export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
       const rpsOk = run.rps >= min
       const errorsOk = run.errors === 0
       allMet &&= rpsOk && errorsOk
-      lines.push(`${rpsOk && errorsOk ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
-        `${run.rps.toFixed(0)} req/s (target >= ${min})${rpsOk ? '' : ' <-'}, ${run.errors} errors (target 0)${errorsOk ? '' : ' <-'}, ` +
-        `${(run.ratioToDbCeiling * 100).toFixed(1)}% of the db-ceiling, p99 ${run.p99Ms.toFixed(2)} ms`)
+      lines.push(
+        `${rpsOk && errorsOk ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
+          `${run.rps.toFixed(0)} req/s (target >= ${min})${rpsOk ? '' : ' <-'}, ${run.errors} errors (target 0)${errorsOk ? '' : ' <-'}, ` +
+          `${(run.ratioToDbCeiling * 100).toFixed(1)}% of the db-ceiling, p99 ${run.p99Ms.toFixed(2)} ms`,
+      )
       continue
     }
-    const ratio = target.against === 'db-ceiling' ? run.ratioToDbCeiling : target.against === 'quote-ceiling' ? (run.ratioToQuoteCeiling ?? Number.NaN) : run.ratioToCeiling
+    const ratio =
+      target.against === 'db-ceiling'
+        ? run.ratioToDbCeiling
+        : target.against === 'quote-ceiling'
+          ? (run.ratioToQuoteCeiling ?? Number.NaN)
+          : run.ratioToCeiling
     const ratioOk = ratio >= target.minRatio
     const p99Ok = run.p99Ms < target.maxP99Ms
     const met = ratioOk && p99Ok
     allMet &&= met
-    lines.push(`${met ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
-      `${(ratio * 100).toFixed(1)}% of the ${target.against} (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}, ` +
-      `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}`)
+    lines.push(
+      `${met ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
+        `${(ratio * 100).toFixed(1)}% of the ${target.against} (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}, ` +
+        `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}`,
+    )
   }
   return { lines, allMet }
 }
@@ -114,11 +149,16 @@ export function pdfVerdict(pdf: PdfResult, targetMs: number): { line: string; me
   const met = pdf.medianMs < targetMs
   return {
     met,
-    line: `${met ? 'MET   ' : 'MISSED'} draft contract PDF: median ${pdf.medianMs.toFixed(2)} ms per document (target < ${targetMs} ms)${met ? '' : ' <-'}, ` +
+    line:
+      `${met ? 'MET   ' : 'MISSED'} draft contract PDF: median ${pdf.medianMs.toFixed(2)} ms per document (target < ${targetMs} ms)${met ? '' : ' <-'}, ` +
       `p95 ${pdf.p95Ms.toFixed(2)} ms, ${pdf.documents} documents`,
   }
 }
 
-export function toJson(rows: Row[], imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = [], pdf?: PdfResult): string {
+export function toJson(
+  rows: Row[],
+  imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = [],
+  pdf?: PdfResult,
+): string {
   return `${JSON.stringify({ runs: rows.map((r) => r.run), imports, ...(pdf ? { pdf } : {}) }, null, 2)}\n`
 }

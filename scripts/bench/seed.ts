@@ -22,24 +22,74 @@ export type SeededTenant = {
 // 1,000 rows x 11 columns stays far below PostgreSQL's 65,535 bind parameters per statement.
 const BATCH = 1000
 
-const FIRST_NAMES = ['Ava', 'Ben', 'Chloe', 'Diego', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Maya', 'Noah', 'Olga', 'Priya']
-const LAST_NAMES = ['Anders', 'Brown', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nguyen']
+const FIRST_NAMES = [
+  'Ava',
+  'Ben',
+  'Chloe',
+  'Diego',
+  'Emma',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Priya',
+]
+const LAST_NAMES = [
+  'Anders',
+  'Brown',
+  'Costa',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hansen',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Nguyen',
+]
 
-export async function seedBenchTenant(deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox }, userCount: number): Promise<SeededTenant> {
+export async function seedBenchTenant(
+  deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox },
+  userCount: number,
+): Promise<SeededTenant> {
   const { db, clock, bus, secrets } = deps
   const tag = randomBytes(4).toString('hex')
   const adminEmail = `admin@bench-${tag}.example`
   const adminPassword = `bench-${randomBytes(12).toString('base64url')}`
   // Through the whole module list, so the tenant gets what every module sets up at creation.
   const { identity } = createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: 3600 })
-  const created = await identity.tenants.createTenant({ name: `Benchmark ${tag}`, adminEmail, adminPassword, operator: 'bench' })
+  const created = await identity.tenants.createTenant({
+    name: `Benchmark ${tag}`,
+    adminEmail,
+    adminPassword,
+    operator: 'bench',
+  })
   const tenantId = created.tenantId
 
   const ids: number[] = []
   const emails: string[] = []
   await db.transaction(tenantId, async (tx) => {
-    const roles = await tx.selectFrom('membership_role').select(['id', 'code']).where('tenant_id', '=', tenantId).orderBy('id').execute()
-    const groups = await tx.selectFrom('membership_group').select(['id']).where('tenant_id', '=', tenantId).orderBy('id').execute()
+    const roles = await tx
+      .selectFrom('membership_role')
+      .select(['id', 'code'])
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .execute()
+    const groups = await tx
+      .selectFrom('membership_group')
+      .select(['id'])
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .execute()
     // Ordinary users hold ordinary roles; only the tenant administrator holds ADMINISTRATOR.
     const roleIds = roles.filter((r) => r.code !== 'ADMINISTRATOR').map((r) => r.id)
     const groupIds = groups.map((g) => g.id)
@@ -65,11 +115,25 @@ export async function seedBenchTenant(deps: { db: Database; clock: Clock; bus: I
         })
       }
       const rows = await tx.insertInto('app_user').values(values).returning(['id', 'email_address']).execute()
-      await tx.insertInto('user_role')
-        .values(rows.map((r, k) => ({ tenant_id: tenantId, user_id: r.id, role_id: roleIds[(start + k) % roleIds.length] as number })))
+      await tx
+        .insertInto('user_role')
+        .values(
+          rows.map((r, k) => ({
+            tenant_id: tenantId,
+            user_id: r.id,
+            role_id: roleIds[(start + k) % roleIds.length] as number,
+          })),
+        )
         .execute()
-      await tx.insertInto('user_group')
-        .values(rows.map((r, k) => ({ tenant_id: tenantId, user_id: r.id, group_id: groupIds[(start + k) % groupIds.length] as number })))
+      await tx
+        .insertInto('user_group')
+        .values(
+          rows.map((r, k) => ({
+            tenant_id: tenantId,
+            user_id: r.id,
+            group_id: groupIds[(start + k) % groupIds.length] as number,
+          })),
+        )
         .execute()
       for (const r of rows) {
         ids.push(r.id)

@@ -28,12 +28,34 @@ import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
 
 /** Real VINs (valid check digits) of makes the synthetic book classes; quotes pick one at random. */
-export const BENCH_VINS = ['1HGCV1F37LA012345', '1FTFW1E57MFA12345', '4T1B11HK8KU123456', '1GCUYDED2LZ123456', '5XYZU3LB2FG123456']
+export const BENCH_VINS = [
+  '1HGCV1F37LA012345',
+  '1FTFW1E57MFA12345',
+  '4T1B11HK8KU123456',
+  '1GCUYDED2LZ123456',
+  '5XYZU3LB2FG123456',
+]
 
-async function sampleQuote(app: Awaited<ReturnType<typeof buildApp>>, seeded: { apiKey: string; adminEmail: string; adminPassword: string }, dealerNumber: string): Promise<string> {
-  const token = await app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-api-key': seeded.apiKey }, payload: { grant_type: 'password', username: seeded.adminEmail, password: seeded.adminPassword } })
-  const headers = { 'x-api-key': seeded.apiKey, authorization: `Bearer ${(token.json() as { access_token: string }).access_token}` }
-  const res = await app.inject({ method: 'GET', url: `/api/Rates/rateQuote/${dealerNumber}?vin=${BENCH_VINS[0]}&vehicleCondition=USED&odometer=42150`, headers })
+async function sampleQuote(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  seeded: { apiKey: string; adminEmail: string; adminPassword: string },
+  dealerNumber: string,
+): Promise<string> {
+  const token = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    headers: { 'x-api-key': seeded.apiKey },
+    payload: { grant_type: 'password', username: seeded.adminEmail, password: seeded.adminPassword },
+  })
+  const headers = {
+    'x-api-key': seeded.apiKey,
+    authorization: `Bearer ${(token.json() as { access_token: string }).access_token}`,
+  }
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/Rates/rateQuote/${dealerNumber}?vin=${BENCH_VINS[0]}&vehicleCondition=USED&odometer=42150`,
+    headers,
+  })
   if (res.statusCode !== 200) throw new Error(`the sample quote answered ${res.statusCode}: ${res.body.slice(0, 300)}`)
   return res.body
 }
@@ -88,7 +110,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(userCount) || userCount < 1) throw new Error('--users must be a positive integer')
 
   // The benchmark never touches ./data: without DATA_DIR it makes (and later removes) its own.
-  const ownDataDir = process.env.DATABASE_URL || process.env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-'))
+  const ownDataDir =
+    process.env.DATABASE_URL || process.env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-'))
   if (ownDataDir) removeOnExit.push(ownDataDir)
   const config = loadConfig({
     ...process.env,
@@ -98,14 +121,19 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
   })
-  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite(config.dataDir)
+  const db = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, config.databasePoolSize)
+    : await openPglite(config.dataDir)
   await migrateToLatest(db)
   const bus = await createInvalidationBus(config.databaseUrl)
   const clock = systemClock
   const secrets = loadSecretBox(config)
   const seeded = await seedBenchTenant({ db, clock, bus, secrets }, userCount)
   const tenantId = seeded.tenantId
-  const rating = await seedBenchRating({ db, clock, bus, secrets }, tenantId, { rates: Number(args.rates), dealers: Number(args.dealers) })
+  const rating = await seedBenchRating({ db, clock, bus, secrets }, tenantId, {
+    rates: Number(args.rates),
+    dealers: Number(args.dealers),
+  })
 
   const app = await buildApp({ config, db, clock, bus, secrets, logger: false })
   // The ceiling: the HTTP stack and the platform hooks, no authentication, no database.
@@ -122,7 +150,9 @@ async function main(): Promise<void> {
   // so the quote's ratio measures our own work rather than the size of its JSON.
   // Kept encoded, as the fastest way to send those bytes, so the ceiling is as high as it can be.
   let quoteCeiling = Buffer.alloc(0)
-  app.get('/bench/quote-ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(quoteCeiling))
+  app.get('/bench/quote-ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async (_req, reply) =>
+    reply.type('application/json; charset=utf-8').send(quoteCeiling),
+  )
   quoteCeiling = Buffer.from(await sampleQuote(app, seeded, rating.dealerNumbers[0]!))
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })
   const address = app.server.address()
@@ -153,7 +183,9 @@ async function main(): Promise<void> {
       await bus.close()
       await db.close()
     } catch (err) {
-      process.stderr.write(`bench server: shutdown after ${reason} failed: ${err instanceof Error ? err.message : String(err)}\n`)
+      process.stderr.write(
+        `bench server: shutdown after ${reason} failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      )
       code = 1
     }
     removeDirs()
@@ -165,19 +197,28 @@ async function main(): Promise<void> {
     process.stdin.resume()
   }
 
-  process.stdout.write(`${JSON.stringify({
-    event: 'ready',
-    port,
-    database: db.engine,
-    tenantId,
-    apiKey: seeded.apiKey,
-    adminEmail: seeded.adminEmail,
-    adminPassword: seeded.adminPassword,
-    users: seeded.users.ids.length,
-    sampleUserId: seeded.users.ids[0],
-    sampleEmail: seeded.users.emails[0],
-    quote: { dealerNumbers: rating.dealerNumbers, dealerProducts: rating.dealerProducts, vins: BENCH_VINS, importSeconds: rating.importSeconds, rates: rating.rates, ceilingBytes: quoteCeiling.length },
-  })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({
+      event: 'ready',
+      port,
+      database: db.engine,
+      tenantId,
+      apiKey: seeded.apiKey,
+      adminEmail: seeded.adminEmail,
+      adminPassword: seeded.adminPassword,
+      users: seeded.users.ids.length,
+      sampleUserId: seeded.users.ids[0],
+      sampleEmail: seeded.users.emails[0],
+      quote: {
+        dealerNumbers: rating.dealerNumbers,
+        dealerProducts: rating.dealerProducts,
+        vins: BENCH_VINS,
+        importSeconds: rating.importSeconds,
+        rates: rating.rates,
+        ceilingBytes: quoteCeiling.length,
+      },
+    })}\n`,
+  )
 }
 
 main().catch((err: unknown) => {

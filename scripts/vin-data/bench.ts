@@ -16,7 +16,7 @@ const rounds = Number(args.rounds)
 
 // The same sequence on every run, so runs compare.
 let seed = 42
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
 const YEAR_CODES = 'ABCDEFGHJKLMNPRSTVWXY123456789'
 
@@ -27,10 +27,18 @@ function allowedChars(keys: string): string[][] {
     let set = keys.charAt(i)
     if (set === '[') {
       const end = keys.indexOf(']', i)
-      set = keys.slice(i + 1, end).replace(/(.)-(.)/g, (_range, a: string, b: string) => String.fromCharCode(...Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (_none, n) => a.charCodeAt(0) + n)))
+      set = keys
+        .slice(i + 1, end)
+        .replace(/(.)-(.)/g, (_range, a: string, b: string) =>
+          String.fromCharCode(
+            ...Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (_none, n) => a.charCodeAt(0) + n),
+          ),
+        )
       i = end
     }
-    out.push([...(set === '*' ? VIN_ALPHABET : set === '#' ? '0123456789' : set)].filter((c) => VIN_ALPHABET.includes(c)))
+    out.push(
+      [...(set === '*' ? VIN_ALPHABET : set === '#' ? '0123456789' : set)].filter((c) => VIN_ALPHABET.includes(c)),
+    )
   }
   return out
 }
@@ -45,7 +53,10 @@ function synthesise(): string[] {
     for (let n = 0; n < 20 && recent.length > 0; n++) {
       const link = pick(recent)
       const year = link.yearFrom + Math.floor(random() * (Math.min(link.yearTo, 2026) - link.yearFrom + 1))
-      const groups = data.schema(link.schema).groups.map(([keys]) => allowedChars(keys)).filter((sets) => sets.length <= 5)
+      const groups = data
+        .schema(link.schema)
+        .groups.map(([keys]) => allowedChars(keys))
+        .filter((sets) => sets.length <= 5)
       if (groups.length === 0) continue
       const chars = pick(groups).map((set) => pick(set) ?? '0')
       while (chars.length < 5) chars.push(pick([...VIN_ALPHABET]))
@@ -63,16 +74,20 @@ function time(label: string, count: number, run: () => void) {
   const start = process.hrtime.bigint()
   run()
   const ns = Number(process.hrtime.bigint() - start)
-  console.log(`${label.padEnd(44)} ${(ns / count / 1000).toFixed(2).padStart(9)} µs/VIN  (${count} VINs, ${(ns / 1e6).toFixed(1)} ms)`)
+  console.log(
+    `${label.padEnd(44)} ${(ns / count / 1000).toFixed(2).padStart(9)} µs/VIN  (${count} VINs, ${(ns / 1e6).toFixed(1)} ms)`,
+  )
 }
 
 /** Times each VIN on its own, for the spread: a WMI with many schemas costs more than the mean. */
 function spread(label: string, decode: (vin: string) => unknown, list: readonly string[]) {
-  const times = list.map((v) => {
-    const start = process.hrtime.bigint()
-    decode(v)
-    return Number(process.hrtime.bigint() - start) / 1000
-  }).toSorted((a, b) => a - b)
+  const times = list
+    .map((v) => {
+      const start = process.hrtime.bigint()
+      decode(v)
+      return Number(process.hrtime.bigint() - start) / 1000
+    })
+    .toSorted((a, b) => a - b)
   const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1)
   console.log(`${label.padEnd(44)} p50 ${at(0.5)} µs, p99 ${at(0.99)} µs, max ${at(1)} µs`)
 }
@@ -89,13 +104,17 @@ console.log(`  schemas parsed: ${cold.stats().parsedSchemas}`)
 const uncached = createVinDecoder({ cacheSize: 0 })
 uncached.load()
 for (const v of vins) uncached.decode(v)
-time('uncached (schemas parsed, no result cache)', vins.length * 5, () => { for (let i = 0; i < 5; i++) for (const v of vins) uncached.decode(v) })
+time('uncached (schemas parsed, no result cache)', vins.length * 5, () => {
+  for (let i = 0; i < 5; i++) for (const v of vins) uncached.decode(v)
+})
 spread('uncached, each VIN', (v) => uncached.decode(v), vins)
 
 const cached = createVinDecoder()
 for (const v of vins) cached.decode(v)
 const sample = Array.from({ length: rounds }, () => pick(vins))
-time('cached', rounds, () => { for (const v of sample) cached.decode(v) })
+time('cached', rounds, () => {
+  for (const v of sample) cached.decode(v)
+})
 console.log(`  cache: ${JSON.stringify(cached.stats())}`)
 
 const gc = (globalThis as { gc?: () => void }).gc
@@ -112,5 +131,7 @@ if (gc !== undefined) {
   }
   gc()
   const after = process.memoryUsage()
-  console.log(`every schema parsed: ${all.parsedSchemas} schemas, +${((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(0)} MiB heap, +${((after.arrayBuffers - before.arrayBuffers) / 2 ** 20).toFixed(0)} MiB buffers`)
+  console.log(
+    `every schema parsed: ${all.parsedSchemas} schemas, +${((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(0)} MiB heap, +${((after.arrayBuffers - before.arrayBuffers) / 2 ** 20).toFixed(0)} MiB buffers`,
+  )
 }

@@ -12,7 +12,9 @@ try {
     readSecretLine: (prompt) => readSecretLine(process.stdin, prompt),
   })
 } catch (err) {
-  process.stderr.write(`error: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  process.stderr.write(
+    `error: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  )
   status = 1
 }
 // Exit now rather than when the event loop drains: the database is closed by then, and a handle a

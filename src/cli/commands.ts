@@ -52,13 +52,19 @@ const TENANT: Flag = { type: 'string', value: 'id', required: true, description:
 
 const SHOWN_ONCE = 'Store the API key now: it is shown only this once and cannot be recovered.'
 
-const SETTING_KEY: Flag = { type: 'string', value: 'key', required: true, description: 'Setting key or id (see settings list)' }
+const SETTING_KEY: Flag = {
+  type: 'string',
+  value: 'key',
+  required: true,
+  description: 'Setting key or id (see settings list)',
+}
 
 async function readJsonFile(file: string): Promise<Record<string, unknown>> {
   const content = await readTextFile(file)
   try {
     const parsed = JSON.parse(content) as unknown
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InputError(`${file} does not hold a JSON object`)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new InputError(`${file} does not hold a JSON object`)
     return parsed as Record<string, unknown>
   } catch (err) {
     if (err instanceof InputError) throw err
@@ -91,13 +97,23 @@ export const COMMANDS: readonly Command[] = [
     group: 'tenant',
     action: 'create',
     summary: 'Create a tenant with its administrator, default roles and groups, and a first API key',
-    description: 'The administrator signs in through POST /api/auth/token with this email and password. ' +
+    description:
+      'The administrator signs in through POST /api/auth/token with this email and password. ' +
       'A password on the command line is visible to other users of the machine (process list, shell history); ' +
       '--admin-password-stdin reads it from the first line of stdin instead (prompting, without echo, on a terminal).',
     flags: {
-      'name': { type: 'string', required: true, description: 'Tenant name' },
-      'admin-email': { type: 'string', value: 'email', required: true, description: 'Email address of the tenant administrator' },
-      'admin-password': { type: 'string', value: 'password', description: 'Administrator password, at least 12 characters' },
+      name: { type: 'string', required: true, description: 'Tenant name' },
+      'admin-email': {
+        type: 'string',
+        value: 'email',
+        required: true,
+        description: 'Email address of the tenant administrator',
+      },
+      'admin-password': {
+        type: 'string',
+        value: 'password',
+        description: 'Administrator password, at least 12 characters',
+      },
       'admin-password-stdin': { type: 'boolean', description: 'Read the administrator password from stdin instead' },
     },
     synopsis: '--name <name> --admin-email <email> (--admin-password <password> | --admin-password-stdin)',
@@ -109,8 +125,10 @@ export const COMMANDS: readonly Command[] = [
       const name = text(v, 'name')
       const adminEmail = text(v, 'admin-email')
       const given = optionalText(v, 'admin-password')
-      if (given !== undefined && v['admin-password-stdin']) throw new UsageError('give either --admin-password or --admin-password-stdin, not both')
-      if (given === undefined && !v['admin-password-stdin']) throw new UsageError('missing required option --admin-password (or --admin-password-stdin)')
+      if (given !== undefined && v['admin-password-stdin'])
+        throw new UsageError('give either --admin-password or --admin-password-stdin, not both')
+      if (given === undefined && !v['admin-password-stdin'])
+        throw new UsageError('missing required option --admin-password (or --admin-password-stdin)')
       const adminPassword = given ?? (await io.readSecretLine('Administrator password: '))
       if (adminPassword === undefined) throw new InputError('--admin-password-stdin: no password on stdin')
       return async ({ tenants, operator }) => {
@@ -135,10 +153,20 @@ export const COMMANDS: readonly Command[] = [
     examples: ['tenant list'],
     async prepare() {
       return async ({ tenants }) => {
-        const rows = (await tenants.listTenants()).map((t) => ({ id: t.id, name: t.name, createdAt: t.created_at.toISOString() }))
+        const rows = (await tenants.listTenants()).map((t) => ({
+          id: t.id,
+          name: t.name,
+          createdAt: t.created_at.toISOString(),
+        }))
         return {
           json: rows,
-          text: rows.length === 0 ? lines('No tenants.') : table(['ID', 'NAME', 'CREATED'], rows.map((t) => [t.id, t.name, t.createdAt])),
+          text:
+            rows.length === 0
+              ? lines('No tenants.')
+              : table(
+                  ['ID', 'NAME', 'CREATED'],
+                  rows.map((t) => [t.id, t.name, t.createdAt]),
+                ),
         }
       }
     },
@@ -146,8 +174,11 @@ export const COMMANDS: readonly Command[] = [
   {
     group: 'apikey',
     action: 'create',
-    summary: "Create an API key for a tenant (shown once)",
-    flags: { tenant: TENANT, name: { type: 'string', required: true, description: 'What the key is for, e.g. the calling application' } },
+    summary: 'Create an API key for a tenant (shown once)',
+    flags: {
+      tenant: TENANT,
+      name: { type: 'string', required: true, description: 'What the key is for, e.g. the calling application' },
+    },
     examples: ['apikey create --tenant 1 --name billing-system'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
@@ -171,9 +202,13 @@ export const COMMANDS: readonly Command[] = [
         const keys = await tenants.listApiKeys(tenantId)
         return {
           json: keys,
-          text: keys.length === 0
-            ? lines(`Tenant ${tenantId} has no API keys.`)
-            : table(['ID', 'NAME', 'PREFIX', 'CREATED', 'REVOKED'], keys.map((k) => [k.id, k.name, k.prefix, k.createdAt, k.revokedAt])),
+          text:
+            keys.length === 0
+              ? lines(`Tenant ${tenantId} has no API keys.`)
+              : table(
+                  ['ID', 'NAME', 'PREFIX', 'CREATED', 'REVOKED'],
+                  keys.map((k) => [k.id, k.name, k.prefix, k.createdAt, k.revokedAt]),
+                ),
         }
       }
     },
@@ -182,14 +217,20 @@ export const COMMANDS: readonly Command[] = [
     group: 'apikey',
     action: 'rotate',
     summary: 'Replace an API key: a new key with the same name (shown once); the old one stops working at once',
-    flags: { tenant: TENANT, id: { type: 'string', value: 'keyId', required: true, description: 'Id of the key to replace (see apikey list)' } },
+    flags: {
+      tenant: TENANT,
+      id: { type: 'string', value: 'keyId', required: true, description: 'Id of the key to replace (see apikey list)' },
+    },
     examples: ['apikey rotate --tenant 1 --id 2'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const id = positiveId(v, 'id')
       return async ({ tenants, operator }) => {
         const key = await tenants.rotateApiKey(tenantId, id, operator)
-        return { json: key, text: apiKeyText(`Replaced API key ${key.replaced} of tenant ${tenantId}; it no longer works.`, key) }
+        return {
+          json: key,
+          text: apiKeyText(`Replaced API key ${key.replaced} of tenant ${tenantId}; it no longer works.`, key),
+        }
       }
     },
   },
@@ -197,14 +238,20 @@ export const COMMANDS: readonly Command[] = [
     group: 'apikey',
     action: 'revoke',
     summary: 'Revoke an API key; it stops working at once',
-    flags: { tenant: TENANT, id: { type: 'string', value: 'keyId', required: true, description: 'Id of the key to revoke (see apikey list)' } },
+    flags: {
+      tenant: TENANT,
+      id: { type: 'string', value: 'keyId', required: true, description: 'Id of the key to revoke (see apikey list)' },
+    },
     examples: ['apikey revoke --tenant 1 --id 2'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const id = positiveId(v, 'id')
       return async ({ tenants, operator }) => {
         const revoked = await tenants.revokeApiKey(tenantId, id, operator)
-        return { json: revoked, text: lines(`Revoked API key ${revoked.id} of tenant ${tenantId} at ${revoked.revokedAt}.`) }
+        return {
+          json: revoked,
+          text: lines(`Revoked API key ${revoked.id} of tenant ${tenantId} at ${revoked.revokedAt}.`),
+        }
       }
     },
   },
@@ -226,7 +273,8 @@ export const COMMANDS: readonly Command[] = [
     group: 'token',
     action: 'issue',
     summary: 'Issue a long-lived bearer token for a provisioning client (SCIM from Entra ID or Okta)',
-    description: 'The token acts as --user (give it a dedicated user with the User administrator role) and is accepted, with or without X-Api-Key, ' +
+    description:
+      'The token acts as --user (give it a dedicated user with the User administrator role) and is accepted, with or without X-Api-Key, ' +
       'on the SCIM routes (/api/v2/...) only; every other route refuses it (403 permission_denied). ' +
       'Expiring the user revokes it at once; rotating the signing key revokes it 24 hours later.',
     flags: {
@@ -243,8 +291,11 @@ export const COMMANDS: readonly Command[] = [
         const issued = await tenants.issueProvisioningToken(tenantId, userId, days, operator)
         return {
           json: issued,
-          text: lines(`Token for user ${userId} of tenant ${tenantId}, valid until ${issued.expiresAt}:`, issued.token,
-            'Store it now in the identity provider\'s provisioning settings: it is shown only this once.'),
+          text: lines(
+            `Token for user ${userId} of tenant ${tenantId}, valid until ${issued.expiresAt}:`,
+            issued.token,
+            "Store it now in the identity provider's provisioning settings: it is shown only this once.",
+          ),
         }
       }
     },
@@ -253,15 +304,31 @@ export const COMMANDS: readonly Command[] = [
     group: 'idp',
     action: 'set',
     summary: 'Trust an external identity provider for a tenant (replaces the settings of the same issuer)',
-    description: "Tokens from this issuer are accepted when signed by a key of its JWKS with an allowed algorithm, addressed to the audience, " +
+    description:
+      'Tokens from this issuer are accepted when signed by a key of its JWKS with an allowed algorithm, addressed to the audience, ' +
       'and naming in --claim the External Identity of an active user of the tenant.',
     flags: {
-      'tenant': TENANT,
-      'issuer': { type: 'string', value: 'url', required: true, description: 'Issuer (the iss claim), e.g. https://login.example.com/' },
-      'audience': { type: 'string', value: 'aud', required: true, description: 'Expected audience (the aud claim)' },
-      'jwks-url': { type: 'string', value: 'url', required: true, description: "URL of the provider's JSON Web Key Set (https)" },
-      'claim': { type: 'string', value: 'claim', default: 'sub', description: 'Claim holding the External Identity' },
-      'algorithms': { type: 'string', value: 'list', default: 'RS256', description: 'Comma-separated allowed signature algorithms' },
+      tenant: TENANT,
+      issuer: {
+        type: 'string',
+        value: 'url',
+        required: true,
+        description: 'Issuer (the iss claim), e.g. https://login.example.com/',
+      },
+      audience: { type: 'string', value: 'aud', required: true, description: 'Expected audience (the aud claim)' },
+      'jwks-url': {
+        type: 'string',
+        value: 'url',
+        required: true,
+        description: "URL of the provider's JSON Web Key Set (https)",
+      },
+      claim: { type: 'string', value: 'claim', default: 'sub', description: 'Claim holding the External Identity' },
+      algorithms: {
+        type: 'string',
+        value: 'list',
+        default: 'RS256',
+        description: 'Comma-separated allowed signature algorithms',
+      },
     },
     examples: [
       'idp set --tenant 1 --issuer https://login.example.com/ --audience api://vpp --jwks-url https://login.example.com/keys --claim oid --algorithms RS256,ES256',
@@ -270,8 +337,17 @@ export const COMMANDS: readonly Command[] = [
       const tenantId = positiveId(v, 'tenant')
       const claim = (optionalText(v, 'claim') ?? 'sub').trim()
       if (!claim) throw new InputError('--claim must not be empty')
-      const algorithms = (optionalText(v, 'algorithms') ?? 'RS256').split(',').map((a) => a.trim()).filter(Boolean)
-      const settings = { issuer: text(v, 'issuer').trim(), audience: text(v, 'audience').trim(), jwksUrl: text(v, 'jwks-url').trim(), identityClaim: claim, algorithms }
+      const algorithms = (optionalText(v, 'algorithms') ?? 'RS256')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean)
+      const settings = {
+        issuer: text(v, 'issuer').trim(),
+        audience: text(v, 'audience').trim(),
+        jwksUrl: text(v, 'jwks-url').trim(),
+        identityClaim: claim,
+        algorithms,
+      }
       return async ({ tenants, operator }) => {
         const idp = await tenants.setIdentityProvider(tenantId, settings, operator)
         return {
@@ -299,10 +375,13 @@ export const COMMANDS: readonly Command[] = [
         const idps = await tenants.listIdentityProviders(tenantId)
         return {
           json: idps,
-          text: idps.length === 0
-            ? lines(`Tenant ${tenantId} trusts no identity provider.`)
-            : table(['ID', 'ISSUER', 'AUDIENCE', 'CLAIM', 'ALGORITHMS', 'JWKS URL'],
-              idps.map((i) => [i.id, i.issuer, i.audience, i.identityClaim, i.algorithms.join(','), i.jwksUrl])),
+          text:
+            idps.length === 0
+              ? lines(`Tenant ${tenantId} trusts no identity provider.`)
+              : table(
+                  ['ID', 'ISSUER', 'AUDIENCE', 'CLAIM', 'ALGORITHMS', 'JWKS URL'],
+                  idps.map((i) => [i.id, i.issuer, i.audience, i.identityClaim, i.algorithms.join(','), i.jwksUrl]),
+                ),
         }
       }
     },
@@ -311,7 +390,10 @@ export const COMMANDS: readonly Command[] = [
     group: 'idp',
     action: 'remove',
     summary: 'Stop trusting an identity provider; its tokens are refused at once',
-    flags: { tenant: TENANT, issuer: { type: 'string', value: 'url', required: true, description: 'Issuer to remove (as shown by idp list)' } },
+    flags: {
+      tenant: TENANT,
+      issuer: { type: 'string', value: 'url', required: true, description: 'Issuer to remove (as shown by idp list)' },
+    },
     examples: ['idp remove --tenant 1 --issuer https://login.example.com/'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
@@ -334,8 +416,16 @@ export const COMMANDS: readonly Command[] = [
         const all = await settings.listForOperator(tenantId)
         return {
           json: all,
-          text: table(['KEY', 'TYPE', 'VALUE', 'DEFAULT', 'UPDATED'],
-            all.map((s) => [s.key, s.type, settingValue(s.value), settingValue(s.defaultValue), s.updatedAt ? `${s.updatedAt} by ${s.updatedBy ?? 'unknown'}` : null])),
+          text: table(
+            ['KEY', 'TYPE', 'VALUE', 'DEFAULT', 'UPDATED'],
+            all.map((s) => [
+              s.key,
+              s.type,
+              settingValue(s.value),
+              settingValue(s.defaultValue),
+              s.updatedAt ? `${s.updatedAt} by ${s.updatedBy ?? 'unknown'}` : null,
+            ]),
+          ),
         }
       }
     },
@@ -344,10 +434,14 @@ export const COMMANDS: readonly Command[] = [
     group: 'settings',
     action: 'set',
     summary: 'Set one general setting of a tenant; the value is checked against the setting type',
-    description: 'The value is written as on the command line, e.g. 30, 12.50, true, 2026-01-31, P30D, or text. ' +
+    description:
+      'The value is written as on the command line, e.g. 30, 12.50, true, 2026-01-31, P30D, or text. ' +
       'A value starting with a dash needs the --value=-5 form.',
     flags: { tenant: TENANT, key: SETTING_KEY, value: { type: 'string', required: true, description: 'New value' } },
-    examples: ['settings set --tenant 1 --key freeLookDays --value 30', "settings set --tenant 1 --key timeZone --value 'America/Chicago'"],
+    examples: [
+      'settings set --tenant 1 --key freeLookDays --value 30',
+      "settings set --tenant 1 --key timeZone --value 'America/Chicago'",
+    ],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const key = text(v, 'key')
@@ -377,37 +471,57 @@ export const COMMANDS: readonly Command[] = [
     group: 'ratebook',
     action: 'import',
     positional: 'file',
-    summary: 'Import a rate book (JSON) as the tenant\'s next version, or check it with --dry-run',
-    description: 'The book is checked as a whole (docs/rate-books.md); every problem is printed with its location and nothing is stored. '
-      + 'With --rates, the CSV file\'s rates are added to the book\'s. Running servers use the new version at once (on PostgreSQL through the invalidation bus).',
+    summary: "Import a rate book (JSON) as the tenant's next version, or check it with --dry-run",
+    description:
+      'The book is checked as a whole (docs/rate-books.md); every problem is printed with its location and nothing is stored. ' +
+      "With --rates, the CSV file's rates are added to the book's. Running servers use the new version at once (on PostgreSQL through the invalidation bus).",
     synopsis: '<file> --tenant <id> [--rates <csv file>] [--dry-run]',
     flags: {
       tenant: TENANT,
       rates: { type: 'string', value: 'csv file', description: 'Rates as CSV (docs/rate-books.md)' },
       'dry-run': { type: 'boolean', description: 'Check only; store nothing' },
     },
-    examples: ['ratebook import book.json --tenant 1 --dry-run', 'ratebook import book.json --tenant 1 --rates rates.csv'],
+    examples: [
+      'ratebook import book.json --tenant 1 --dry-run',
+      'ratebook import book.json --tenant 1 --rates rates.csv',
+    ],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const file = text(v, 'file')
       const ratesFile = optionalText(v, 'rates')
       const book = await readJsonFile(file)
       if (ratesFile !== undefined) {
-        if (book.ratesCsv !== undefined) throw new InputError(`${file} has ratesCsv already: give the rates either there or with --rates`)
+        if (book.ratesCsv !== undefined)
+          throw new InputError(`${file} has ratesCsv already: give the rates either there or with --rates`)
         book.ratesCsv = await readTextFile(ratesFile)
       }
-      const sources = { file: path.basename(file), ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }) }
+      const sources = {
+        file: path.basename(file),
+        ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }),
+      }
       const dryRun = v['dry-run'] === true
       return async ({ rateBooks, tenants, operator }) => {
         await tenants.assertTenant(tenantId)
         const result = await rateBooks.importForOperator(tenantId, book, { dryRun, sources }, operator)
         if (!result.ok) {
-          const where = (p: (typeof result.problems)[number]) => `${p.file}${p.path !== undefined ? ` ${p.path}` : ''}${p.row !== undefined ? ` row ${p.row}` : ''}${p.field !== undefined && p.path === undefined ? ` ${p.field}` : ''}`
-          throw new InputError(lines(`the rate book was refused (${result.problems.length} problem(s)); nothing was stored:`, ...result.problems.map((p) => `  ${where(p)}: ${p.message} [${p.code}]`)).trimEnd())
+          const where = (p: (typeof result.problems)[number]) =>
+            `${p.file}${p.path !== undefined ? ` ${p.path}` : ''}${p.row !== undefined ? ` row ${p.row}` : ''}${p.field !== undefined && p.path === undefined ? ` ${p.field}` : ''}`
+          throw new InputError(
+            lines(
+              `the rate book was refused (${result.problems.length} problem(s)); nothing was stored:`,
+              ...result.problems.map((p) => `  ${where(p)}: ${p.message} [${p.code}]`),
+            ).trimEnd(),
+          )
         }
         const r = result.result
-        const counts = Object.entries(r.summary).map(([k, n]) => `${n} ${k}`).join(', ')
-        const head = r.dryRun ? `The rate book is valid (dry run: nothing stored).` : r.unchanged ? `The rate book equals version ${r.version}: nothing stored.` : `Tenant ${tenantId}: rate book version ${r.version} stored, effective ${r.effectiveDate}.`
+        const counts = Object.entries(r.summary)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ')
+        const head = r.dryRun
+          ? `The rate book is valid (dry run: nothing stored).`
+          : r.unchanged
+            ? `The rate book equals version ${r.version}: nothing stored.`
+            : `Tenant ${tenantId}: rate book version ${r.version} stored, effective ${r.effectiveDate}.`
         return { json: r, text: lines(head, `  ${counts}`, `  checksum ${r.checksum}`) }
       }
     },
@@ -423,8 +537,23 @@ export const COMMANDS: readonly Command[] = [
       return async ({ rateBooks, tenants }) => {
         await tenants.assertTenant(tenantId)
         const rows = await rateBooks.versions(tenantId)
-        const json = rows.map((r) => ({ version: r.version, id: r.id, effectiveDate: r.effective_date, description: r.description, checksum: r.checksum, summary: r.summary, importedAt: r.imported_at.toISOString(), importedBy: r.imported_by }))
-        return { json, text: table(['VERSION', 'EFFECTIVE', 'IMPORTED', 'BY', 'DESCRIPTION'], json.map((r) => [String(r.version), r.effectiveDate, r.importedAt, r.importedBy, r.description])) }
+        const json = rows.map((r) => ({
+          version: r.version,
+          id: r.id,
+          effectiveDate: r.effective_date,
+          description: r.description,
+          checksum: r.checksum,
+          summary: r.summary,
+          importedAt: r.imported_at.toISOString(),
+          importedBy: r.imported_by,
+        }))
+        return {
+          json,
+          text: table(
+            ['VERSION', 'EFFECTIVE', 'IMPORTED', 'BY', 'DESCRIPTION'],
+            json.map((r) => [String(r.version), r.effectiveDate, r.importedAt, r.importedBy, r.description]),
+          ),
+        }
       }
     },
   },
@@ -440,7 +569,7 @@ export const COMMANDS: readonly Command[] = [
     examples: ['ratebook export --tenant 1 --out book.json', 'ratebook export --tenant 1 --version 3'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
-      const version = v.version === undefined ? 'active' as const : positiveId(v, 'version')
+      const version = v.version === undefined ? ('active' as const) : positiveId(v, 'version')
       const out = optionalText(v, 'out')
       return async ({ rateBooks, tenants }) => {
         await tenants.assertTenant(tenantId)
@@ -448,7 +577,10 @@ export const COMMANDS: readonly Command[] = [
         const body = `${JSON.stringify(book, null, 2)}\n`
         if (out === undefined) return { json: book, text: body }
         await fs.writeFile(out, body)
-        return { json: { file: out, effectiveDate: book.effectiveDate }, text: lines(`Wrote the rate book effective ${book.effectiveDate} to ${out}.`) }
+        return {
+          json: { file: out, effectiveDate: book.effectiveDate },
+          text: lines(`Wrote the rate book effective ${book.effectiveDate} to ${out}.`),
+        }
       }
     },
   },
@@ -456,8 +588,9 @@ export const COMMANDS: readonly Command[] = [
     group: 'secrets',
     action: 'reseal',
     summary: 'Re-encrypt every stored secret under the current secrets key (the first of SECRETS_KEY)',
-    description: 'Step 2 of a secrets key rotation (docs/operations.md): with the new key first in SECRETS_KEY and the old one after it, ' +
-      'seals every tenant\'s private signing keys, quote-signing key and download-link key under the new key, so the old key can then be removed. ' +
+    description:
+      'Step 2 of a secrets key rotation (docs/operations.md): with the new key first in SECRETS_KEY and the old one after it, ' +
+      "seals every tenant's private signing keys, quote-signing key and download-link key under the new key, so the old key can then be removed. " +
       'Safe to run again, and while servers run.',
     flags: {},
     examples: ['secrets reseal'],
@@ -469,7 +602,9 @@ export const COMMANDS: readonly Command[] = [
           text: lines(
             `Every stored secret is now sealed under secrets key ${report.keyId}.`,
             `  ${report.tenants} tenant(s); ${report.resealed} secret(s) re-sealed, ${report.unchanged} already under that key.`,
-            ...Object.entries(report.tables).map(([kind, count]) => `    ${kind}: ${count.resealed} re-sealed, ${count.unchanged} already under that key.`),
+            ...Object.entries(report.tables).map(
+              ([kind, count]) => `    ${kind}: ${count.resealed} re-sealed, ${count.unchanged} already under that key.`,
+            ),
             'Keys after the first in SECRETS_KEY are no longer needed once every instance runs with this key first.',
           ),
         }
@@ -480,7 +615,8 @@ export const COMMANDS: readonly Command[] = [
     group: 'db',
     action: 'migrate',
     summary: 'Bring the database schema up to date and report the migrations',
-    description: 'Every command (and the server at start-up) migrates first; this one only does that, and reports which migrations ran now.',
+    description:
+      'Every command (and the server at start-up) migrates first; this one only does that, and reports which migrations ran now.',
     flags: {},
     examples: ['db migrate'],
     async prepare() {
@@ -492,7 +628,9 @@ export const COMMANDS: readonly Command[] = [
         return {
           json: { engine, applied, migrations: all },
           text: lines(
-            applied.length === 0 ? `The ${engine} database schema was already up to date.` : `Applied ${applied.length} migration${applied.length > 1 ? 's' : ''} to the ${engine} database:`,
+            applied.length === 0
+              ? `The ${engine} database schema was already up to date.`
+              : `Applied ${applied.length} migration${applied.length > 1 ? 's' : ''} to the ${engine} database:`,
             ...applied.map((name) => `  ${name}`),
             `${all.length} migration${all.length === 1 ? '' : 's'} in total; latest: ${all.at(-1)?.name ?? 'none'}.`,
           ),

@@ -50,7 +50,8 @@ export function parseFlags(flags: Flags, args: string[], positional?: string): V
       positionals.push(token.value)
       continue
     }
-    if (token.kind === 'option' && !Object.hasOwn(options, token.name)) throw new UsageError(`unknown option '${token.rawName}'`)
+    if (token.kind === 'option' && !Object.hasOwn(options, token.name))
+      throw new UsageError(`unknown option '${token.rawName}'`)
   }
   let values: Values
   try {
@@ -61,15 +62,21 @@ export function parseFlags(flags: Flags, args: string[], positional?: string): V
     throw err
   }
   if (values.help) return values
-  const missing = Object.entries(flags).filter(([name, f]) => f.required && values[name] === undefined).map(([name]) => `--${name}`)
+  const missing = Object.entries(flags)
+    .filter(([name, f]) => f.required && values[name] === undefined)
+    .map(([name]) => `--${name}`)
   if (positional && values[positional] === undefined) missing.unshift(`<${positional}>`)
-  if (missing.length > 0) throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
+  if (missing.length > 0)
+    throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
   return values
 }
 
 function isParseArgsError(err: unknown): err is Error {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' &&
+  return (
+    err instanceof Error &&
+    typeof (err as NodeJS.ErrnoException).code === 'string' &&
     ((err as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS_')
+  )
 }
 
 /** The value of a string flag that parseFlags has already required. */
@@ -88,7 +95,8 @@ export function optionalText(values: Values, name: string): string | undefined {
 export function positiveId(values: Values, name: string): number {
   const raw = text(values, name)
   const n = Number(raw)
-  if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(n)) throw new InputError(`--${name} must be a positive integer (got "${raw}")`)
+  if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(n))
+    throw new InputError(`--${name} must be a positive integer (got "${raw}")`)
   return n
 }
 

@@ -22,10 +22,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (HELP_WORDS.has(first)) return help(io, first === 'help' ? [second, rest[0]] : [])
   const group = COMMANDS.filter((c) => c.group === first)
   if (group.length === 0) {
-    return usageFailure(io, first.startsWith('-') ? `unknown option '${first}' (options follow the command)` : `unknown command '${first}'`, topHelp())
+    return usageFailure(
+      io,
+      first.startsWith('-') ? `unknown option '${first}' (options follow the command)` : `unknown command '${first}'`,
+      topHelp(),
+    )
   }
   if (second !== undefined && HELP_WORDS.has(second)) return help(io, [first])
-  if (second === undefined || second.startsWith('-')) return usageFailure(io, `missing command after '${first}'`, groupHelp(first))
+  if (second === undefined || second.startsWith('-'))
+    return usageFailure(io, `missing command after '${first}'`, groupHelp(first))
   const command = group.find((c) => c.action === second)
   if (!command) return usageFailure(io, `unknown command '${first} ${second}'`, groupHelp(first))
 
@@ -40,7 +45,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     runner = await command.prepare(values, io)
   } catch (err) {
     if (err instanceof UsageError) {
-      return usageFailure(io, err.message, `usage: ${usageLine(PROGRAM, name(command), command.flags, command.synopsis)}\nRun '${PROGRAM} ${name(command)} --help' for details.\n`)
+      return usageFailure(
+        io,
+        err.message,
+        `usage: ${usageLine(PROGRAM, name(command), command.flags, command.synopsis)}\nRun '${PROGRAM} ${name(command)} --help' for details.\n`,
+      )
     }
     if (err instanceof InputError) {
       io.diagnostic(`error: ${err.message}\n`)
@@ -98,7 +107,13 @@ function topHelp(): string {
 
 function groupHelp(group: string): string {
   const commands = COMMANDS.filter((c) => c.group === group)
-  return [`usage: ${PROGRAM} ${group} <${commands.map((c) => c.action).join('|')}> [options]`, '', 'Commands:', ...commandList(commands), ''].join('\n')
+  return [
+    `usage: ${PROGRAM} ${group} <${commands.map((c) => c.action).join('|')}> [options]`,
+    '',
+    'Commands:',
+    ...commandList(commands),
+    '',
+  ].join('\n')
 }
 
 function commandHelp(c: Command): string {

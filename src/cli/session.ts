@@ -19,7 +19,10 @@ import type { Runner } from './commands.ts'
 import { EXIT, InputError } from './parse.ts'
 import type { ReplyWriter } from './stdio.ts'
 
-export async function execute(runner: Runner, output: { json: boolean; reply: ReplyWriter; diagnostic(text: string): void }): Promise<number> {
+export async function execute(
+  runner: Runner,
+  output: { json: boolean; reply: ReplyWriter; diagnostic(text: string): void },
+): Promise<number> {
   try {
     const config = loadConfig()
     const startedAt = new Date()
@@ -30,7 +33,13 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
         // After the database is open, as the server does: an embedded data directory in use by
         // another process is left untouched, key file included.
         const secrets = loadSecretBox(config)
-        const modules = createModules({ db, clock: systemClock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds })
+        const modules = createModules({
+          db,
+          clock: systemClock,
+          bus,
+          secrets,
+          accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+        })
         const reply = await runner({
           engine: db.engine,
           tenants: modules.identity.tenants,
@@ -51,9 +60,11 @@ export async function execute(runner: Runner, output: { json: boolean; reply: Re
     return EXIT.ok
   } catch (err) {
     const expected = expectedFailure(err)
-    output.diagnostic(expected !== undefined
-      ? `error: ${expected}\n`
-      : `error: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    output.diagnostic(
+      expected !== undefined
+        ? `error: ${expected}\n`
+        : `error: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    )
     return EXIT.failure
   }
 }
@@ -69,11 +80,25 @@ function operatorName(): string {
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'])
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
 
 /** The message of a failure the operator can act on; undefined for a fault in this program. */
 function expectedFailure(err: unknown): string | undefined {
-  if (err instanceof InputError || err instanceof OperatorError || err instanceof SettingsOperatorError || err instanceof DataDirBusy || err instanceof SecretsError) {
+  if (
+    err instanceof InputError ||
+    err instanceof OperatorError ||
+    err instanceof SettingsOperatorError ||
+    err instanceof DataDirBusy ||
+    err instanceof SecretsError
+  ) {
     return err.message
   }
   if (err instanceof AppError && err.status < 500) return err.message
@@ -82,10 +107,13 @@ function expectedFailure(err: unknown): string | undefined {
   if (err instanceof ConfigError) return err.message
   const cause = err instanceof AggregateError && err.errors[0] instanceof Error ? err.errors[0] : err
   const code = (cause as NodeJS.ErrnoException).code
-  if (code !== undefined && UNREACHABLE.has(code)) return `cannot reach the PostgreSQL server of DATABASE_URL: ${cause.message || code}`
+  if (code !== undefined && UNREACHABLE.has(code))
+    return `cannot reach the PostgreSQL server of DATABASE_URL: ${cause.message || code}`
   // A file-system refusal names the path, e.g. a DATA_DIR that cannot be created.
-  if ((cause as NodeJS.ErrnoException).syscall !== undefined && (cause as NodeJS.ErrnoException).path !== undefined) return cause.message
+  if ((cause as NodeJS.ErrnoException).syscall !== undefined && (cause as NodeJS.ErrnoException).path !== undefined)
+    return cause.message
   // SQLSTATE classes 08 (connection), 28 (authorization), 3D (no such database): a wrong DATABASE_URL.
-  if (code !== undefined && /^(08|28|3D)[0-9A-Z]{3}$/.test(code)) return `PostgreSQL refused the connection of DATABASE_URL: ${cause.message}`
+  if (code !== undefined && /^(08|28|3D)[0-9A-Z]{3}$/.test(code))
+    return `PostgreSQL refused the connection of DATABASE_URL: ${cause.message}`
   return undefined
 }

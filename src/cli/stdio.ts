@@ -11,9 +11,10 @@ export function takeOverStdout(): ReplyWriter {
   const stdout = process.stdout
   const write = stdout.write.bind(stdout)
   stdout.write = process.stderr.write.bind(process.stderr)
-  return (text) => new Promise((resolve, reject) => {
-    write(text, (err) => (err ? reject(err) : resolve()))
-  })
+  return (text) =>
+    new Promise((resolve, reject) => {
+      write(text, (err) => (err ? reject(err) : resolve()))
+    })
 }
 
 /**

@@ -12,7 +12,12 @@ export type AuditRecord = {
   changes?: Record<string, unknown>
 }
 
-export async function writeAudit(tx: Transaction<DB>, ctx: RequestContext, at: Date, record: AuditRecord): Promise<void> {
+export async function writeAudit(
+  tx: Transaction<DB>,
+  ctx: RequestContext,
+  at: Date,
+  record: AuditRecord,
+): Promise<void> {
   await tx
     .insertInto('audit_log')
     .values({

@@ -100,10 +100,12 @@ export function createTtlCache<V>(options: { ttlMs: number; maxEntries: number; 
       let p = pending.get(key)
       if (!p) {
         const startedAt = generation
-        p = load().then((value) => {
-          if (value !== undefined && generation === startedAt) cache.set(key, value)
-          return value
-        }).finally(() => pending.delete(key))
+        p = load()
+          .then((value) => {
+            if (value !== undefined && generation === startedAt) cache.set(key, value)
+            return value
+          })
+          .finally(() => pending.delete(key))
         pending.set(key, p)
       }
       return p
@@ -180,7 +182,10 @@ class TimedOut extends Error {}
 const queues = new WeakMap<pg.Client, Promise<unknown>>()
 function queued<T>(c: pg.Client, run: () => Promise<T>): Promise<T> {
   const next = (queues.get(c) ?? Promise.resolve()).then(run)
-  queues.set(c, next.catch(() => {}))
+  queues.set(
+    c,
+    next.catch(() => {}),
+  )
   return next
 }
 
@@ -194,7 +199,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
-export async function createInvalidationBus(databaseUrl: string | undefined, options: BusOptions = {}): Promise<InvalidationBus> {
+export async function createInvalidationBus(
+  databaseUrl: string | undefined,
+  options: BusOptions = {},
+): Promise<InvalidationBus> {
   const log = options.log ?? stderrLog
   const handlers = new Map<string, Array<(key: string) => void>>()
   const instance = randomUUID()
@@ -221,7 +229,13 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
         deliver(topic, key)
       },
       subscribe,
-      status: () => ({ mode: 'local', state: closed ? 'closed' : 'listening', since, reconnects: 0, pendingPublishes: 0 }),
+      status: () => ({
+        mode: 'local',
+        state: closed ? 'closed' : 'listening',
+        since,
+        reconnects: 0,
+        pendingPublishes: 0,
+      }),
       async close() {
         closed = true
       },
@@ -258,7 +272,12 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
   }
 
   async function open(): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: BUS_APPLICATION_NAME })
+    const c = new pg.Client({
+      connectionString: databaseUrl,
+      keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: BUS_APPLICATION_NAME,
+    })
     // Listeners for the client's whole life: pg emits 'error' when the connection drops, and an
     // unheard 'error' would end the process.
     c.on('error', (err) => lost(c, err))
@@ -310,7 +329,8 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
     } catch (err) {
       lastError = (err as Error).message
       // Every attempt while the outage is young, then one line in ten.
-      if (attempt <= 3 || attempt % 10 === 0) log.warn({ err: lastError, attempt }, 'cache invalidation bus could not reconnect yet')
+      if (attempt <= 3 || attempt % 10 === 0)
+        log.warn({ err: lastError, attempt }, 'cache invalidation bus could not reconnect yet')
       scheduleReconnect()
       return
     }
@@ -335,13 +355,21 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
     deafBuses.delete(deaf)
     clearInterval(heartbeatTimer)
     heartbeatTimer = setInterval(() => {
-      withTimeout(queued(c, () => c.query('select 1')), QUERY_TIMEOUT_MS, 'bus heartbeat').catch((err: Error) => lost(c, err))
+      withTimeout(
+        queued(c, () => c.query('select 1')),
+        QUERY_TIMEOUT_MS,
+        'bus heartbeat',
+      ).catch((err: Error) => lost(c, err))
     }, heartbeatMs)
     heartbeatTimer.unref()
   }
 
   const notify = (c: pg.Client, m: Message) =>
-    withTimeout(queued(c, () => c.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(m)])), QUERY_TIMEOUT_MS, 'NOTIFY')
+    withTimeout(
+      queued(c, () => c.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(m)])),
+      QUERY_TIMEOUT_MS,
+      'NOTIFY',
+    )
 
   function hold(topic: string, key: string): void {
     if (pendingFlush) return
@@ -361,7 +389,10 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
     try {
       if (flush) await notify(c, { from: instance, flush: true })
       for (const { topic, key } of batch) await notify(c, { from: instance, topic, key })
-      log.info({ sent: flush ? 'flush' : batch.length }, 'cache invalidation bus sent the announcements held while it was away')
+      log.info(
+        { sent: flush ? 'flush' : batch.length },
+        'cache invalidation bus sent the announcements held while it was away',
+      )
     } catch (err) {
       // Still unsent: keep them for the next connection.
       if (flush) pendingFlush = true
@@ -393,7 +424,11 @@ export async function createInvalidationBus(databaseUrl: string | undefined, opt
     status() {
       const pid = client ? pidOf(client) : undefined
       return {
-        mode: 'postgres', state, since, reconnects, pendingPublishes: pending.size + (pendingFlush ? 1 : 0),
+        mode: 'postgres',
+        state,
+        since,
+        reconnects,
+        pendingPublishes: pending.size + (pendingFlush ? 1 : 0),
         ...(pid !== undefined ? { backendPid: pid } : {}),
         ...(lastError !== undefined ? { lastError } : {}),
       }

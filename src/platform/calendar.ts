@@ -18,10 +18,9 @@ export function addDays(isoDate: string, days: number): string {
 /** Adds calendar months; a day past the end of the target month becomes its last day (Jan 31 + 1 month = Feb 28/29). */
 export function addMonths(isoDate: string, months: number): string {
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
-  const total = (y * 12 + (m - 1)) + months
+  const total = y * 12 + (m - 1) + months
   const year = Math.floor(total / 12)
   const month = total % 12
   const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
   return new Date(Date.UTC(year, month, Math.min(d, last))).toISOString().slice(0, 10)
 }
-

@@ -8,8 +8,12 @@ export function createManualClock(start: Date = new Date()): Clock & { set(d: Da
   let current = start.getTime()
   return {
     now: () => new Date(current),
-    set: (d: Date) => { current = d.getTime() },
-    advance: (ms: number) => { current += ms },
+    set: (d: Date) => {
+      current = d.getTime()
+    },
+    advance: (ms: number) => {
+      current += ms
+    },
   }
 }
 
@@ -20,7 +24,11 @@ export function localDate(instant: Date, timeZone: string): string {
   let zone = dateFormats.get(timeZone)
   if (!zone) {
     // en-CA writes dates as YYYY-MM-DD.
-    zone = { format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), minute: Number.NaN, date: '' }
+    zone = {
+      format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+      minute: Number.NaN,
+      date: '',
+    }
     dateFormats.set(timeZone, zone)
   }
   // Zone offsets are whole minutes, so the date changes only on a minute: the last one is kept.

@@ -1,13 +1,39 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { Decimal, allocate, centsToDecimal, centsToNumber, formatMoney, multiplyCents, parseDecimal, parseMoney, percentOf, percentOfCents, sumMoney, toCents } from './money.ts'
+import {
+  Decimal,
+  allocate,
+  centsToDecimal,
+  centsToNumber,
+  formatMoney,
+  multiplyCents,
+  parseDecimal,
+  parseMoney,
+  percentOf,
+  percentOfCents,
+  sumMoney,
+  toCents,
+} from './money.ts'
 
 const d = (v: string) => new Decimal(v)
 
 describe('parseMoney', () => {
   const cases: Array<[unknown, string | null, boolean?]> = [
-    ['12.34', '12.34'], [12.34, '12.34'], [0, '0'], ['0.5', '0.5'], [1e21, null], ['12.345', null], ['-1.00', null],
-    ['-1.00', '-1', true], ['1e3', null], [' 1', null], ['', null], [null, null], [Number.NaN, null], ['01.00', null], [true, null],
+    ['12.34', '12.34'],
+    [12.34, '12.34'],
+    [0, '0'],
+    ['0.5', '0.5'],
+    [1e21, null],
+    ['12.345', null],
+    ['-1.00', null],
+    ['-1.00', '-1', true],
+    ['1e3', null],
+    [' 1', null],
+    ['', null],
+    [null, null],
+    [Number.NaN, null],
+    ['01.00', null],
+    [true, null],
   ]
   for (const [input, expected, signed] of cases) {
     it(`${JSON.stringify(input)}${signed ? ' (signed)' : ''} → ${expected}`, () => {
@@ -49,7 +75,10 @@ describe('allocate', () => {
   for (const [total, weights, expected] of cases) {
     it(`${total} over ${weights.join(':')}`, () => {
       const parts = allocate(d(total), weights.map(d))
-      assert.deepEqual(parts.map((p) => p.toFixed(2)), expected)
+      assert.deepEqual(
+        parts.map((p) => p.toFixed(2)),
+        expected,
+      )
       if (parts.length > 0) assert.equal(sumMoney(parts).toFixed(2), d(total).toFixed(2))
     })
   }
@@ -63,17 +92,34 @@ describe('integer cents', () => {
     assert.equal(String(centsToNumber(30)), '0.3')
     assert.throws(() => toCents(d('1.005')), RangeError)
   })
-  const products: Array<[number, string, number]> = [[61000, '1.10', 67100], [1005, '1.5', 1508], [-1005, '1.5', -1508], [12345, '1', 12345], [999, '0.333333', 333]]
+  const products: Array<[number, string, number]> = [
+    [61000, '1.10', 67100],
+    [1005, '1.5', 1508],
+    [-1005, '1.5', -1508],
+    [12345, '1', 12345],
+    [999, '0.333333', 333],
+  ]
   for (const [cents, factor, expected] of products) {
     it(`${cents} × ${factor} = ${expected}`, () => assert.equal(multiplyCents(cents, d(factor)), expected))
   }
-  const percents: Array<[number, string, number]> = [[145000, '2.5', 3625], [9999, '33.3333', 3333], [101, '50', 51]]
+  const percents: Array<[number, string, number]> = [
+    [145000, '2.5', 3625],
+    [9999, '33.3333', 3333],
+    [101, '50', 51],
+  ]
   for (const [cents, pct, expected] of percents) {
     it(`${pct}% of ${cents} = ${expected}`, () => assert.equal(percentOfCents(cents, d(pct)), expected))
   }
 })
 
 describe('centsToDecimal', () => {
-  const cases: Array<[number, string]> = [[0, '0.00'], [5, '0.05'], [145005, '1450.05'], [-1234, '-12.34'], [900719925474099, '9007199254740.99']]
-  for (const [cents, stored] of cases) it(`${cents} cents → ${stored}`, () => assert.equal(centsToDecimal(cents).toFixed(2), stored))
+  const cases: Array<[number, string]> = [
+    [0, '0.00'],
+    [5, '0.05'],
+    [145005, '1450.05'],
+    [-1234, '-12.34'],
+    [900719925474099, '9007199254740.99'],
+  ]
+  for (const [cents, stored] of cases)
+    it(`${cents} cents → ${stored}`, () => assert.equal(centsToDecimal(cents).toFixed(2), stored))
 })

@@ -25,13 +25,15 @@ const SIGNED_MONEY = decimalPattern(2, true)
  * rendering, which is exact for any literal of two places.
  */
 export function parseMoney(value: unknown, options: { signed?: boolean } = {}): Decimal | null {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  const text =
+    typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
   return (options.signed ? SIGNED_MONEY : MONEY).test(text) ? new Decimal(text) : null
 }
 
 /** Parses a decimal with at most `places` places (rates, percentages, factors); null when invalid. */
 export function parseDecimal(value: unknown, places: number, options: { signed?: boolean } = {}): Decimal | null {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  const text =
+    typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
   return decimalPattern(places, options.signed).test(text) ? new Decimal(text) : null
 }
 
@@ -68,7 +70,9 @@ export function allocate(total: Decimal, weights: readonly Decimal[]): Decimal[]
   const exact = weights.map((w) => cents.times(w).dividedBy(weightSum))
   const parts = exact.map((e) => e.floor())
   let leftover = cents.minus(sumMoney(parts)).toNumber()
-  const order = exact.map((e, i) => ({ i, rest: e.minus(parts[i]!) })).toSorted((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i)
+  const order = exact
+    .map((e, i) => ({ i, rest: e.minus(parts[i]!) }))
+    .toSorted((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i)
   for (let k = 0; leftover > 0; k = (k + 1) % order.length, leftover--) parts[order[k]!.i] = parts[order[k]!.i]!.plus(1)
   return parts.map((p) => p.dividedBy(100))
 }
@@ -111,7 +115,8 @@ const DECIMAL_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/
 
 /** The decimal a JSON number or decimal string stands for (negative zero read as zero); null when it is not a plain decimal. */
 function decimalOf(value: unknown): Decimal | null {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  const text =
+    typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value : ''
   if (!DECIMAL_TEXT.test(text)) return null
   const d = new Decimal(text)
   return d.isZero() ? new Decimal(0) : d
@@ -126,13 +131,16 @@ export function decimalProblem(
   value: unknown,
   bounds: { places: number; min: Decimal; max: Decimal; minExclusive?: boolean },
 ): { code: 'invalid_type' | 'invalid_format' | 'out_of_range' | 'too_precise'; message: string } | undefined {
-  if (typeof value !== 'number' && typeof value !== 'string') return { code: 'invalid_type', message: 'must be a number or a decimal string' }
+  if (typeof value !== 'number' && typeof value !== 'string')
+    return { code: 'invalid_type', message: 'must be a number or a decimal string' }
   const d = decimalOf(value)
   if (!d) return { code: 'invalid_format', message: 'must be a plain decimal such as 125.50' }
   const range = `must be ${bounds.minExclusive ? 'greater than' : 'at least'} ${bounds.min.toString()} and at most ${bounds.max.toString()}`
-  if (bounds.minExclusive ? d.lessThanOrEqualTo(bounds.min) : d.lessThan(bounds.min)) return { code: 'out_of_range', message: range }
+  if (bounds.minExclusive ? d.lessThanOrEqualTo(bounds.min) : d.lessThan(bounds.min))
+    return { code: 'out_of_range', message: range }
   if (d.greaterThan(bounds.max)) return { code: 'out_of_range', message: range }
-  if (d.decimalPlaces() > bounds.places) return { code: 'too_precise', message: `must have at most ${bounds.places} decimal places` }
+  if (d.decimalPlaces() > bounds.places)
+    return { code: 'too_precise', message: `must have at most ${bounds.places} decimal places` }
   return undefined
 }
 

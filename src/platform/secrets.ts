@@ -60,7 +60,9 @@ export function parseSecretsKeys(text: string, source: string): Buffer[] {
     // Node's base64 decoder takes the URL-safe alphabet too; the pattern refuses what it would skip.
     const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(item) ? Buffer.from(item, 'base64') : undefined
     if (!key || key.length !== KEY_BYTES) {
-      throw new SecretsError(`${source}: key ${i + 1} is not ${KEY_BYTES} bytes in base64 (make one with: openssl rand -base64 32)`)
+      throw new SecretsError(
+        `${source}: key ${i + 1} is not ${KEY_BYTES} bytes in base64 (make one with: openssl rand -base64 32)`,
+      )
     }
     return key
   })
@@ -77,7 +79,7 @@ export function createSecretBox(keys: readonly Buffer[]): SecretBox {
   const aad = (keyId: string, context: string) => Buffer.from(`${FORMAT}:${keyId}:${context}`)
   const parse = (value: string) => {
     const parts = value.split(':')
-    return parts.length === 5 && parts[0] === FORMAT ? parts as [string, string, string, string, string] : undefined
+    return parts.length === 5 && parts[0] === FORMAT ? (parts as [string, string, string, string, string]) : undefined
   }
   return {
     currentKeyId,
@@ -87,7 +89,13 @@ export function createSecretBox(keys: readonly Buffer[]): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', first, iv)
       cipher.setAAD(aad(currentKeyId, context))
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-      return [FORMAT, currentKeyId, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':')
+      return [
+        FORMAT,
+        currentKeyId,
+        iv.toString('base64url'),
+        ciphertext.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join(':')
     },
     open(sealed, context) {
       const parts = parse(sealed)
@@ -95,15 +103,21 @@ export function createSecretBox(keys: readonly Buffer[]): SecretBox {
       const [, keyId, iv, ciphertext, tag] = parts
       const key = byId.get(keyId)
       if (!key) {
-        throw new SecretsError(`the stored secret of ${context} is sealed under secrets key ${keyId}, which is not configured (configured: ${[...byId.keys()].join(', ')}); add that key to SECRETS_KEY after the current one`)
+        throw new SecretsError(
+          `the stored secret of ${context} is sealed under secrets key ${keyId}, which is not configured (configured: ${[...byId.keys()].join(', ')}); add that key to SECRETS_KEY after the current one`,
+        )
       }
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES })
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+          authTagLength: TAG_BYTES,
+        })
         decipher.setAAD(aad(keyId, context))
         decipher.setAuthTag(Buffer.from(tag, 'base64url'))
         return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8')
       } catch {
-        throw new SecretsError(`the stored secret of ${context} does not authenticate under secrets key ${keyId}: it was altered or belongs to another row`)
+        throw new SecretsError(
+          `the stored secret of ${context} does not authenticate under secrets key ${keyId}: it was altered or belongs to another row`,
+        )
       }
     },
     isSealed: (value) => parse(value) !== undefined,
@@ -117,10 +131,16 @@ export function createSecretBox(keys: readonly Buffer[]): SecretBox {
  * SECRETS_KEY is refused: instances share the database, so they must share the key, and no file
  * beside one of them can be that.
  */
-export function loadSecretBox(config: { secretsKey: string | undefined; databaseUrl: string | undefined; dataDir: string }): SecretBox {
+export function loadSecretBox(config: {
+  secretsKey: string | undefined
+  databaseUrl: string | undefined
+  dataDir: string
+}): SecretBox {
   if (config.secretsKey !== undefined) return createSecretBox(parseSecretsKeys(config.secretsKey, 'SECRETS_KEY'))
   if (config.databaseUrl !== undefined) {
-    throw new SecretsError('SECRETS_KEY is required with DATABASE_URL: it encrypts the secrets stored in the database (see docs/operations.md, "Rotating the secrets key"); make one with: openssl rand -base64 32')
+    throw new SecretsError(
+      'SECRETS_KEY is required with DATABASE_URL: it encrypts the secrets stored in the database (see docs/operations.md, "Rotating the secrets key"); make one with: openssl rand -base64 32',
+    )
   }
   const file = path.join(config.dataDir, SECRETS_KEY_FILE)
   fs.mkdirSync(config.dataDir, { recursive: true })
@@ -171,11 +191,16 @@ export function openBytes(secrets: SecretBox, stored: string, context: string): 
  * it seals those not sealed yet; under 'all' also those sealed under an older key. Each is written
  * back through `write`, sealed under the current key with the same plaintext and context.
  */
-export async function sealStored<R>(secrets: SecretBox, rows: Iterable<R>, scope: SealScope, access: {
-  stored(row: R): string
-  context(row: R): string
-  write(row: R, sealed: string): Promise<void>
-}): Promise<SealCount> {
+export async function sealStored<R>(
+  secrets: SecretBox,
+  rows: Iterable<R>,
+  scope: SealScope,
+  access: {
+    stored(row: R): string
+    context(row: R): string
+    write(row: R, sealed: string): Promise<void>
+  },
+): Promise<SealCount> {
   const count: SealCount = { resealed: 0, unchanged: 0 }
   for (const row of rows) {
     const stored = access.stored(row)

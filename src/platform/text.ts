@@ -45,7 +45,13 @@ function unstorable(text: string): UnstorableReason | undefined {
   return undefined
 }
 
-type Frame = { value: unknown; parent: Frame | undefined; key: string | number; depth: number; keyReason: UnstorableReason | undefined }
+type Frame = {
+  value: unknown
+  parent: Frame | undefined
+  key: string | number
+  depth: number
+  keyReason: UnstorableReason | undefined
+}
 
 function pathOf(frame: Frame): Array<string | number> {
   const path: Array<string | number> = []
@@ -86,12 +92,19 @@ export function scanText(value: unknown, maxDepth = MAX_JSON_DEPTH): TextScan {
     }
     // Pushed in reverse so that findings come out in document order.
     if (isArray) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: frame, key: i, depth: frame.depth + 1, keyReason: undefined })
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ value: v[i], parent: frame, key: i, depth: frame.depth + 1, keyReason: undefined })
     } else {
       const keys = Object.keys(v)
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string
-        stack.push({ value: (v as Record<string, unknown>)[key], parent: frame, key, depth: frame.depth + 1, keyReason: unstorable(key) })
+        stack.push({
+          value: (v as Record<string, unknown>)[key],
+          parent: frame,
+          key,
+          depth: frame.depth + 1,
+          keyReason: unstorable(key),
+        })
       }
     }
   }
@@ -107,7 +120,10 @@ export function printable(text: string): string {
   // By code point: a surrogate pair is one (well-formed) code point, a lone surrogate one of its own.
   for (const ch of text) {
     const c = ch.charCodeAt(0)
-    out += c < 0x20 || c === 0x7f || (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) ? `\\u${c.toString(16).padStart(4, '0')}` : ch
+    out +=
+      c < 0x20 || c === 0x7f || (ch.length === 1 && c >= 0xd800 && c <= 0xdfff)
+        ? `\\u${c.toString(16).padStart(4, '0')}`
+        : ch
   }
   return out
 }

@@ -15,7 +15,13 @@ export type DocumentParties = {
 
 const fieldText = (v: string | number | boolean) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v))
 
-export function documentFromContract(c: ContractView, labels: Record<string, string>, coverage: Array<{ group: string; components: string[] }>, parties: DocumentParties, draft: boolean): ContractDocument {
+export function documentFromContract(
+  c: ContractView,
+  labels: Record<string, string>,
+  coverage: Array<{ group: string; components: string[] }>,
+  parties: DocumentParties,
+  draft: boolean,
+): ContractDocument {
   return {
     draft,
     reference: { label: 'Contract number', value: c.contractNumber },
@@ -25,7 +31,13 @@ export function documentFromContract(c: ContractView, labels: Record<string, str
     dealer: { dealerNumber: c.dealer.dealerNumber, name: c.dealer.name, address: parties.dealerAddress },
     customer: c.customer as Person,
     coBuyer: (c.coBuyer as Person | null) ?? null,
-    lienHolder: c.lienHolder ? { name: String(c.lienHolder.name), address: (c.lienHolder.address as PartyAddress | null) ?? null, phoneNumber: (c.lienHolder.phoneNumber as string | null) ?? null } : null,
+    lienHolder: c.lienHolder
+      ? {
+          name: String(c.lienHolder.name),
+          address: (c.lienHolder.address as PartyAddress | null) ?? null,
+          phoneNumber: (c.lienHolder.phoneNumber as string | null) ?? null,
+        }
+      : null,
     vehicle: { ...c.vehicle, odometer: c.saleOdometer, purchasePrice: c.vehicle.purchasePrice },
     product: { code: c.product.productCode, name: c.product.name, type: c.product.productType },
     program: { code: c.program.code, name: c.program.name },
@@ -37,8 +49,18 @@ export function documentFromContract(c: ContractView, labels: Record<string, str
     effectiveDate: c.effectiveDate,
     expiration: { date: c.expirationDate, odometer: c.expirationOdometer },
     price: { retailPrice: c.pricing.retailPrice, total: c.pricing.totalPrice },
-    finance: c.finance ? { financeType: c.finance.financeType, amountFinanced: c.finance.amountFinanced, termMonths: c.finance.termMonths, apr: c.finance.apr } : null,
-    customFields: Object.entries(c.customFields).map(([key, value]) => ({ label: labels[key] ?? key, value: fieldText(value) })),
+    finance: c.finance
+      ? {
+          financeType: c.finance.financeType,
+          amountFinanced: c.finance.amountFinanced,
+          termMonths: c.finance.termMonths,
+          apr: c.finance.apr,
+        }
+      : null,
+    customFields: Object.entries(c.customFields).map(([key, value]) => ({
+      label: labels[key] ?? key,
+      value: fieldText(value),
+    })),
     coverage,
     distanceUnit: parties.distanceUnit,
   }
@@ -49,7 +71,14 @@ export function documentFromDeal(deal: CheckedDeal, body: DealInput, parties: Do
   const q = deal.quoted
   const v = deal.vehicle
   const labels = Object.fromEntries(q.plan.customFields.map((f) => [f.key, f.label]))
-  const person = (p: DealInput['customer']): Person => ({ firstName: p.firstName ?? null, lastName: p.lastName ?? null, companyName: p.companyName ?? null, address: p.address ?? null, emailAddress: p.emailAddress ?? null, phoneNumber: p.phoneNumber ?? null })
+  const person = (p: DealInput['customer']): Person => ({
+    firstName: p.firstName ?? null,
+    lastName: p.lastName ?? null,
+    companyName: p.companyName ?? null,
+    address: p.address ?? null,
+    emailAddress: p.emailAddress ?? null,
+    phoneNumber: p.phoneNumber ?? null,
+  })
   const f = deal.finance
   return {
     draft: true,
@@ -61,11 +90,23 @@ export function documentFromDeal(deal: CheckedDeal, body: DealInput, parties: Do
     dealer: { dealerNumber: q.dealer.dealerNumber, name: q.dealer.name, address: parties.dealerAddress },
     customer: person(body.customer),
     coBuyer: body.coBuyer ? person(body.coBuyer) : null,
-    lienHolder: body.lienHolder ? { name: body.lienHolder.name, address: body.lienHolder.address ?? null, phoneNumber: body.lienHolder.phoneNumber ?? null } : null,
+    lienHolder: body.lienHolder
+      ? {
+          name: body.lienHolder.name,
+          address: body.lienHolder.address ?? null,
+          phoneNumber: body.lienHolder.phoneNumber ?? null,
+        }
+      : null,
     vehicle: {
-      vin: (v.vin as string | null) ?? null, year: (v.year as number | null) ?? null, make: (v.make as string | null) ?? null, model: (v.model as string | null) ?? null,
-      trim: (v.trim as string | null) ?? null, condition: (v.condition as string | null) ?? null, odometer: q.inputs.odometer ?? null,
-      inServiceDate: (v.inServiceDate as string | null) ?? null, purchasePrice: v.purchasePrice === null ? null : Number(v.purchasePrice),
+      vin: (v.vin as string | null) ?? null,
+      year: (v.year as number | null) ?? null,
+      make: (v.make as string | null) ?? null,
+      model: (v.model as string | null) ?? null,
+      trim: (v.trim as string | null) ?? null,
+      condition: (v.condition as string | null) ?? null,
+      odometer: q.inputs.odometer ?? null,
+      inServiceDate: (v.inServiceDate as string | null) ?? null,
+      purchasePrice: v.purchasePrice === null ? null : Number(v.purchasePrice),
     },
     product: { code: q.product.code, name: q.product.name, type: q.product.type },
     program: { code: q.program.code, name: q.program.name },
@@ -76,13 +117,26 @@ export function documentFromDeal(deal: CheckedDeal, body: DealInput, parties: Do
     saleDate: deal.saleDate,
     effectiveDate: deal.effectiveDate,
     expiration: { date: deal.expirationDate, odometer: deal.expirationOdometer },
-    price: { retailPrice: centsToNumber(deal.retailCents), total: centsToNumber(deal.retailCents + deal.optionsRetailCents) },
-    finance: f ? {
-      financeType: (f.financeType as string | null) ?? null, amountFinanced: f.amountFinanced === null ? null : Number(f.amountFinanced),
-      termMonths: (f.termMonths as number | null) ?? null, apr: f.apr === null ? null : Number(f.apr),
-    } : null,
-    customFields: Object.entries(deal.customFields).map(([key, value]) => ({ label: labels[key] ?? key, value: fieldText(value) })),
-    coverage: (q.plan.coverageGroups ?? []).map((g) => ({ group: g.name, components: g.components.map((x) => x.name) })),
+    price: {
+      retailPrice: centsToNumber(deal.retailCents),
+      total: centsToNumber(deal.retailCents + deal.optionsRetailCents),
+    },
+    finance: f
+      ? {
+          financeType: (f.financeType as string | null) ?? null,
+          amountFinanced: f.amountFinanced === null ? null : Number(f.amountFinanced),
+          termMonths: (f.termMonths as number | null) ?? null,
+          apr: f.apr === null ? null : Number(f.apr),
+        }
+      : null,
+    customFields: Object.entries(deal.customFields).map(([key, value]) => ({
+      label: labels[key] ?? key,
+      value: fieldText(value),
+    })),
+    coverage: (q.plan.coverageGroups ?? []).map((g) => ({
+      group: g.name,
+      components: g.components.map((x) => x.name),
+    })),
     distanceUnit: parties.distanceUnit,
   }
 }

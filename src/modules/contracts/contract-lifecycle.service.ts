@@ -16,7 +16,16 @@ import { contractErrors } from './contract.errors.ts'
 import { toHoldView, type ContractView, type CoverageSnapshot, type PricingSnapshot } from './contract.mapper.ts'
 import { renderContractPdf } from './contract.pdf.ts'
 import * as repo from './contract.repository.ts'
-import { differenceLines, finalizationLines, LOCK_MINUTES, lockedAgainst, nameProblem, transition, type HoldReasonCode, type PostingLine } from './contract.rules.ts'
+import {
+  differenceLines,
+  finalizationLines,
+  LOCK_MINUTES,
+  lockedAgainst,
+  nameProblem,
+  transition,
+  type HoldReasonCode,
+  type PostingLine,
+} from './contract.rules.ts'
 import type { ContractCore, ContractPorts } from './contract.service.ts'
 
 export const CONTRACT_PDF = 'CONTRACT_PDF'
@@ -25,14 +34,32 @@ export const CONTRACT_DRAFT_PDF = 'CONTRACT_DRAFT_PDF'
 export const CONTRACT_DOCUMENT_KINDS = [CONTRACT_DRAFT_PDF, CONTRACT_PDF] as const
 export const CONTRACT_OWNER = 'CONTRACT'
 
-type Ports = Pick<ContractPorts, 'db' | 'clock' | 'settings' | 'parties'> & { core: ContractCore; ledger: LedgerService; documents: DocumentService }
+type Ports = Pick<ContractPorts, 'db' | 'clock' | 'settings' | 'parties'> & {
+  core: ContractCore
+  ledger: LedgerService
+  documents: DocumentService
+}
 
-type Posting = { contract: ContractView; journalEntry: ReturnType<typeof entrySummary> | null; document: { documentId: number; fileId: number; versionNo: number } | null }
+type Posting = {
+  contract: ContractView
+  journalEntry: ReturnType<typeof entrySummary> | null
+  document: { documentId: number; fileId: number; versionNo: number } | null
+}
 
 function entrySummary(e: JournalEntryView) {
   return {
-    entryId: e.entryId, kind: e.kind, effectiveDate: e.effectiveDate, totalDebit: e.totalDebit, totalCredit: e.totalCredit,
-    lines: e.lines.map((l) => ({ accountHolderId: l.accountHolderId, purpose: l.purpose, debit: l.debit, credit: l.credit, disbursementCode: l.disbursementCode })),
+    entryId: e.entryId,
+    kind: e.kind,
+    effectiveDate: e.effectiveDate,
+    totalDebit: e.totalDebit,
+    totalCredit: e.totalCredit,
+    lines: e.lines.map((l) => ({
+      accountHolderId: l.accountHolderId,
+      purpose: l.purpose,
+      debit: l.debit,
+      credit: l.credit,
+      disbursementCode: l.disbursementCode,
+    })),
   }
 }
 
@@ -41,9 +68,17 @@ export function createContractLifecycle(ports: Ports) {
 
   async function documentParties(tenantId: number, dealerId: number): Promise<DocumentParties> {
     const [administrator, dealer, distanceUnit, issuedOn] = await Promise.all([
-      parties.administrator(tenantId), parties.dealerContact(tenantId, dealerId), settings.get(tenantId, 'distanceUnit'), core.today(tenantId),
+      parties.administrator(tenantId),
+      parties.dealerContact(tenantId, dealerId),
+      settings.get(tenantId, 'distanceUnit'),
+      core.today(tenantId),
     ])
-    return { administrator, dealerAddress: dealer.address, distanceUnit: distanceUnit as 'MILES' | 'KILOMETERS', issuedOn }
+    return {
+      administrator,
+      dealerAddress: dealer.address,
+      distanceUnit: distanceUnit as 'MILES' | 'KILOMETERS',
+      issuedOn,
+    }
   }
 
   /**
@@ -57,13 +92,20 @@ export function createContractLifecycle(ports: Ports) {
     const coverage = row.coverage as CoverageSnapshot
     const labels = Object.fromEntries(coverage.customFieldRules.map((r) => [r.key, r.label]))
     const groups = coverage.coverageGroups.map((g) => ({ group: g.name, components: g.components.map((c) => c.name) }))
-    const pdf = await renderContractPdf(documentFromContract(view, labels, groups, await documentParties(ctx.tenantId, row.dealer_id), draft))
+    const pdf = await renderContractPdf(
+      documentFromContract(view, labels, groups, await documentParties(ctx.tenantId, row.dealer_id), draft),
+    )
     const kind = draft ? CONTRACT_DRAFT_PDF : CONTRACT_PDF
     const existing = view.documents.findLast((d) => d.kind === kind && d.currentVersion < MAX_VERSIONS)
     const stored = await documents.store(ctx, {
-      ownerType: CONTRACT_OWNER, ownerId: row.id, kind,
-      fileName: `${row.contract_number}${draft ? '-DRAFT' : ''}.pdf`, title: `Contract ${row.contract_number}${draft ? ' (draft)' : ''}`,
-      contentType: 'application/pdf', content: pdf, metadata: { draft },
+      ownerType: CONTRACT_OWNER,
+      ownerId: row.id,
+      kind,
+      fileName: `${row.contract_number}${draft ? '-DRAFT' : ''}.pdf`,
+      title: `Contract ${row.contract_number}${draft ? ' (draft)' : ''}`,
+      contentType: 'application/pdf',
+      content: pdf,
+      metadata: { draft },
       ...(existing ? { documentId: existing.documentId } : {}),
     })
     const latest = stored.versions[stored.versions.length - 1]!
@@ -72,24 +114,48 @@ export function createContractLifecycle(ports: Ports) {
 
   async function postedLines(tenantId: number, contractId: number): Promise<PostingLine[]> {
     const entries = await ledger.entriesForSource(tenantId, { type: 'CONTRACT', id: contractId })
-    return entries.flatMap((e) => e.lines.map((l): PostingLine => ({
-      accountHolderId: l.accountHolderId, purpose: l.purpose as PostingLine['purpose'],
-      side: l.debit > 0 ? 'DEBIT' : 'CREDIT', cents: toCents(new Decimal(l.debit > 0 ? l.debit : l.credit)),
-      ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
-    })))
+    return entries.flatMap((e) =>
+      e.lines.map((l): PostingLine => ({
+        accountHolderId: l.accountHolderId,
+        purpose: l.purpose as PostingLine['purpose'],
+        side: l.debit > 0 ? 'DEBIT' : 'CREDIT',
+        cents: toCents(new Decimal(l.debit > 0 ? l.debit : l.credit)),
+        ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
+      })),
+    )
   }
 
   function wantedLines(row: repo.ContractRow): PostingLine[] {
     const pricing = row.pricing as PricingSnapshot
-    return finalizationLines(row.dealer_id, pricing.lines.map((l) => ({ code: l.code, group: l.group, cents: l.cents, payeeAccountHolderId: l.payeeAccountHolderId })))
+    return finalizationLines(
+      row.dealer_id,
+      pricing.lines.map((l) => ({
+        code: l.code,
+        group: l.group,
+        cents: l.cents,
+        payeeAccountHolderId: l.payeeAccountHolderId,
+      })),
+    )
   }
 
-  async function post(ctx: AuthenticatedContext, row: repo.ContractRow, kind: 'CONTRACT_FINALIZED' | 'CONTRACT_REFINALIZED', lines: PostingLine[], effectiveDate: string) {
+  async function post(
+    ctx: AuthenticatedContext,
+    row: repo.ContractRow,
+    kind: 'CONTRACT_FINALIZED' | 'CONTRACT_REFINALIZED',
+    lines: PostingLine[],
+    effectiveDate: string,
+  ) {
     return ledger.post(ctx, {
-      kind, source: { type: 'CONTRACT', id: row.id }, effectiveDate,
+      kind,
+      source: { type: 'CONTRACT', id: row.id },
+      effectiveDate,
       memo: `${kind === 'CONTRACT_FINALIZED' ? 'Finalized' : 'Refinalized'} contract ${row.contract_number}`,
       lines: lines.map((l) => ({
-        accountHolderId: l.accountHolderId, purpose: l.purpose, side: l.side, amount: centsToDecimal(l.cents), contractId: row.id,
+        accountHolderId: l.accountHolderId,
+        purpose: l.purpose,
+        side: l.side,
+        amount: centsToDecimal(l.cents),
+        contractId: row.id,
         ...(l.disbursementCode === undefined ? {} : { disbursementCode: l.disbursementCode }),
       })),
     })
@@ -102,31 +168,80 @@ export function createContractLifecycle(ports: Ports) {
       return (await db.read(ctx.tenantId, (x) => repo.listHolds(x, ctx.tenantId, contractId))).map(toHoldView)
     },
 
-    async placeHold(ctx: AuthenticatedContext, contractId: number, input: { reasonCode: HoldReasonCode; note?: string | null | undefined }) {
+    async placeHold(
+      ctx: AuthenticatedContext,
+      contractId: number,
+      input: { reasonCode: HoldReasonCode; note?: string | null | undefined },
+    ) {
       return db.transaction(ctx.tenantId, async (tx) => {
         const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
-        const hold = await repo.insertHold(tx, ctx.tenantId, { contract_id: row.id, reason_code: input.reasonCode, note: input.note?.trim() || null, created_at: now, created_by: ctx.principal.emailAddress })
-        await writeAudit(tx, ctx, now, { action: 'contract.hold_placed', entityType: 'contract', entityId: row.id, changes: { holdId: hold.id, reasonCode: hold.reason_code, note: hold.note } })
+        const hold = await repo.insertHold(tx, ctx.tenantId, {
+          contract_id: row.id,
+          reason_code: input.reasonCode,
+          note: input.note?.trim() || null,
+          created_at: now,
+          created_by: ctx.principal.emailAddress,
+        })
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.hold_placed',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { holdId: hold.id, reasonCode: hold.reason_code, note: hold.note },
+        })
         return toHoldView(hold)
       })
     },
 
     async resolutions(ctx: AuthenticatedContext, contractId: number, holdId: number) {
       await core.readRow(ctx, contractId)
-      const hold = isStorableId(holdId) ? await db.read(ctx.tenantId, (x) => repo.findHold(x, ctx.tenantId, contractId, holdId)) : undefined
+      const hold = isStorableId(holdId)
+        ? await db.read(ctx.tenantId, (x) => repo.findHold(x, ctx.tenantId, contractId, holdId))
+        : undefined
       if (!hold) throw contractErrors.create('hold_not_found', `contract ${contractId} has no hold ${holdId}`)
-      return hold.resolved_at === null ? [] : [{ holdId: hold.id, resolvedAt: hold.resolved_at.toISOString(), resolvedBy: hold.resolved_by!, note: hold.resolution_note }]
+      return hold.resolved_at === null
+        ? []
+        : [
+            {
+              holdId: hold.id,
+              resolvedAt: hold.resolved_at.toISOString(),
+              resolvedBy: hold.resolved_by!,
+              note: hold.resolution_note,
+            },
+          ]
     },
 
-    async resolveHold(ctx: AuthenticatedContext, contractId: number, holdId: number, input: { note?: string | null | undefined }) {
+    async resolveHold(
+      ctx: AuthenticatedContext,
+      contractId: number,
+      holdId: number,
+      input: { note?: string | null | undefined },
+    ) {
       return db.transaction(ctx.tenantId, async (tx) => {
         const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
         const hold = isStorableId(holdId) ? await repo.findHold(tx, ctx.tenantId, row.id, holdId) : undefined
         if (!hold) throw contractErrors.create('hold_not_found', `contract ${contractId} has no hold ${holdId}`)
-        const resolved = await repo.resolveHold(tx, ctx.tenantId, hold.id, { resolved_at: now, resolved_by: ctx.principal.emailAddress, resolution_note: input.note?.trim() || null })
-        if (!resolved) throw contractErrors.create('hold_already_resolved', `hold ${holdId} was resolved at ${hold.resolved_at?.toISOString()}`)
-        await writeAudit(tx, ctx, now, { action: 'contract.hold_resolved', entityType: 'contract', entityId: row.id, changes: { holdId: hold.id, reasonCode: hold.reason_code, note: resolved.resolution_note } })
-        return { holdId: resolved.id, resolvedAt: resolved.resolved_at!.toISOString(), resolvedBy: resolved.resolved_by!, note: resolved.resolution_note }
+        const resolved = await repo.resolveHold(tx, ctx.tenantId, hold.id, {
+          resolved_at: now,
+          resolved_by: ctx.principal.emailAddress,
+          resolution_note: input.note?.trim() || null,
+        })
+        if (!resolved)
+          throw contractErrors.create(
+            'hold_already_resolved',
+            `hold ${holdId} was resolved at ${hold.resolved_at?.toISOString()}`,
+          )
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.hold_resolved',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { holdId: hold.id, reasonCode: hold.reason_code, note: resolved.resolution_note },
+        })
+        return {
+          holdId: resolved.id,
+          resolvedAt: resolved.resolved_at!.toISOString(),
+          resolvedBy: resolved.resolved_by!,
+          note: resolved.resolution_note,
+        }
       })
     },
 
@@ -135,8 +250,12 @@ export function createContractLifecycle(ports: Ports) {
       const row = await core.readRow(ctx, contractId)
       const held = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > clock.now()
       return {
-        contractId: row.id, locked: held, heldByYou: held && row.lock_user_id === ctx.principal.userId,
-        userId: held ? row.lock_user_id : null, user: held ? row.lock_user_label : null, expiresAt: held ? row.lock_expires_at!.toISOString() : null,
+        contractId: row.id,
+        locked: held,
+        heldByYou: held && row.lock_user_id === ctx.principal.userId,
+        userId: held ? row.lock_user_id : null,
+        user: held ? row.lock_user_label : null,
+        expiresAt: held ? row.lock_expires_at!.toISOString() : null,
       }
     },
 
@@ -146,12 +265,38 @@ export function createContractLifecycle(ports: Ports) {
         const row = await core.lockRow(tx, ctx, contractId)
         const now = clock.now()
         if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
-          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`)
+          throw contractErrors.create(
+            'contract_locked',
+            `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`,
+          )
         }
         const expiresAt = new Date(now.getTime() + LOCK_MINUTES * 60_000)
-        await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: ctx.principal.userId, lock_user_label: ctx.principal.emailAddress, lock_expires_at: expiresAt }, now, false)
-        await writeAudit(tx, ctx, now, { action: 'contract.locked', entityType: 'contract', entityId: row.id, changes: { expiresAt: expiresAt.toISOString() } })
-        return { contractId: row.id, locked: true, heldByYou: true, userId: ctx.principal.userId, user: ctx.principal.emailAddress, expiresAt: expiresAt.toISOString() }
+        await repo.updateContract(
+          tx,
+          ctx.tenantId,
+          row.id,
+          {
+            lock_user_id: ctx.principal.userId,
+            lock_user_label: ctx.principal.emailAddress,
+            lock_expires_at: expiresAt,
+          },
+          now,
+          false,
+        )
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.locked',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { expiresAt: expiresAt.toISOString() },
+        })
+        return {
+          contractId: row.id,
+          locked: true,
+          heldByYou: true,
+          userId: ctx.principal.userId,
+          user: ctx.principal.emailAddress,
+          expiresAt: expiresAt.toISOString(),
+        }
       })
     },
 
@@ -161,8 +306,19 @@ export function createContractLifecycle(ports: Ports) {
         const row = await core.lockRow(tx, ctx, contractId)
         const now = clock.now()
         if (row.lock_user_id === null || row.lock_expires_at === null || row.lock_expires_at <= now) return
-        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label}; only that user can release it`)
-        await repo.updateContract(tx, ctx.tenantId, row.id, { lock_user_id: null, lock_user_label: null, lock_expires_at: null }, now, false)
+        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now))
+          throw contractErrors.create(
+            'contract_locked',
+            `contract ${row.contract_number} is locked by ${row.lock_user_label}; only that user can release it`,
+          )
+        await repo.updateContract(
+          tx,
+          ctx.tenantId,
+          row.id,
+          { lock_user_id: null, lock_user_label: null, lock_expires_at: null },
+          now,
+          false,
+        )
         await writeAudit(tx, ctx, now, { action: 'contract.unlocked', entityType: 'contract', entityId: row.id })
       })
     },
@@ -175,7 +331,12 @@ export function createContractLifecycle(ports: Ports) {
         const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
         const snapshot = personSnapshot(coBuyer)
         await repo.updateContract(tx, ctx.tenantId, row.id, { co_buyer: JSON.stringify(snapshot) }, now)
-        await writeAudit(tx, ctx, now, { action: 'contract.cobuyer_set', entityType: 'contract', entityId: row.id, changes: { before: row.co_buyer, after: snapshot } })
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.cobuyer_set',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { before: row.co_buyer, after: snapshot },
+        })
         return (await repo.findContract(tx, ctx.tenantId, row.id, null))!
       })
       return core.view(ctx, changed)
@@ -186,7 +347,12 @@ export function createContractLifecycle(ports: Ports) {
         const { row, now } = await core.forChange(tx, ctx, contractId, 'EDIT')
         if (row.co_buyer === null) return
         await repo.updateContract(tx, ctx.tenantId, row.id, { co_buyer: null }, now)
-        await writeAudit(tx, ctx, now, { action: 'contract.cobuyer_removed', entityType: 'contract', entityId: row.id, changes: { before: row.co_buyer } })
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.cobuyer_removed',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { before: row.co_buyer },
+        })
       })
     },
 
@@ -203,11 +369,31 @@ export function createContractLifecycle(ports: Ports) {
         const entry = lines.length > 0 ? await post(ctx, row, 'CONTRACT_FINALIZED', lines, facts.today) : null
         const active = transition(to, 'ACTIVATE', facts)
         const status = active.ok ? active.to : to
-        await repo.updateContract(tx, ctx.tenantId, row.id, {
-          status, finalized_at: now, finalized_by: ctx.principal.emailAddress, journal_entry_ids: JSON.stringify(entry ? [entry.entryId] : []),
-        }, now)
-        await writeAudit(tx, ctx, now, { action: 'contract.finalized', entityType: 'contract', entityId: row.id, changes: { before: { status: row.status }, after: { status: to }, journalEntryId: entry?.entryId ?? null } })
-        if (active.ok) await writeAudit(tx, ctx, now, { action: 'contract.activated', entityType: 'contract', entityId: row.id, changes: { before: { status: to }, after: { status }, effectiveDate: row.effective_date } })
+        await repo.updateContract(
+          tx,
+          ctx.tenantId,
+          row.id,
+          {
+            status,
+            finalized_at: now,
+            finalized_by: ctx.principal.emailAddress,
+            journal_entry_ids: JSON.stringify(entry ? [entry.entryId] : []),
+          },
+          now,
+        )
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.finalized',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { before: { status: row.status }, after: { status: to }, journalEntryId: entry?.entryId ?? null },
+        })
+        if (active.ok)
+          await writeAudit(tx, ctx, now, {
+            action: 'contract.activated',
+            entityType: 'contract',
+            entityId: row.id,
+            changes: { before: { status: to }, after: { status }, effectiveDate: row.effective_date },
+          })
         const finalized = (await repo.findContract(tx, ctx.tenantId, row.id, null))!
         const document = await produceDocument(ctx, finalized, false)
         return { contract: await core.view(ctx, finalized), journalEntry: entry ? entrySummary(entry) : null, document }
@@ -223,11 +409,23 @@ export function createContractLifecycle(ports: Ports) {
       return db.transaction(ctx.tenantId, async (tx) => {
         const { row, now, facts } = await core.forChange(tx, ctx, contractId, 'REFINALIZE')
         const difference = differenceLines(wantedLines(row), await postedLines(ctx.tenantId, row.id))
-        const entry = difference.length > 0 ? await post(ctx, row, 'CONTRACT_REFINALIZED', difference, facts.today) : null
+        const entry =
+          difference.length > 0 ? await post(ctx, row, 'CONTRACT_REFINALIZED', difference, facts.today) : null
         if (entry) {
-          await repo.updateContract(tx, ctx.tenantId, row.id, { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) }, now)
+          await repo.updateContract(
+            tx,
+            ctx.tenantId,
+            row.id,
+            { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) },
+            now,
+          )
         }
-        await writeAudit(tx, ctx, now, { action: 'contract.refinalized', entityType: 'contract', entityId: row.id, changes: { journalEntryId: entry?.entryId ?? null, lines: difference.length } })
+        await writeAudit(tx, ctx, now, {
+          action: 'contract.refinalized',
+          entityType: 'contract',
+          entityId: row.id,
+          changes: { journalEntryId: entry?.entryId ?? null, lines: difference.length },
+        })
         const current = (await repo.findContract(tx, ctx.tenantId, row.id, null))!
         const document = await produceDocument(ctx, current, false)
         return { contract: await core.view(ctx, current), journalEntry: entry ? entrySummary(entry) : null, document }
@@ -249,10 +447,16 @@ export function createContractLifecycle(ports: Ports) {
     async produceDocument(ctx: AuthenticatedContext, contractId: number) {
       const made = await db.transaction(ctx.tenantId, async (tx) => {
         const row = await core.lockRow(tx, ctx, contractId)
-        if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, clock.now())) {
-          throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`)
+        if (
+          lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, clock.now())
+        ) {
+          throw contractErrors.create(
+            'contract_locked',
+            `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`,
+          )
         }
-        if (row.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${row.contract_number} is voided`)
+        if (row.status === 'VOIDED')
+          throw contractErrors.create('contract_state_conflict', `contract ${row.contract_number} is voided`)
         return produceDocument(ctx, row, row.status === 'PENDING')
       })
       return (await documents.get(ctx.tenantId, made.documentId))!
@@ -272,14 +476,20 @@ export function createContractLifecycle(ports: Ports) {
 
     async coverageComponents(ctx: AuthenticatedContext, contractId: number) {
       const row = await core.readRow(ctx, contractId)
-      return (row.coverage as CoverageSnapshot).coverageGroups.flatMap((g) => g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })))
+      return (row.coverage as CoverageSnapshot).coverageGroups.flatMap((g) =>
+        g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })),
+      )
     },
 
     /** The plan's prepaid-maintenance services with each occurrence's due date and odometer, counted from the effective date and sale odometer. */
     async ppmServices(ctx: AuthenticatedContext, contractId: number) {
       const row = await core.readRow(ctx, contractId)
       return (row.coverage as CoverageSnapshot).ppmServices.map((s) => ({
-        code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count,
+        code: s.code,
+        name: s.name,
+        intervalMonths: s.intervalMonths ?? null,
+        intervalMiles: s.intervalMiles ?? null,
+        count: s.count,
         schedule: Array.from({ length: s.count }, (_, i) => ({
           sequence: i + 1,
           dueDate: s.intervalMonths ? addMonths(row.effective_date, s.intervalMonths * (i + 1)) : null,

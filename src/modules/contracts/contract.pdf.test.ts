@@ -24,16 +24,31 @@ function sampleDocument(overrides: Partial<ContractDocument> = {}): ContractDocu
       address: { line1: '400 Commerce Way', city: 'Dallas', state: 'TX', postalCode: '75201' },
       phoneNumber: '800-555-0142',
     },
-    dealer: { dealerNumber: '10001', name: 'Lakeside Honda', address: { line1: '1200 Lake Shore Blvd', city: 'Austin', state: 'TX', postalCode: '78701' } },
+    dealer: {
+      dealerNumber: '10001',
+      name: 'Lakeside Honda',
+      address: { line1: '1200 Lake Shore Blvd', city: 'Austin', state: 'TX', postalCode: '78701' },
+    },
     customer: {
       firstName: 'Jane',
       lastName: 'Doe',
-      address: { line1: '18 Elm Street', line2: 'Apt 4B', city: 'Round Rock', state: 'TX', postalCode: '78664', country: 'US' },
+      address: {
+        line1: '18 Elm Street',
+        line2: 'Apt 4B',
+        city: 'Round Rock',
+        state: 'TX',
+        postalCode: '78664',
+        country: 'US',
+      },
       emailAddress: 'jane.doe@example.com',
       phoneNumber: '512-555-0199',
     },
     coBuyer: { firstName: 'John', lastName: 'Roe' },
-    lienHolder: { name: 'First Capital Auto Finance', address: { line1: 'PO Box 9000', city: 'Houston', state: 'TX', postalCode: '77001' }, phoneNumber: '888-555-0110' },
+    lienHolder: {
+      name: 'First Capital Auto Finance',
+      address: { line1: 'PO Box 9000', city: 'Houston', state: 'TX', postalCode: '77001' },
+      phoneNumber: '888-555-0110',
+    },
     vehicle: {
       vin: '1HGCV1F37LA012345',
       year: 2020,
@@ -73,7 +88,11 @@ function longCoverage(count: number): NonNullable<ContractDocument['coverage']> 
   const groups: NonNullable<ContractDocument['coverage']> = []
   for (let i = 0; i < count; i++) {
     if (i % 20 === 0) groups.push({ group: `Component group ${i / 20 + 1}`, components: [] })
-    groups.at(-1)!.components.push(`Covered component number ${i + 1}: housing, seals and gaskets when required by a covered repair`)
+    groups
+      .at(-1)!
+      .components.push(
+        `Covered component number ${i + 1}: housing, seals and gaskets when required by a covered repair`,
+      )
   }
   return groups
 }
@@ -134,21 +153,35 @@ describe('renderContractPdf content', () => {
   ]
   test('holds every part of the contract', async () => {
     const text = await allText(await renderContractPdf(sampleDocument()))
-    for (const [what, needle] of expected) assert.ok(text.includes(needle), `${what}: "${needle}" not found in\n${text}`)
+    for (const [what, needle] of expected)
+      assert.ok(text.includes(needle), `${what}: "${needle}" not found in\n${text}`)
   })
 
   test('prints the quote reference of a draft without a contract', async () => {
-    const text = await allText(await renderContractPdf(sampleDocument({ draft: true, reference: { label: 'Quote', value: 'Q-7731-AB' } })))
+    const text = await allText(
+      await renderContractPdf(sampleDocument({ draft: true, reference: { label: 'Quote', value: 'Q-7731-AB' } })),
+    )
     assert.ok(text.includes('Quote: Q-7731-AB'))
   })
 
   test('prints coverage details and given terms', async () => {
     const doc = sampleDocument({
-      coverage: [{ group: 'Engine', components: ['Cylinder block', 'Oil pump'] }, { group: 'Transmission', components: ['Torque converter'] }],
+      coverage: [
+        { group: 'Engine', components: ['Cylinder block', 'Oil pump'] },
+        { group: 'Transmission', components: ['Torque converter'] },
+      ],
       terms: ['Transfer. This contract may be transferred to a later owner of the vehicle.'],
     })
     const text = await allText(await renderContractPdf(doc))
-    for (const needle of ['What is covered'.toUpperCase(), 'Engine', 'Cylinder block', 'Oil pump', 'Transmission', 'Torque converter', 'Transfer. This contract']) {
+    for (const needle of [
+      'What is covered'.toUpperCase(),
+      'Engine',
+      'Cylinder block',
+      'Oil pump',
+      'Transmission',
+      'Torque converter',
+      'Transfer. This contract',
+    ]) {
       assert.ok(text.includes(needle), needle)
     }
     assert.ok(!text.includes('Cancellation.'), 'given terms replace the standard notice')
@@ -174,7 +207,14 @@ describe('renderContractPdf content', () => {
 
 describe('draft marking', () => {
   test('a draft is marked DRAFT on every page of a multi-page document', async () => {
-    const doc = sampleDocument({ draft: true, coverage: longCoverage(200), terms: Array.from({ length: 12 }, (_, i) => `Clause ${i + 1}. ${'The administrator will pay covered repairs as described. '.repeat(8)}`) })
+    const doc = sampleDocument({
+      draft: true,
+      coverage: longCoverage(200),
+      terms: Array.from(
+        { length: 12 },
+        (_, i) => `Clause ${i + 1}. ${'The administrator will pay covered repairs as described. '.repeat(8)}`,
+      ),
+    })
     const pages = await extractPdfText(await renderContractPdf(doc))
     assert.ok(pages.length >= 3, `expected several pages, got ${pages.length}`)
     pages.forEach((page, i) => {
@@ -182,7 +222,10 @@ describe('draft marking', () => {
       assert.ok(page.includes(`Page ${i + 1} of ${pages.length}`), `page ${i + 1} lacks its number`)
     })
     const text = pages.join('\n')
-    assert.ok(text.includes('Covered component number 1:') && text.includes('Covered component number 200:'), 'every component is printed')
+    assert.ok(
+      text.includes('Covered component number 1:') && text.includes('Covered component number 200:'),
+      'every component is printed',
+    )
   })
 
   test('the watermark is drawn on every page of a draft, rotated', async () => {
@@ -222,7 +265,17 @@ describe('absent parts', () => {
     administrator: { name: 'Summit Warranty Administrators' },
     dealer: { dealerNumber: '10002', name: 'Hill Country Motors' },
     customer: { companyName: 'Acme Fleet LLC' },
-    vehicle: { vin: null, year: null, make: null, model: null, trim: null, condition: null, odometer: null, inServiceDate: null, purchasePrice: null },
+    vehicle: {
+      vin: null,
+      year: null,
+      make: null,
+      model: null,
+      trim: null,
+      condition: null,
+      odometer: null,
+      inServiceDate: null,
+      purchasePrice: null,
+    },
   })
 
   test('null co-buyer, lien holder, deductible and finance print no "null" or "undefined"', async () => {
@@ -261,9 +314,19 @@ describe('hostile strings', () => {
         draft: true,
         reference: { label: 'Contract number', value },
         formNumber: value,
-        administrator: { name: value, phoneNumber: value, address: { line1: value, city: value, state: value, postalCode: value } },
+        administrator: {
+          name: value,
+          phoneNumber: value,
+          address: { line1: value, city: value, state: value, postalCode: value },
+        },
         dealer: { dealerNumber: value, name: value },
-        customer: { firstName: value, lastName: value, companyName: value, emailAddress: value, address: { line1: value, city: 'X', state: 'TX', postalCode: '1' } },
+        customer: {
+          firstName: value,
+          lastName: value,
+          companyName: value,
+          emailAddress: value,
+          address: { line1: value, city: 'X', state: 'TX', postalCode: '1' },
+        },
         coBuyer: { firstName: value },
         lienHolder: { name: value },
         vehicle: { ...sampleDocument().vehicle, make: value, model: value, vin: value, condition: value },
@@ -281,7 +344,10 @@ describe('hostile strings', () => {
       for (const items of pages) {
         for (const item of items) {
           if (item.str === 'DRAFT') continue // the rotated watermark, centred by construction
-          assert.ok(item.x >= 0 && item.x + item.width <= 612 + 0.5, `x ${item.x}+${item.width}: ${item.str.slice(0, 40)}`)
+          assert.ok(
+            item.x >= 0 && item.x + item.width <= 612 + 0.5,
+            `x ${item.x}+${item.width}: ${item.str.slice(0, 40)}`,
+          )
           assert.ok(item.y >= 0 && item.y <= 792, `y ${item.y}: ${item.str.slice(0, 40)}`)
         }
       }
@@ -292,7 +358,9 @@ describe('hostile strings', () => {
 
   test('text stays inside the margins', async () => {
     const value = 'W'.repeat(3000)
-    const bytes = await renderContractPdf(sampleDocument({ customer: { firstName: value }, terms: [value], customFields: [{ label: value, value }] }))
+    const bytes = await renderContractPdf(
+      sampleDocument({ customer: { firstName: value }, terms: [value], customFields: [{ label: value, value }] }),
+    )
     for (const items of await extractPdfTextItems(bytes)) {
       for (const item of items) assert.ok(item.x >= 49 && item.x + item.width <= 562 + 0.5, `x ${item.x}+${item.width}`)
     }
@@ -323,7 +391,10 @@ describe('sanitizePdfText', () => {
   test('lets through exactly what Helvetica encodes in WinAnsi', async () => {
     const pdf = await PDFDocument.create()
     const font = await pdf.embedFont(StandardFonts.Helvetica)
-    assert.deepEqual([...PDF_CHARACTER_SET].toSorted((a, b) => a - b), font.getCharacterSet().toSorted((a, b) => a - b))
+    assert.deepEqual(
+      [...PDF_CHARACTER_SET].toSorted((a, b) => a - b),
+      font.getCharacterSet().toSorted((a, b) => a - b),
+    )
   })
 
   test('every code point of the BMP and beyond comes out encodable', async () => {
@@ -347,7 +418,8 @@ describe('formatting', () => {
     [-12.5, '-$12.50'],
     [Number.NaN, '—'],
   ]
-  for (const [amount, text] of money) test(`money ${amount} → ${text}`, () => assert.equal(formatPdfMoney(amount), text))
+  for (const [amount, text] of money)
+    test(`money ${amount} → ${text}`, () => assert.equal(formatPdfMoney(amount), text))
 
   const dates: Array<[string | null, string]> = [
     ['2026-03-05', '03/05/2026'],
@@ -381,7 +453,9 @@ describe('metadata and determinism', () => {
 
   test('a different document gives different bytes', async () => {
     const first = await renderContractPdf(sampleDocument())
-    const second = await renderContractPdf(sampleDocument({ vehicle: { ...sampleDocument().vehicle, vin: '1HGCV1F37LA012346' } }))
+    const second = await renderContractPdf(
+      sampleDocument({ vehicle: { ...sampleDocument().vehicle, vin: '1HGCV1F37LA012346' } }),
+    )
     assert.ok(!Buffer.from(first).equals(Buffer.from(second)))
   })
 })

@@ -7,7 +7,14 @@
 import { degrees, PDFDocument, rgb, StandardFonts, type Color, type PDFFont, type PDFPage } from 'pdf-lib'
 import { Decimal, formatMoney } from '../../platform/money.ts'
 
-export type Address = { line1: string; line2?: string | null; city: string; state: string; postalCode: string; country?: string | null }
+export type Address = {
+  line1: string
+  line2?: string | null
+  city: string
+  state: string
+  postalCode: string
+  country?: string | null
+}
 
 export type Person = {
   firstName?: string | null
@@ -51,7 +58,12 @@ export type ContractDocument = {
   effectiveDate: string
   expiration: { date: string; odometer: number | null }
   price: { retailPrice: number; salesTax?: number | null; total?: number | null }
-  finance: { financeType: string | null; amountFinanced: number | null; termMonths: number | null; apr: number | null } | null
+  finance: {
+    financeType: string | null
+    amountFinanced: number | null
+    termMonths: number | null
+    apr: number | null
+  } | null
   customFields: Array<{ label: string; value: string }>
   /** What is covered, printed after the price when present. */
   coverage?: Array<{ group: string; components: string[] }>
@@ -256,7 +268,10 @@ export function contractTitle(product: ContractDocument['product']): string {
 }
 
 function personLines(person: Person): string[] {
-  const individual = [person.firstName, person.lastName].filter(present).map((s) => s.trim()).join(' ')
+  const individual = [person.firstName, person.lastName]
+    .filter(present)
+    .map((s) => s.trim())
+    .join(' ')
   const lines: string[] = []
   if (present(person.companyName)) lines.push(person.companyName.trim())
   if (individual !== '') lines.push(individual)
@@ -276,7 +291,9 @@ function addressLines(address: Address | null | undefined): string[] {
 }
 
 function vehicleDescription(vehicle: ContractDocument['vehicle']): string {
-  const parts = [vehicle.year == null ? null : String(vehicle.year), vehicle.make, vehicle.model, vehicle.trim].filter(present)
+  const parts = [vehicle.year == null ? null : String(vehicle.year), vehicle.make, vehicle.model, vehicle.trim].filter(
+    present,
+  )
   return parts.length > 0 ? parts.join(' ') : NONE
 }
 
@@ -355,8 +372,17 @@ class Layout {
   }
 
   /** Wrapped lines of raw text in one style. */
-  para(value: string, width: number, font: PDFFont = this.fonts.regular, size = 9, color: Color = INK, indent = 0): Line[] {
-    return wrapText(font, size, sanitizePdfText(value), width - indent).map((text) => this.line(text, font, size, color, indent))
+  para(
+    value: string,
+    width: number,
+    font: PDFFont = this.fonts.regular,
+    size = 9,
+    color: Color = INK,
+    indent = 0,
+  ): Line[] {
+    return wrapText(font, size, sanitizePdfText(value), width - indent).map((text) =>
+      this.line(text, font, size, color, indent),
+    )
   }
 
   /** Cells side by side, drawn line by line so a tall row continues on the next page. */
@@ -369,7 +395,8 @@ class Layout {
         const line = cell.lines[i]
         if (!line || line.text === '') continue
         const indent = line.indent ?? 0
-        const x = cell.align === 'right' ? cell.x + cell.width - textWidth(line.font, line.size, line.text) : cell.x + indent
+        const x =
+          cell.align === 'right' ? cell.x + cell.width - textWidth(line.font, line.size, line.text) : cell.x + indent
         this.page.drawText(line.text, { x, y: baseline, font: line.font, size: line.size, color: line.color })
       }
       this.y -= lineHeight
@@ -393,7 +420,11 @@ class Layout {
       pairs.slice(start, start + columns).forEach(([label, value], j) => {
         const x = MARGIN + j * (columnWidth + GUTTER)
         cells.push({ x, width: labelWidth - 6, lines: this.para(label, labelWidth - 6, this.fonts.bold, 8.5, MUTED) })
-        cells.push({ x: x + labelWidth, width: columnWidth - labelWidth, lines: this.para(value, columnWidth - labelWidth) })
+        cells.push({
+          x: x + labelWidth,
+          width: columnWidth - labelWidth,
+          lines: this.para(value, columnWidth - labelWidth),
+        })
       })
       this.rows(cells)
       this.gap(2)
@@ -405,7 +436,14 @@ class Layout {
     const width = (CONTENT_WIDTH - GUTTER) / 2
     for (let start = 0; start < blocks.length; start += 2) {
       const cells = blocks.slice(start, start + 2).map((block, j): Cell => {
-        const lines = [this.line(fitText(this.fonts.bold, 8, sanitizePdfText(block.title.toUpperCase()), width), this.fonts.bold, 8, MUTED)]
+        const lines = [
+          this.line(
+            fitText(this.fonts.bold, 8, sanitizePdfText(block.title.toUpperCase()), width),
+            this.fonts.bold,
+            8,
+            MUTED,
+          ),
+        ]
         block.lines.forEach((text, k) => {
           lines.push(...this.para(text, width, k < (block.bold ?? 1) ? this.fonts.bold : this.fonts.regular, 9.5))
         })
@@ -448,7 +486,9 @@ class Layout {
     drawLeft(doc.administrator.name, y, bold, 11, INK)
     drawRight(`${doc.reference.label}: ${doc.reference.value}`, y, bold, 10, INK)
     y -= 11
-    const contact = [addressLines(doc.administrator.address).join(', '), doc.administrator.phoneNumber].filter(present).join(' · ')
+    const contact = [addressLines(doc.administrator.address).join(', '), doc.administrator.phoneNumber]
+      .filter(present)
+      .join(' · ')
     if (contact !== '') drawLeft(contact, y, regular, 7.5, MUTED)
     const form = present(doc.formNumber) ? `Form ${doc.formNumber}  ·  ` : ''
     drawRight(`${form}Date ${formatPdfDate(doc.issuedOn)}`, y, regular, 8, MUTED)
@@ -467,13 +507,29 @@ class Layout {
   footers(): void {
     const { regular } = this.fonts
     const size = 7.5
-    const reference = fitText(regular, size, sanitizePdfText(`${this.doc.reference.label}: ${this.doc.reference.value}`), CONTENT_WIDTH * 0.6)
+    const reference = fitText(
+      regular,
+      size,
+      sanitizePdfText(`${this.doc.reference.label}: ${this.doc.reference.value}`),
+      CONTENT_WIDTH * 0.6,
+    )
     this.pages.forEach((page, i) => {
       const y = 34
-      page.drawLine({ start: { x: MARGIN, y: y + 10 }, end: { x: MARGIN + CONTENT_WIDTH, y: y + 10 }, thickness: 0.5, color: RULE })
+      page.drawLine({
+        start: { x: MARGIN, y: y + 10 },
+        end: { x: MARGIN + CONTENT_WIDTH, y: y + 10 },
+        thickness: 0.5,
+        color: RULE,
+      })
       page.drawText(reference, { x: MARGIN, y, font: regular, size, color: MUTED })
       const number = `Page ${i + 1} of ${this.pages.length}`
-      page.drawText(number, { x: MARGIN + CONTENT_WIDTH - textWidth(regular, size, number), y, font: regular, size, color: MUTED })
+      page.drawText(number, {
+        x: MARGIN + CONTENT_WIDTH - textWidth(regular, size, number),
+        y,
+        font: regular,
+        size,
+        color: MUTED,
+      })
     })
   }
 }
@@ -492,9 +548,17 @@ function drawParties(layout: Layout, doc: ContractDocument): void {
   const blocks = [person('Contract holder', doc.customer)]
   if (doc.coBuyer) blocks.push(person('Co-buyer', doc.coBuyer))
   if (doc.lienHolder) {
-    blocks.push({ title: 'Lien holder', lines: [doc.lienHolder.name, ...addressLines(doc.lienHolder.address), ...contact(doc.lienHolder)], bold: 1 })
+    blocks.push({
+      title: 'Lien holder',
+      lines: [doc.lienHolder.name, ...addressLines(doc.lienHolder.address), ...contact(doc.lienHolder)],
+      bold: 1,
+    })
   }
-  blocks.push({ title: 'Selling dealer', lines: [doc.dealer.name, `Dealer number ${doc.dealer.dealerNumber}`, ...addressLines(doc.dealer.address)], bold: 1 })
+  blocks.push({
+    title: 'Selling dealer',
+    lines: [doc.dealer.name, `Dealer number ${doc.dealer.dealerNumber}`, ...addressLines(doc.dealer.address)],
+    bold: 1,
+  })
   blocks.push({
     title: 'Administrator',
     lines: [doc.administrator.name, ...addressLines(doc.administrator.address), ...contact(doc.administrator)],
@@ -520,7 +584,9 @@ function drawCoverage(layout: Layout, doc: ContractDocument): void {
   const { regular, bold } = layout.fonts
   layout.section('Coverage')
   const term = `${formatInteger(doc.term.months)} months${doc.term.miles == null ? '' : ` / ${distance(doc.term.miles, doc.distanceUnit)}`}`
-  const deductible = doc.deductible ? `${formatPdfMoney(doc.deductible.amount)}${present(doc.deductible.type) ? ` (${humanize(doc.deductible.type)})` : ''}` : 'None'
+  const deductible = doc.deductible
+    ? `${formatPdfMoney(doc.deductible.amount)}${present(doc.deductible.type) ? ` (${humanize(doc.deductible.type)})` : ''}`
+    : 'None'
   const pairs: Array<[string, string]> = [['Product', nameAndCode(doc.product)]]
   if (doc.program) pairs.push(['Program', nameAndCode(doc.program)])
   pairs.push(
@@ -530,7 +596,10 @@ function drawCoverage(layout: Layout, doc: ContractDocument): void {
     ['Sale date', formatPdfDate(doc.saleDate)],
     ['Effective date', formatPdfDate(doc.effectiveDate)],
     ['Expiration date', formatPdfDate(doc.expiration.date)],
-    ['Expiration odometer', doc.expiration.odometer == null ? 'No mileage limit' : distance(doc.expiration.odometer, doc.distanceUnit)],
+    [
+      'Expiration odometer',
+      doc.expiration.odometer == null ? 'No mileage limit' : distance(doc.expiration.odometer, doc.distanceUnit),
+    ],
   )
   layout.fields(pairs)
   layout.gap(4)
@@ -545,7 +614,12 @@ function drawCoverage(layout: Layout, doc: ContractDocument): void {
   layout.rows([
     { x: MARGIN, width: codeWidth, lines: [layout.line('Option', bold, 8.5, MUTED)] },
     { x: MARGIN + codeWidth, width: nameWidth, lines: [layout.line('Description', bold, 8.5, MUTED)] },
-    { x: MARGIN + CONTENT_WIDTH - retailWidth, width: retailWidth, lines: [layout.line('Retail', bold, 8.5, MUTED)], align: 'right' },
+    {
+      x: MARGIN + CONTENT_WIDTH - retailWidth,
+      width: retailWidth,
+      lines: [layout.line('Retail', bold, 8.5, MUTED)],
+      align: 'right',
+    },
   ])
   for (const option of doc.options) {
     layout.rows([
@@ -573,14 +647,18 @@ function drawPrice(layout: Layout, doc: ContractDocument): void {
   if (present(finance.financeType)) financePairs.push(['Finance type', humanize(finance.financeType)])
   if (finance.amountFinanced != null) financePairs.push(['Amount financed', formatPdfMoney(finance.amountFinanced)])
   if (finance.termMonths != null) financePairs.push(['Finance term', `${formatInteger(finance.termMonths)} months`])
-  if (finance.apr != null && Number.isFinite(finance.apr)) financePairs.push(['APR', `${new Decimal(String(finance.apr)).toDecimalPlaces(3).toString()}%`])
+  if (finance.apr != null && Number.isFinite(finance.apr))
+    financePairs.push(['APR', `${new Decimal(String(finance.apr)).toDecimalPlaces(3).toString()}%`])
   if (financePairs.length > 0) layout.fields(financePairs)
 }
 
 function drawCustomFields(layout: Layout, doc: ContractDocument): void {
   if (doc.customFields.length === 0) return
   layout.section('Additional information')
-  layout.fields(doc.customFields.map((f) => [f.label, f.value]), 1)
+  layout.fields(
+    doc.customFields.map((f) => [f.label, f.value]),
+    1,
+  )
 }
 
 function drawCoverageDetails(layout: Layout, doc: ContractDocument): void {
@@ -610,7 +688,10 @@ function drawTerms(layout: Layout, doc: ContractDocument): void {
   layout.section('Terms and conditions', 2 * LINE)
   const paragraphs = doc.terms && doc.terms.length > 0 ? doc.terms : standardTerms(doc)
   for (const paragraph of paragraphs) {
-    layout.rows([{ x: MARGIN, width: CONTENT_WIDTH, lines: layout.para(paragraph, CONTENT_WIDTH, layout.fonts.regular, 8.5) }], 11)
+    layout.rows(
+      [{ x: MARGIN, width: CONTENT_WIDTH, lines: layout.para(paragraph, CONTENT_WIDTH, layout.fonts.regular, 8.5) }],
+      11,
+    )
     layout.gap(5)
   }
 }
@@ -631,14 +712,35 @@ function drawSignatures(layout: Layout, doc: ContractDocument): void {
     layout.ensure(56)
     layout.gap(30)
     const y = layout.y
-    layout.page.drawLine({ start: { x: MARGIN, y }, end: { x: MARGIN + signatureWidth, y }, thickness: 0.7, color: INK })
+    layout.page.drawLine({
+      start: { x: MARGIN, y },
+      end: { x: MARGIN + signatureWidth, y },
+      thickness: 0.7,
+      color: INK,
+    })
     layout.page.drawLine({ start: { x: dateX, y }, end: { x: MARGIN + CONTENT_WIDTH, y }, thickness: 0.7, color: INK })
     layout.gap(2)
-    layout.rows([
-      { x: MARGIN, width: signatureWidth, lines: [layout.line(fitText(bold, 8, sanitizePdfText(`${role} signature`), signatureWidth), bold, 8, MUTED)] },
-      { x: dateX, width: 100, lines: [layout.line('Date', bold, 8, MUTED)] },
-    ], 10)
-    layout.rows([{ x: MARGIN, width: signatureWidth, lines: [layout.line(fitText(regular, 8.5, sanitizePdfText(name), signatureWidth), regular, 8.5)] }], 10)
+    layout.rows(
+      [
+        {
+          x: MARGIN,
+          width: signatureWidth,
+          lines: [layout.line(fitText(bold, 8, sanitizePdfText(`${role} signature`), signatureWidth), bold, 8, MUTED)],
+        },
+        { x: dateX, width: 100, lines: [layout.line('Date', bold, 8, MUTED)] },
+      ],
+      10,
+    )
+    layout.rows(
+      [
+        {
+          x: MARGIN,
+          width: signatureWidth,
+          lines: [layout.line(fitText(regular, 8.5, sanitizePdfText(name), signatureWidth), regular, 8.5)],
+        },
+      ],
+      10,
+    )
   }
 }
 

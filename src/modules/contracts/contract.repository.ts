@@ -9,25 +9,53 @@ import { windowed, type Window } from '../../platform/http/pagination.ts'
 export type ContractRow = Selectable<ContractTable> & { open_holds: number }
 export type ContractInsert = Omit<Insertable<ContractTable>, 'tenant_id'>
 
-const withOpenHolds = (tenantId: number) => sql<number>`(select count(*)::int from contract_hold h where h.tenant_id = ${tenantId} and h.contract_id = c.id and h.resolved_at is null)`
+const withOpenHolds = (tenantId: number) =>
+  sql<number>`(select count(*)::int from contract_hold h where h.tenant_id = ${tenantId} and h.contract_id = c.id and h.resolved_at is null)`
 
 // The contract read is the hottest statement of the module: compiled once (precompile), the dealers
 // a dealer-side user may see bound as one array, so that one shape serves every caller.
 const contractById = precompile(2, (db, tenantId: number, id: number) =>
-  db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
-    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id))
+  db
+    .selectFrom('contract as c')
+    .selectAll('c')
+    .select(withOpenHolds(tenantId).as('open_holds'))
+    .where('c.tenant_id', '=', tenantId)
+    .where('c.id', '=', id),
+)
 const visibleContractById = precompile(3, (db, tenantId: number, id: number, dealerIds: number[]) =>
-  db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
-    .where('c.tenant_id', '=', tenantId).where('c.id', '=', id).where(sql<boolean>`c.dealer_id = any(${dealerIds})`))
+  db
+    .selectFrom('contract as c')
+    .selectAll('c')
+    .select(withOpenHolds(tenantId).as('open_holds'))
+    .where('c.tenant_id', '=', tenantId)
+    .where('c.id', '=', id)
+    .where(sql<boolean>`c.dealer_id = any(${dealerIds})`),
+)
 
-export async function findContract(db: Executor, tenantId: number, id: number, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {
-  const rows = visible ? await visibleContractById(db, tenantId, id, [...visible]) : await contractById(db, tenantId, id)
+export async function findContract(
+  db: Executor,
+  tenantId: number,
+  id: number,
+  visible: ReadonlySet<number> | null,
+): Promise<ContractRow | undefined> {
+  const rows = visible
+    ? await visibleContractById(db, tenantId, id, [...visible])
+    : await contractById(db, tenantId, id)
   return rows[0]
 }
 
-export async function findContractByNumber(db: Executor, tenantId: number, contractNumber: string, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {
-  let q = db.selectFrom('contract as c').selectAll('c').select(withOpenHolds(tenantId).as('open_holds'))
-    .where('c.tenant_id', '=', tenantId).where(sql<string>`upper(c.contract_number)`, '=', contractNumber.toUpperCase())
+export async function findContractByNumber(
+  db: Executor,
+  tenantId: number,
+  contractNumber: string,
+  visible: ReadonlySet<number> | null,
+): Promise<ContractRow | undefined> {
+  let q = db
+    .selectFrom('contract as c')
+    .selectAll('c')
+    .select(withOpenHolds(tenantId).as('open_holds'))
+    .where('c.tenant_id', '=', tenantId)
+    .where(sql<string>`upper(c.contract_number)`, '=', contractNumber.toUpperCase())
   if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
   return q.executeTakeFirst()
 }
@@ -38,24 +66,53 @@ export async function findContractByNumber(db: Executor, tenantId: number, contr
  * locking statement would come from its snapshot, taken before it waited, and miss a hold placed
  * by the transaction it waited for.
  */
-export async function lockContract(tx: Transaction<DB>, tenantId: number, id: number, visible: ReadonlySet<number> | null): Promise<ContractRow | undefined> {
+export async function lockContract(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  visible: ReadonlySet<number> | null,
+): Promise<ContractRow | undefined> {
   let q = tx.selectFrom('contract as c').selectAll('c').where('c.tenant_id', '=', tenantId).where('c.id', '=', id)
   if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
   const row = await q.forUpdate('c').executeTakeFirst()
   if (!row) return undefined
-  const holds = await tx.selectFrom('contract_hold').select(sql<number>`count(*)::int`.as('n'))
-    .where('tenant_id', '=', tenantId).where('contract_id', '=', id).where('resolved_at', 'is', null).executeTakeFirstOrThrow()
+  const holds = await tx
+    .selectFrom('contract_hold')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', id)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirstOrThrow()
   return { ...row, open_holds: holds.n }
 }
 
-export async function insertContract(tx: Transaction<DB>, tenantId: number, values: ContractInsert): Promise<ContractRow> {
-  const row = await tx.insertInto('contract').values({ ...values, tenant_id: tenantId }).returningAll().executeTakeFirstOrThrow()
+export async function insertContract(
+  tx: Transaction<DB>,
+  tenantId: number,
+  values: ContractInsert,
+): Promise<ContractRow> {
+  const row = await tx
+    .insertInto('contract')
+    .values({ ...values, tenant_id: tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
   return { ...row, open_holds: 0 }
 }
 
-export async function updateContract(tx: Transaction<DB>, tenantId: number, id: number, values: Partial<Omit<ContractInsert, 'id'>>, now: Date, bumpVersion = true): Promise<void> {
-  await tx.updateTable('contract').set({ ...values, updated_at: now, ...(bumpVersion ? { version: sql<number>`version + 1` } : {}) })
-    .where('tenant_id', '=', tenantId).where('id', '=', id).execute()
+export async function updateContract(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  values: Partial<Omit<ContractInsert, 'id'>>,
+  now: Date,
+  bumpVersion = true,
+): Promise<void> {
+  await tx
+    .updateTable('contract')
+    .set({ ...values, updated_at: now, ...(bumpVersion ? { version: sql<number>`version + 1` } : {}) })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute()
 }
 
 /** Makes the tenant's contract-number sequence (at tenant creation; next_contract_number also makes a missing one). */
@@ -70,12 +127,25 @@ export async function nextContractSequence(tx: Transaction<DB>, tenantId: number
 }
 
 /** A contract of the same dealer, VIN, plan and sale date created since `since` and not voided. */
-export async function findRecentDuplicate(tx: Executor, tenantId: number, key: { dealerId: number; vin: string; planId: number; saleDate: string }, since: Date) {
-  return tx.selectFrom('contract').select(['id', 'contract_number'])
-    .where('tenant_id', '=', tenantId).where('dealer_id', '=', key.dealerId).where('vin', '=', key.vin)
-    .where('plan_id', '=', key.planId).where('sale_date', '=', key.saleDate)
-    .where('created_at', '>=', since).where('status', '!=', 'VOIDED')
-    .orderBy('id').limit(1).executeTakeFirst()
+export async function findRecentDuplicate(
+  tx: Executor,
+  tenantId: number,
+  key: { dealerId: number; vin: string; planId: number; saleDate: string },
+  since: Date,
+) {
+  return tx
+    .selectFrom('contract')
+    .select(['id', 'contract_number'])
+    .where('tenant_id', '=', tenantId)
+    .where('dealer_id', '=', key.dealerId)
+    .where('vin', '=', key.vin)
+    .where('plan_id', '=', key.planId)
+    .where('sale_date', '=', key.saleDate)
+    .where('created_at', '>=', since)
+    .where('status', '!=', 'VOIDED')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()
 }
 
 /** Serializes submissions of the same deal within a tenant for the rest of the transaction. */
@@ -88,41 +158,74 @@ export async function lockDeal(tx: Transaction<DB>, tenantId: number, dealKey: s
  * holds (then the caller rolls back); a concurrent claim of the same value is settled by the
  * primary key, never by a failed statement.
  */
-export async function claimUniqueValues(tx: Transaction<DB>, tenantId: number, contractId: number, values: ReadonlyArray<{ key: string; value: string }>): Promise<Array<{ key: string; value: string; contractId: number }>> {
+export async function claimUniqueValues(
+  tx: Transaction<DB>,
+  tenantId: number,
+  contractId: number,
+  values: ReadonlyArray<{ key: string; value: string }>,
+): Promise<Array<{ key: string; value: string; contractId: number }>> {
   if (values.length === 0) return []
-  const claimed = await tx.insertInto('contract_unique_value')
+  const claimed = await tx
+    .insertInto('contract_unique_value')
     .values(values.map((v) => ({ tenant_id: tenantId, field_key: v.key, value: v.value, contract_id: contractId })))
     .onConflict((oc) => oc.columns(['tenant_id', 'field_key', 'value']).doNothing())
-    .returning(['field_key', 'value']).execute()
+    .returning(['field_key', 'value'])
+    .execute()
   const missing = values.filter((v) => !claimed.some((c) => c.field_key === v.key && c.value === v.value))
   if (missing.length === 0) return []
-  const holders = await tx.selectFrom('contract_unique_value').select(['field_key', 'value', 'contract_id'])
+  const holders = await tx
+    .selectFrom('contract_unique_value')
+    .select(['field_key', 'value', 'contract_id'])
     .where('tenant_id', '=', tenantId)
     .where((eb) => eb.or(missing.map((v) => eb.and([eb('field_key', '=', v.key), eb('value', '=', v.value)]))))
     .execute()
-  return holders.filter((h) => h.contract_id !== contractId).map((h) => ({ key: h.field_key, value: h.value, contractId: h.contract_id }))
+  return holders
+    .filter((h) => h.contract_id !== contractId)
+    .map((h) => ({ key: h.field_key, value: h.value, contractId: h.contract_id }))
 }
 
 /** Releases a contract's claims on values it no longer carries. */
-export async function releaseUniqueValues(tx: Transaction<DB>, tenantId: number, contractId: number, keep: ReadonlyArray<{ key: string; value: string }>): Promise<void> {
+export async function releaseUniqueValues(
+  tx: Transaction<DB>,
+  tenantId: number,
+  contractId: number,
+  keep: ReadonlyArray<{ key: string; value: string }>,
+): Promise<void> {
   let q = tx.deleteFrom('contract_unique_value').where('tenant_id', '=', tenantId).where('contract_id', '=', contractId)
-  if (keep.length > 0) q = q.where((eb) => eb.not(eb.or(keep.map((v) => eb.and([eb('field_key', '=', v.key), eb('value', '=', v.value)])))))
+  if (keep.length > 0)
+    q = q.where((eb) =>
+      eb.not(eb.or(keep.map((v) => eb.and([eb('field_key', '=', v.key), eb('value', '=', v.value)])))),
+    )
   await q.execute()
 }
 
 export type ContractFilter = {
-  contractNumber?: string | undefined; vin?: string | undefined; customerName?: string | undefined
-  dealerId?: number | undefined; dealerIds?: readonly number[] | undefined; status?: ContractStatus | undefined
-  saleDateFrom?: string | undefined; saleDateTo?: string | undefined; createdFrom?: string | undefined; createdTo?: string | undefined
+  contractNumber?: string | undefined
+  vin?: string | undefined
+  customerName?: string | undefined
+  dealerId?: number | undefined
+  dealerIds?: readonly number[] | undefined
+  status?: ContractStatus | undefined
+  saleDateFrom?: string | undefined
+  saleDateTo?: string | undefined
+  createdFrom?: string | undefined
+  createdTo?: string | undefined
   /** Today in the tenant's time zone: what ACTIVE and FINALIZED mean to readers depends on it. */
   today: string
 }
 
 /** Contracts matching every filter, newest first (id breaks ties), with the total. */
-export async function searchContracts(db: Executor, tenantId: number, f: ContractFilter, visible: ReadonlySet<number> | null, window: Window) {
+export async function searchContracts(
+  db: Executor,
+  tenantId: number,
+  f: ContractFilter,
+  visible: ReadonlySet<number> | null,
+  window: Window,
+) {
   let q = db.selectFrom('contract as c').where('c.tenant_id', '=', tenantId)
   if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
-  if (f.contractNumber !== undefined) q = q.where(sql<string>`upper(c.contract_number)`, '=', f.contractNumber.toUpperCase())
+  if (f.contractNumber !== undefined)
+    q = q.where(sql<string>`upper(c.contract_number)`, '=', f.contractNumber.toUpperCase())
   if (f.vin !== undefined) {
     const vin = f.vin.toUpperCase()
     q = vin.length === 17 ? q.where('c.vin', '=', vin) : q.where('c.vin', 'like', `%${escapeLike(vin)}`)
@@ -134,7 +237,13 @@ export async function searchContracts(db: Executor, tenantId: number, f: Contrac
   if (f.dealerId !== undefined) q = q.where('c.dealer_id', '=', f.dealerId)
   if (f.dealerIds !== undefined) q = q.where('c.dealer_id', 'in', f.dealerIds.length > 0 ? [...f.dealerIds] : [0])
   // A finalized contract in effect is ACTIVE to readers (currentStatus) even before that is written.
-  if (f.status === 'ACTIVE') q = q.where((eb) => eb.or([eb('c.status', '=', 'ACTIVE'), eb.and([eb('c.status', '=', 'FINALIZED'), eb('c.effective_date', '<=', f.today)])]))
+  if (f.status === 'ACTIVE')
+    q = q.where((eb) =>
+      eb.or([
+        eb('c.status', '=', 'ACTIVE'),
+        eb.and([eb('c.status', '=', 'FINALIZED'), eb('c.effective_date', '<=', f.today)]),
+      ]),
+    )
   else if (f.status === 'FINALIZED') q = q.where('c.status', '=', 'FINALIZED').where('c.effective_date', '>', f.today)
   else if (f.status !== undefined) q = q.where('c.status', '=', f.status)
   if (f.saleDateFrom !== undefined) q = q.where('c.sale_date', '>=', f.saleDateFrom)
@@ -142,8 +251,27 @@ export async function searchContracts(db: Executor, tenantId: number, f: Contrac
   if (f.createdFrom !== undefined) q = q.where('c.created_at', '>=', new Date(f.createdFrom))
   if (f.createdTo !== undefined) q = q.where('c.created_at', '<', new Date(f.createdTo))
   const [rows, count] = await Promise.all([
-    windowed(q.select(['c.id', 'c.contract_number', 'c.status', 'c.dealer_id', 'c.vin', 'c.customer_name', 'c.customer', 'c.coverage', 'c.sale_date', 'c.effective_date', 'c.expiration_date', 'c.dealer_cost', 'c.retail_price', 'c.created_at'])
-      .orderBy('c.id', 'desc'), window).execute(),
+    windowed(
+      q
+        .select([
+          'c.id',
+          'c.contract_number',
+          'c.status',
+          'c.dealer_id',
+          'c.vin',
+          'c.customer_name',
+          'c.customer',
+          'c.coverage',
+          'c.sale_date',
+          'c.effective_date',
+          'c.expiration_date',
+          'c.dealer_cost',
+          'c.retail_price',
+          'c.created_at',
+        ])
+        .orderBy('c.id', 'desc'),
+      window,
+    ).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, totalCount: count.n }
@@ -156,18 +284,49 @@ function escapeLike(text: string): string {
 // ---- holds -------------------------------------------------------------------------------------
 
 export async function listHolds(db: Executor, tenantId: number, contractId: number) {
-  return db.selectFrom('contract_hold').selectAll().where('tenant_id', '=', tenantId).where('contract_id', '=', contractId).orderBy('id').execute()
+  return db
+    .selectFrom('contract_hold')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .orderBy('id')
+    .execute()
 }
 
 export async function findHold(db: Executor, tenantId: number, contractId: number, holdId: number) {
-  return db.selectFrom('contract_hold').selectAll().where('tenant_id', '=', tenantId).where('contract_id', '=', contractId).where('id', '=', holdId).executeTakeFirst()
+  return db
+    .selectFrom('contract_hold')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .where('id', '=', holdId)
+    .executeTakeFirst()
 }
 
-export async function insertHold(tx: Transaction<DB>, tenantId: number, values: { contract_id: number; reason_code: string; note: string | null; created_at: Date; created_by: string }) {
-  return tx.insertInto('contract_hold').values({ ...values, tenant_id: tenantId }).returningAll().executeTakeFirstOrThrow()
+export async function insertHold(
+  tx: Transaction<DB>,
+  tenantId: number,
+  values: { contract_id: number; reason_code: string; note: string | null; created_at: Date; created_by: string },
+) {
+  return tx
+    .insertInto('contract_hold')
+    .values({ ...values, tenant_id: tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }
 
-export async function resolveHold(tx: Transaction<DB>, tenantId: number, holdId: number, values: { resolved_at: Date; resolved_by: string; resolution_note: string | null }) {
-  return tx.updateTable('contract_hold').set(values).where('tenant_id', '=', tenantId).where('id', '=', holdId).where('resolved_at', 'is', null)
-    .returningAll().executeTakeFirst()
+export async function resolveHold(
+  tx: Transaction<DB>,
+  tenantId: number,
+  holdId: number,
+  values: { resolved_at: Date; resolved_by: string; resolution_note: string | null },
+) {
+  return tx
+    .updateTable('contract_hold')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', holdId)
+    .where('resolved_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
 }

@@ -6,7 +6,14 @@ import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { centsToNumber, Decimal } from '../../platform/money.ts'
 
-export const CONTRACT_STATUSES = ['PENDING', 'FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED', 'VOIDED'] as const satisfies readonly ContractStatus[]
+export const CONTRACT_STATUSES = [
+  'PENDING',
+  'FINALIZED',
+  'ACTIVE',
+  'EXPIRED',
+  'CANCELLED',
+  'VOIDED',
+] as const satisfies readonly ContractStatus[]
 
 // ---- lifecycle ---------------------------------------------------------------------------------
 
@@ -19,7 +26,9 @@ export const CONTRACT_EVENTS = ['EDIT', 'FINALIZE', 'REFINALIZE', 'ACTIVATE', 'V
 export type ContractEvent = (typeof CONTRACT_EVENTS)[number]
 
 /** From which statuses an event may happen, and the status it leads to ('SAME': stays). */
-export const TRANSITIONS: Readonly<Record<ContractEvent, { from: readonly ContractStatus[]; to: ContractStatus | 'SAME' }>> = {
+export const TRANSITIONS: Readonly<
+  Record<ContractEvent, { from: readonly ContractStatus[]; to: ContractStatus | 'SAME' }>
+> = {
   EDIT: { from: ['PENDING'], to: 'SAME' },
   FINALIZE: { from: ['PENDING'], to: 'FINALIZED' },
   REFINALIZE: { from: ['FINALIZED', 'ACTIVE'], to: 'SAME' },
@@ -38,16 +47,30 @@ export type TransitionFacts = {
   today: string
 }
 
-export type Transition = { ok: true; to: ContractStatus } | { ok: false; code: 'contract_state_conflict' | 'contract_on_hold' | 'contract_not_effective' | 'contract_not_expired'; message: string }
+export type Transition =
+  | { ok: true; to: ContractStatus }
+  | {
+      ok: false
+      code: 'contract_state_conflict' | 'contract_on_hold' | 'contract_not_effective' | 'contract_not_expired'
+      message: string
+    }
 
 /** Whether `event` may happen to a contract in `status`, and the status it leaves the contract in. */
 export function transition(status: ContractStatus, event: ContractEvent, facts: TransitionFacts): Transition {
   const rule = TRANSITIONS[event]
   if (!rule.from.includes(status)) {
-    return { ok: false, code: 'contract_state_conflict', message: `a contract that is ${status} cannot be ${PAST[event]}; only one that is ${rule.from.join(' or ')} can` }
+    return {
+      ok: false,
+      code: 'contract_state_conflict',
+      message: `a contract that is ${status} cannot be ${PAST[event]}; only one that is ${rule.from.join(' or ')} can`,
+    }
   }
   if (event === 'FINALIZE' && facts.openHolds > 0) {
-    return { ok: false, code: 'contract_on_hold', message: `the contract has ${facts.openHolds} unresolved hold(s); resolve them before finalizing` }
+    return {
+      ok: false,
+      code: 'contract_on_hold',
+      message: `the contract has ${facts.openHolds} unresolved hold(s); resolve them before finalizing`,
+    }
   }
   if (event === 'ACTIVATE' && facts.today < facts.effectiveDate) {
     return { ok: false, code: 'contract_not_effective', message: `the contract takes effect on ${facts.effectiveDate}` }
@@ -59,7 +82,13 @@ export function transition(status: ContractStatus, event: ContractEvent, facts: 
 }
 
 const PAST: Record<ContractEvent, string> = {
-  EDIT: 'changed', FINALIZE: 'finalized', REFINALIZE: 'refinalized', ACTIVATE: 'activated', VOID: 'voided', EXPIRE: 'expired', CANCEL: 'cancelled',
+  EDIT: 'changed',
+  FINALIZE: 'finalized',
+  REFINALIZE: 'refinalized',
+  ACTIVATE: 'activated',
+  VOID: 'voided',
+  EXPIRE: 'expired',
+  CANCEL: 'cancelled',
 }
 
 /**
@@ -73,11 +102,27 @@ export function currentStatus(status: ContractStatus, effectiveDate: string, tod
 // ---- holds and locks ---------------------------------------------------------------------------
 
 export const HOLD_REASONS = [
-  { code: 'MISSING_SIGNATURE', name: 'Missing signature', description: 'The contract holder\'s or the dealer\'s signature is missing from the signed contract.' },
+  {
+    code: 'MISSING_SIGNATURE',
+    name: 'Missing signature',
+    description: "The contract holder's or the dealer's signature is missing from the signed contract.",
+  },
   { code: 'MISSING_PAYMENT', name: 'Missing payment', description: 'The dealer has not remitted the dealer cost.' },
-  { code: 'MISSING_DOCUMENTS', name: 'Missing documents', description: 'A required document (bill of sale, odometer statement, finance contract) has not been received.' },
-  { code: 'NEEDS_REVIEW', name: 'Needs review', description: 'An underwriter must review the sale before it is accepted.' },
-  { code: 'VEHICLE_INSPECTION', name: 'Vehicle inspection required', description: 'The vehicle must pass an inspection before coverage is accepted.' },
+  {
+    code: 'MISSING_DOCUMENTS',
+    name: 'Missing documents',
+    description: 'A required document (bill of sale, odometer statement, finance contract) has not been received.',
+  },
+  {
+    code: 'NEEDS_REVIEW',
+    name: 'Needs review',
+    description: 'An underwriter must review the sale before it is accepted.',
+  },
+  {
+    code: 'VEHICLE_INSPECTION',
+    name: 'Vehicle inspection required',
+    description: 'The vehicle must pass an inspection before coverage is accepted.',
+  },
   { code: 'OTHER', name: 'Other', description: 'Any other reason, given in the note.' },
 ] as const
 export type HoldReasonCode = (typeof HOLD_REASONS)[number]['code']
@@ -86,16 +131,27 @@ export type HoldReasonCode = (typeof HOLD_REASONS)[number]['code']
 export const LOCK_MINUTES = 15
 
 /** Whether a lock held by `holder` until `expiresAt` stops `userId` from changing the contract at `now`. */
-export function lockedAgainst(lock: { holder: number | null; expiresAt: Date | null }, userId: number, now: Date): boolean {
+export function lockedAgainst(
+  lock: { holder: number | null; expiresAt: Date | null },
+  userId: number,
+  now: Date,
+): boolean {
   return lock.holder !== null && lock.expiresAt !== null && lock.expiresAt > now && lock.holder !== userId
 }
 
 // ---- custom fields -----------------------------------------------------------------------------
 
 export type CustomFieldRule = {
-  key: string; label: string; type: 'STRING' | 'INTEGER' | 'DECIMAL' | 'MONEY' | 'DATE' | 'BOOLEAN' | 'LIST'
-  required: boolean; unique: boolean
-  minLength?: number; maxLength?: number; pattern?: string; min?: number; max?: number
+  key: string
+  label: string
+  type: 'STRING' | 'INTEGER' | 'DECIMAL' | 'MONEY' | 'DATE' | 'BOOLEAN' | 'LIST'
+  required: boolean
+  unique: boolean
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  min?: number
+  max?: number
   options?: ReadonlyArray<{ value: string; label: string }>
 }
 export type CustomFieldValue = string | number | boolean
@@ -108,16 +164,26 @@ const MAX_TEXT_VALUE = 1000
  * /api/Rates/Products/{productId}/customfields shows the same rules): every problem is listed, each
  * under `customFields/<key>`. Strings are trimmed; an empty string counts as absent.
  */
-export function checkCustomFields(rules: readonly CustomFieldRule[], given: Readonly<Record<string, unknown>>): { values: Record<string, CustomFieldValue>; errors: FieldError[] } {
+export function checkCustomFields(
+  rules: readonly CustomFieldRule[],
+  given: Readonly<Record<string, unknown>>,
+): { values: Record<string, CustomFieldValue>; errors: FieldError[] } {
   const values: Record<string, CustomFieldValue> = {}
   const errors: FieldError[] = []
   const known = new Set(rules.map((r) => r.key))
   for (const key of Object.keys(given)) {
-    if (!known.has(key)) errors.push({ field: `customFields/${key}`, code: 'unknown_field', message: `'${key}' is not a custom field of this plan` })
+    if (!known.has(key))
+      errors.push({
+        field: `customFields/${key}`,
+        code: 'unknown_field',
+        message: `'${key}' is not a custom field of this plan`,
+      })
   }
   for (const rule of rules) {
     const field = `customFields/${rule.key}`
-    const fail = (code: string, message: string) => { errors.push({ field, code, message: `${rule.label}: ${message}` }) }
+    const fail = (code: string, message: string) => {
+      errors.push({ field, code, message: `${rule.label}: ${message}` })
+    }
     let raw = given[rule.key]
     if (typeof raw === 'string') raw = raw.trim()
     if (raw === undefined || raw === null || raw === '') {
@@ -130,24 +196,39 @@ export function checkCustomFields(rules: readonly CustomFieldRule[], given: Read
   return { values, errors }
 }
 
-function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, message: string) => void): CustomFieldValue | undefined {
+function fieldValue(
+  rule: CustomFieldRule,
+  raw: unknown,
+  fail: (code: string, message: string) => void,
+): CustomFieldValue | undefined {
   const inRange = (n: number, shown: string) => {
-    if (rule.min !== undefined && n < rule.min) { fail('out_of_range', `${shown} is below the minimum ${rule.min}`); return false }
-    if (rule.max !== undefined && n > rule.max) { fail('out_of_range', `${shown} is above the maximum ${rule.max}`); return false }
+    if (rule.min !== undefined && n < rule.min) {
+      fail('out_of_range', `${shown} is below the minimum ${rule.min}`)
+      return false
+    }
+    if (rule.max !== undefined && n > rule.max) {
+      fail('out_of_range', `${shown} is above the maximum ${rule.max}`)
+      return false
+    }
     return true
   }
   switch (rule.type) {
     case 'STRING': {
       if (typeof raw !== 'string') return void fail('invalid_type', 'must be text')
       if (hasControlCharacter(raw)) return void fail('invalid_value', 'must not contain control characters')
-      if (raw.length > MAX_TEXT_VALUE) return void fail('too_long', `must be at most ${rule.maxLength ?? MAX_TEXT_VALUE} characters`)
-      if (rule.minLength !== undefined && raw.length < rule.minLength) return void fail('too_short', `must be at least ${rule.minLength} characters`)
-      if (rule.maxLength !== undefined && raw.length > rule.maxLength) return void fail('too_long', `must be at most ${rule.maxLength} characters`)
-      if (rule.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(raw)) return void fail('pattern', `does not match the required format ${rule.pattern}`)
+      if (raw.length > MAX_TEXT_VALUE)
+        return void fail('too_long', `must be at most ${rule.maxLength ?? MAX_TEXT_VALUE} characters`)
+      if (rule.minLength !== undefined && raw.length < rule.minLength)
+        return void fail('too_short', `must be at least ${rule.minLength} characters`)
+      if (rule.maxLength !== undefined && raw.length > rule.maxLength)
+        return void fail('too_long', `must be at most ${rule.maxLength} characters`)
+      if (rule.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(raw))
+        return void fail('pattern', `does not match the required format ${rule.pattern}`)
       return raw
     }
     case 'INTEGER': {
-      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return void fail('invalid_type', 'must be a whole number')
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw))
+        return void fail('invalid_type', 'must be a whole number')
       return inRange(raw, String(raw)) ? raw : undefined
     }
     case 'DECIMAL':
@@ -155,7 +236,8 @@ function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, me
       const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : typeof raw === 'string' ? raw : null
       if (text === null || !/^-?\d{1,12}(\.\d{1,6})?$/.test(text)) return void fail('invalid_type', 'must be a number')
       const d = new Decimal(text)
-      if (rule.type === 'MONEY' && (d.decimalPlaces() > 2 || d.isNegative())) return void fail('invalid_type', 'must be an amount with at most 2 decimals, not negative')
+      if (rule.type === 'MONEY' && (d.decimalPlaces() > 2 || d.isNegative()))
+        return void fail('invalid_type', 'must be an amount with at most 2 decimals, not negative')
       return inRange(d.toNumber(), text) ? d.toNumber() : undefined
     }
     case 'DATE':
@@ -166,7 +248,8 @@ function fieldValue(rule: CustomFieldRule, raw: unknown, fail: (code: string, me
       return raw
     case 'LIST': {
       const allowed = rule.options ?? []
-      if (typeof raw !== 'string' || !allowed.some((o) => o.value === raw)) return void fail('not_allowed', `must be one of ${allowed.map((o) => o.value).join(', ')}`)
+      if (typeof raw !== 'string' || !allowed.some((o) => o.value === raw))
+        return void fail('not_allowed', `must be one of ${allowed.map((o) => o.value).join(', ')}`)
       return raw
     }
   }
@@ -178,24 +261,53 @@ export function uniqueValueKey(value: CustomFieldValue): string {
 }
 
 /** The claims a contract's values make on the fields its plan marks unique. */
-export function uniqueClaims(rules: ReadonlyArray<{ key: string; unique: boolean }>, values: Readonly<Record<string, CustomFieldValue>>): Array<{ key: string; value: string }> {
-  return rules.flatMap((r) => (r.unique && values[r.key] !== undefined ? [{ key: r.key, value: uniqueValueKey(values[r.key]!) }] : []))
+export function uniqueClaims(
+  rules: ReadonlyArray<{ key: string; unique: boolean }>,
+  values: Readonly<Record<string, CustomFieldValue>>,
+): Array<{ key: string; value: string }> {
+  return rules.flatMap((r) =>
+    r.unique && values[r.key] !== undefined ? [{ key: r.key, value: uniqueValueKey(values[r.key]!) }] : [],
+  )
 }
 
 // ---- agreement with the quote ------------------------------------------------------------------
 
 /** The quote's inputs a contract restates; each must be what the quote was priced with. */
 export type QuotedFacts = {
-  vin?: string; odometer?: number; saleDate: string; inServiceDate?: string; vehicleCondition?: string; assetType: string
-  vehiclePurchasePrice?: string; msrp?: string; financeType?: string; amountFinanced?: string; financeTermMonths?: number; apr?: string
+  vin?: string
+  odometer?: number
+  saleDate: string
+  inServiceDate?: string
+  vehicleCondition?: string
+  assetType: string
+  vehiclePurchasePrice?: string
+  msrp?: string
+  financeType?: string
+  amountFinanced?: string
+  financeTermMonths?: number
+  apr?: string
 }
 export type StatedFacts = {
-  vin?: string | null; saleOdometer?: number | null; saleDate?: string | null; inServiceDate?: string | null; condition?: string | null; assetType?: string | null
-  purchasePrice?: number | string | null; msrp?: number | string | null
-  financeType?: string | null; amountFinanced?: number | string | null; termMonths?: number | null; apr?: number | string | null
+  vin?: string | null
+  saleOdometer?: number | null
+  saleDate?: string | null
+  inServiceDate?: string | null
+  condition?: string | null
+  assetType?: string | null
+  purchasePrice?: number | string | null
+  msrp?: number | string | null
+  financeType?: string | null
+  amountFinanced?: number | string | null
+  termMonths?: number | null
+  apr?: number | string | null
 }
 
-const COMPARED: ReadonlyArray<{ field: string; quoted: keyof QuotedFacts; stated: keyof StatedFacts; kind: 'text' | 'number' | 'decimal' }> = [
+const COMPARED: ReadonlyArray<{
+  field: string
+  quoted: keyof QuotedFacts
+  stated: keyof StatedFacts
+  kind: 'text' | 'number' | 'decimal'
+}> = [
   { field: 'vehicle/vin', quoted: 'vin', stated: 'vin', kind: 'text' },
   { field: 'saleOdometer', quoted: 'odometer', stated: 'saleOdometer', kind: 'number' },
   { field: 'saleDate', quoted: 'saleDate', stated: 'saleDate', kind: 'text' },
@@ -222,13 +334,25 @@ export function quoteDisagreements(quoted: QuotedFacts, stated: StatedFacts): Fi
     if (s === undefined || s === null) continue
     const q = quoted[c.quoted]
     if (q === undefined) {
-      errors.push({ field: c.field, code: 'not_quoted', message: `the quote was priced without ${c.field}; quote again with it` })
+      errors.push({
+        field: c.field,
+        code: 'not_quoted',
+        message: `the quote was priced without ${c.field}; quote again with it`,
+      })
       continue
     }
-    const same = c.kind === 'text' ? String(s).toUpperCase() === String(q).toUpperCase()
-      : c.kind === 'number' ? Number(s) === Number(q)
-        : safeDecimal(s)?.equals(new Decimal(String(q))) === true
-    if (!same) errors.push({ field: c.field, code: 'differs_from_quote', message: `${c.field} ${String(s)} differs from the quote's ${String(q)}` })
+    const same =
+      c.kind === 'text'
+        ? String(s).toUpperCase() === String(q).toUpperCase()
+        : c.kind === 'number'
+          ? Number(s) === Number(q)
+          : safeDecimal(s)?.equals(new Decimal(String(q))) === true
+    if (!same)
+      errors.push({
+        field: c.field,
+        code: 'differs_from_quote',
+        message: `${c.field} ${String(s)} differs from the quote's ${String(q)}`,
+      })
   }
   return errors
 }
@@ -249,28 +373,49 @@ export const MAX_EFFECTIVE_DELAY_DAYS = 60
 /** Why an effective date is not acceptable for a sale date, or undefined when it is. */
 export function effectiveDateProblem(saleDate: string, effectiveDate: string): FieldError | undefined {
   if (effectiveDate >= saleDate && effectiveDate <= addDays(saleDate, MAX_EFFECTIVE_DELAY_DAYS)) return undefined
-  return { field: 'effectiveDate', code: 'out_of_range', message: `must be between the sale date ${saleDate} and ${MAX_EFFECTIVE_DELAY_DAYS} days after it` }
+  return {
+    field: 'effectiveDate',
+    code: 'out_of_range',
+    message: `must be between the sale date ${saleDate} and ${MAX_EFFECTIVE_DELAY_DAYS} days after it`,
+  }
 }
 
 /** A contract holder or co-buyer needs a person's first and last name, or a company name. */
-export function nameProblem(person: { firstName?: string | null; lastName?: string | null; companyName?: string | null }, field: string): FieldError | undefined {
+export function nameProblem(
+  person: { firstName?: string | null; lastName?: string | null; companyName?: string | null },
+  field: string,
+): FieldError | undefined {
   if (person.companyName?.trim() || (person.firstName?.trim() && person.lastName?.trim())) return undefined
   return { field, code: 'required', message: `${field}: give firstName and lastName, or companyName` }
 }
 
 // ---- price -------------------------------------------------------------------------------------
 
-export type RetailBounds = { suggestedRetailCents: number; minRetailCents: number; maxRetailCents: number; retailLocked: boolean }
+export type RetailBounds = {
+  suggestedRetailCents: number
+  minRetailCents: number
+  maxRetailCents: number
+  retailLocked: boolean
+}
 
 /** Why a retail price is not acceptable for a rate, or undefined when it is. */
 export function retailProblem(retailCents: number, rate: RetailBounds): FieldError | undefined {
   const show = (c: number) => centsToNumber(c).toFixed(2)
   if (rate.retailLocked) {
-    return retailCents === rate.suggestedRetailCents ? undefined
-      : { field: 'retailPrice', code: 'retail_locked', message: `the retail price of this rate is fixed at ${show(rate.suggestedRetailCents)}` }
+    return retailCents === rate.suggestedRetailCents
+      ? undefined
+      : {
+          field: 'retailPrice',
+          code: 'retail_locked',
+          message: `the retail price of this rate is fixed at ${show(rate.suggestedRetailCents)}`,
+        }
   }
   if (retailCents < rate.minRetailCents || retailCents > rate.maxRetailCents) {
-    return { field: 'retailPrice', code: 'out_of_range', message: `must be between ${show(rate.minRetailCents)} and ${show(rate.maxRetailCents)}` }
+    return {
+      field: 'retailPrice',
+      code: 'out_of_range',
+      message: `must be between ${show(rate.minRetailCents)} and ${show(rate.maxRetailCents)}`,
+    }
   }
   return undefined
 }
@@ -279,7 +424,13 @@ export function retailProblem(retailCents: number, rate: RetailBounds): FieldErr
 
 /** A priced line of a contract with the account holder it is paid to. */
 export type PayableLine = { code: string; group: string; cents: number; payeeAccountHolderId: number }
-export type PostingLine = { accountHolderId: number; purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE'; side: 'DEBIT' | 'CREDIT'; cents: number; disbursementCode?: string }
+export type PostingLine = {
+  accountHolderId: number
+  purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE'
+  side: 'DEBIT' | 'CREDIT'
+  cents: number
+  disbursementCode?: string
+}
 
 /**
  * The journal lines that put a contract's money on the books: the dealer owes its dealer cost (a
@@ -292,7 +443,13 @@ export function finalizationLines(dealerId: number, lines: readonly PayableLine[
   for (const l of lines) {
     if (l.cents === 0) continue
     total += l.cents
-    out.push({ accountHolderId: l.payeeAccountHolderId, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: l.cents, disbursementCode: l.code })
+    out.push({
+      accountHolderId: l.payeeAccountHolderId,
+      purpose: 'DISBURSEMENT_PAYABLE',
+      side: 'CREDIT',
+      cents: l.cents,
+      disbursementCode: l.code,
+    })
   }
   if (total === 0) return []
   return [{ accountHolderId: dealerId, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: total }, ...out]
@@ -317,7 +474,10 @@ export function differenceLines(wanted: readonly PostingLine[], posted: readonly
   for (const { line, cents } of net.values()) {
     if (cents === 0) continue
     out.push({
-      accountHolderId: line.accountHolderId, purpose: line.purpose, side: cents > 0 ? 'DEBIT' : 'CREDIT', cents: Math.abs(cents),
+      accountHolderId: line.accountHolderId,
+      purpose: line.purpose,
+      side: cents > 0 ? 'DEBIT' : 'CREDIT',
+      cents: Math.abs(cents),
       ...(line.disbursementCode === undefined ? {} : { disbursementCode: line.disbursementCode }),
     })
   }

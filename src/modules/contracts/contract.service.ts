@@ -20,9 +20,26 @@ import type { SettingsService } from '../settings/index.ts'
 import { formatContractNumber } from '../settings/index.ts'
 import { createDealChecker, personSnapshot, type CheckedDeal, type DealInput } from './contract.deal.ts'
 import { contractErrors } from './contract.errors.ts'
-import { toContractView, toSummary, type ContractDocumentRef, type CoverageSnapshot, type DealData, type PricingSnapshot } from './contract.mapper.ts'
+import {
+  toContractView,
+  toSummary,
+  type ContractDocumentRef,
+  type CoverageSnapshot,
+  type DealData,
+  type PricingSnapshot,
+} from './contract.mapper.ts'
 import * as repo from './contract.repository.ts'
-import { checkCustomFields, effectiveDateProblem, lockedAgainst, nameProblem, retailProblem, transition, uniqueClaims, type ContractEvent, type TransitionFacts } from './contract.rules.ts'
+import {
+  checkCustomFields,
+  effectiveDateProblem,
+  lockedAgainst,
+  nameProblem,
+  retailProblem,
+  transition,
+  uniqueClaims,
+  type ContractEvent,
+  type TransitionFacts,
+} from './contract.rules.ts'
 import { PatchedContractSchema } from './contract.schemas.ts'
 
 const MONEY_BOUNDS = { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') }
@@ -47,7 +64,8 @@ export function createContractCore(ports: ContractPorts) {
   const { db, clock, settings } = ports
   const today = async (tenantId: number) => localDate(clock.now(), await settings.get(tenantId, 'timeZone'))
   const deals = createDealChecker({
-    quotes: ports.quotes, directory: ports.directory,
+    quotes: ports.quotes,
+    directory: ports.directory,
     administratorId: (tenantId) => ports.parties.administratorId(tenantId),
     lookBackDays: (tenantId) => settings.get(tenantId, 'saleDateLookBackDays'),
     today,
@@ -69,7 +87,9 @@ export function createContractCore(ports: ContractPorts) {
 
   /** The contract row as the caller may see it; 404 when unknown or not visible. */
   async function readRow(ctx: AuthenticatedContext, id: number) {
-    const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, id, visibleOf(ctx))) : undefined
+    const row = isStorableId(id)
+      ? await db.read(ctx.tenantId, (x) => repo.findContract(x, ctx.tenantId, id, visibleOf(ctx)))
+      : undefined
     if (!row) throw notFound(id)
     return row
   }
@@ -82,20 +102,38 @@ export function createContractCore(ports: ContractPorts) {
     const row = await lockRow(tx, ctx, id)
     const now = clock.now()
     if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
-      throw contractErrors.create('contract_locked', `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`, {
-        extensions: { lockedBy: row.lock_user_label, lockExpiresAt: row.lock_expires_at!.toISOString() },
-      })
+      throw contractErrors.create(
+        'contract_locked',
+        `contract ${row.contract_number} is locked by ${row.lock_user_label} until ${row.lock_expires_at!.toISOString()}`,
+        {
+          extensions: { lockedBy: row.lock_user_label, lockExpiresAt: row.lock_expires_at!.toISOString() },
+        },
+      )
     }
-    const facts: TransitionFacts = { openHolds: row.open_holds, effectiveDate: row.effective_date, expirationDate: row.expiration_date, today: await today(ctx.tenantId) }
+    const facts: TransitionFacts = {
+      openHolds: row.open_holds,
+      effectiveDate: row.effective_date,
+      expirationDate: row.expiration_date,
+      today: await today(ctx.tenantId),
+    }
     const step = transition(row.status, event, facts)
     if (!step.ok) throw contractErrors.create(step.code, `contract ${row.contract_number}: ${step.message}`)
     return { row, to: step.to, now, facts }
   }
 
-  async function lienHolderFor(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number | null | undefined, inline: LienHolderInput | null | undefined, now: Date) {
+  async function lienHolderFor(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    id: number | null | undefined,
+    inline: LienHolderInput | null | undefined,
+    now: Date,
+  ) {
     if (id !== null && id !== undefined) {
       const found = await ports.parties.lienHolder(tx, ctx.tenantId, id)
-      if (!found) throw contractErrors.create('contract_invalid', `lienHolderId ${id} is not a lien holder`, { errors: [{ field: 'lienHolderId', code: 'not_found', message: `no lien holder ${id}` }] })
+      if (!found)
+        throw contractErrors.create('contract_invalid', `lienHolderId ${id} is not a lien holder`, {
+          errors: [{ field: 'lienHolderId', code: 'not_found', message: `no lien holder ${id}` }],
+        })
       return found
     }
     if (!inline) return null
@@ -104,7 +142,7 @@ export function createContractCore(ports: ContractPorts) {
   }
 
   const lienSnapshot = (l: { id: number; name: string; address: unknown; phoneNumber: string | null } | null) =>
-    (l ? JSON.stringify({ lienHolderId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber }) : null)
+    l ? JSON.stringify({ lienHolderId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber }) : null
 
   async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
     const q = deal.quoted
@@ -114,67 +152,159 @@ export function createContractCore(ports: ContractPorts) {
       const now = clock.now()
       // The same deal submitted twice at once: the second waits here, then finds the first.
       await repo.lockDeal(tx, ctx.tenantId, `${q.dealer.id}|${vin}|${q.plan.id}|${deal.saleDate}`)
-      const duplicate = await repo.findRecentDuplicate(tx, ctx.tenantId, { dealerId: q.dealer.id, vin, planId: q.plan.id, saleDate: deal.saleDate }, new Date(now.getTime() - DUPLICATE_WINDOW_MS))
+      const duplicate = await repo.findRecentDuplicate(
+        tx,
+        ctx.tenantId,
+        { dealerId: q.dealer.id, vin, planId: q.plan.id, saleDate: deal.saleDate },
+        new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+      )
       if (duplicate) {
-        throw contractErrors.create('duplicate_contract', `contract ${duplicate.contract_number} was created for the same dealer, VIN, plan and sale date moments ago`, {
-          headers: { location: `/api/contracts/${duplicate.id}` },
-          extensions: { contractId: duplicate.id, contractNumber: duplicate.contract_number },
-        })
+        throw contractErrors.create(
+          'duplicate_contract',
+          `contract ${duplicate.contract_number} was created for the same dealer, VIN, plan and sale date moments ago`,
+          {
+            headers: { location: `/api/contracts/${duplicate.id}` },
+            extensions: { contractId: duplicate.id, contractNumber: duplicate.contract_number },
+          },
+        )
       }
       const lien = await lienHolderFor(tx, ctx, body.lienHolderId, body.lienHolder, now)
       const customerId = await ports.parties.matchOrCreateCustomer(tx, ctx, body.customer, q.dealer.id, now)
       const sequence = await repo.nextContractSequence(tx, ctx.tenantId)
       const coverage: CoverageSnapshot = {
         rateBookVersion: q.book.version,
-        product: q.product, program: q.program,
+        product: q.product,
+        program: q.program,
         plan: { id: q.plan.id, code: q.plan.code, name: q.plan.name, formNumber: q.plan.formNumber },
-        term: q.term, deductible: q.deductible,
-        coverageGroups: (q.plan.coverageGroups ?? []).map((g) => ({ code: g.code, name: g.name, components: g.components.map((c) => ({ code: c.code, name: c.name })) })),
-        ppmServices: (q.plan.ppmServices ?? []).map((s) => ({ code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count })),
+        term: q.term,
+        deductible: q.deductible,
+        coverageGroups: (q.plan.coverageGroups ?? []).map((g) => ({
+          code: g.code,
+          name: g.name,
+          components: g.components.map((c) => ({ code: c.code, name: c.name })),
+        })),
+        ppmServices: (q.plan.ppmServices ?? []).map((s) => ({
+          code: s.code,
+          name: s.name,
+          intervalMonths: s.intervalMonths ?? null,
+          intervalMiles: s.intervalMiles ?? null,
+          count: s.count,
+        })),
         customFieldRules: q.plan.customFields.map(({ level: _level, order: _order, ...rule }) => rule),
       }
       const pricing: PricingSnapshot = {
-        retailCents: deal.retailCents, optionsRetailCents: deal.optionsRetailCents, dealerCostCents: deal.dealerCostCents, lines: deal.lines,
-        options: q.options.map((o) => ({ id: o.id, code: o.code, name: o.name, kind: o.kind, required: o.required, dealerCostCents: o.dealerCostCents, retailCents: o.retailCents })),
-        retailBounds: { suggestedRetailCents: q.price.suggestedRetailCents, minRetailCents: q.price.minRetailCents, maxRetailCents: q.price.maxRetailCents, retailLocked: q.price.retailLocked },
+        retailCents: deal.retailCents,
+        optionsRetailCents: deal.optionsRetailCents,
+        dealerCostCents: deal.dealerCostCents,
+        lines: deal.lines,
+        options: q.options.map((o) => ({
+          id: o.id,
+          code: o.code,
+          name: o.name,
+          kind: o.kind,
+          required: o.required,
+          dealerCostCents: o.dealerCostCents,
+          retailCents: o.retailCents,
+        })),
+        retailBounds: {
+          suggestedRetailCents: q.price.suggestedRetailCents,
+          minRetailCents: q.price.minRetailCents,
+          maxRetailCents: q.price.maxRetailCents,
+          retailLocked: q.price.retailLocked,
+        },
       }
       const dealData: DealData = {
         dealer: { dealerNumber: q.dealer.dealerNumber, name: q.dealer.name },
         dealNumber: body.dealNumber?.trim() || null,
-        salesPerson: body.salesPerson ? { firstName: body.salesPerson.firstName ?? null, lastName: body.salesPerson.lastName ?? null, code: body.salesPerson.code ?? null } : null,
-        financeManager: body.financeManager ? { name: body.financeManager.name ?? null, code: body.financeManager.code ?? null } : null,
+        salesPerson: body.salesPerson
+          ? {
+              firstName: body.salesPerson.firstName ?? null,
+              lastName: body.salesPerson.lastName ?? null,
+              code: body.salesPerson.code ?? null,
+            }
+          : null,
+        financeManager: body.financeManager
+          ? { name: body.financeManager.name ?? null, code: body.financeManager.code ?? null }
+          : null,
         taxExempt: body.taxExempt === true,
       }
       const inserted = await repo.insertContract(tx, ctx.tenantId, {
         contract_number: formatContractNumber(format, { formPrefix: q.plan.formNumber, sequence, date: day }),
-        status: 'PENDING', dealer_id: q.dealer.id, customer_id: customerId, lien_holder_id: lien?.id ?? null,
-        quote_id: q.quoteId, rate_id: q.rateId, rate_book_id: q.book.bookId,
-        product_id: q.product.id, program_id: q.program.id, plan_id: q.plan.id, term_id: q.term.id, deductible_id: q.deductible.id,
-        product_type: q.product.type, vin, customer_name: nameKey(body.customer),
-        sale_date: deal.saleDate, effective_date: deal.effectiveDate, expiration_date: deal.expirationDate,
-        sale_odometer: q.inputs.odometer ?? null, expiration_odometer: deal.expirationOdometer,
-        dealer_cost: centsToDecimal(deal.dealerCostCents).toFixed(2), retail_price: centsToDecimal(deal.retailCents).toFixed(2),
-        coverage: JSON.stringify(coverage), pricing: JSON.stringify(pricing), vehicle: JSON.stringify(deal.vehicle),
-        customer: JSON.stringify(personSnapshot(body.customer)), co_buyer: body.coBuyer ? JSON.stringify(personSnapshot(body.coBuyer)) : null,
-        lien_holder: lienSnapshot(lien), finance: deal.finance ? JSON.stringify(deal.finance) : null,
-        custom_fields: JSON.stringify(deal.customFields), deal_data: JSON.stringify(dealData),
-        created_at: now, updated_at: now, created_by: ctx.principal.emailAddress,
+        status: 'PENDING',
+        dealer_id: q.dealer.id,
+        customer_id: customerId,
+        lien_holder_id: lien?.id ?? null,
+        quote_id: q.quoteId,
+        rate_id: q.rateId,
+        rate_book_id: q.book.bookId,
+        product_id: q.product.id,
+        program_id: q.program.id,
+        plan_id: q.plan.id,
+        term_id: q.term.id,
+        deductible_id: q.deductible.id,
+        product_type: q.product.type,
+        vin,
+        customer_name: nameKey(body.customer),
+        sale_date: deal.saleDate,
+        effective_date: deal.effectiveDate,
+        expiration_date: deal.expirationDate,
+        sale_odometer: q.inputs.odometer ?? null,
+        expiration_odometer: deal.expirationOdometer,
+        dealer_cost: centsToDecimal(deal.dealerCostCents).toFixed(2),
+        retail_price: centsToDecimal(deal.retailCents).toFixed(2),
+        coverage: JSON.stringify(coverage),
+        pricing: JSON.stringify(pricing),
+        vehicle: JSON.stringify(deal.vehicle),
+        customer: JSON.stringify(personSnapshot(body.customer)),
+        co_buyer: body.coBuyer ? JSON.stringify(personSnapshot(body.coBuyer)) : null,
+        lien_holder: lienSnapshot(lien),
+        finance: deal.finance ? JSON.stringify(deal.finance) : null,
+        custom_fields: JSON.stringify(deal.customFields),
+        deal_data: JSON.stringify(dealData),
+        created_at: now,
+        updated_at: now,
+        created_by: ctx.principal.emailAddress,
       })
       const taken = await repo.claimUniqueValues(tx, ctx.tenantId, inserted.id, deal.uniqueValues)
       if (taken.length > 0) throw valueTaken(taken)
-      await ports.parties.recordContractSale(tx, ctx.tenantId, [q.dealer.id, customerId, ...(q.dealer.agentIds.slice(0, 1))], deal.saleDate)
+      await ports.parties.recordContractSale(
+        tx,
+        ctx.tenantId,
+        [q.dealer.id, customerId, ...q.dealer.agentIds.slice(0, 1)],
+        deal.saleDate,
+      )
       await writeAudit(tx, ctx, now, {
-        action: 'contract.created', entityType: 'contract', entityId: inserted.id,
-        changes: { after: { contractNumber: inserted.contract_number, status: inserted.status, quoteId: q.quoteId, rateId: q.rateId, dealerCost: inserted.dealer_cost, retailPrice: inserted.retail_price, customerId } },
+        action: 'contract.created',
+        entityType: 'contract',
+        entityId: inserted.id,
+        changes: {
+          after: {
+            contractNumber: inserted.contract_number,
+            status: inserted.status,
+            quoteId: q.quoteId,
+            rateId: q.rateId,
+            dealerCost: inserted.dealer_cost,
+            retailPrice: inserted.retail_price,
+            customerId,
+          },
+        },
       })
       return inserted
     })
   }
 
-  const valueTaken = (taken: Array<{ key: string; value: string; contractId: number }>) => contractErrors.create('custom_field_value_taken',
-    taken.map((t) => `${t.key} ${t.value} is already used by contract ${t.contractId}`).join('; '), {
-      errors: taken.map((t) => ({ field: `customFields/${t.key}`, code: 'taken', message: `already used by contract ${t.contractId}` })),
-    })
+  const valueTaken = (taken: Array<{ key: string; value: string; contractId: number }>) =>
+    contractErrors.create(
+      'custom_field_value_taken',
+      taken.map((t) => `${t.key} ${t.value} is already used by contract ${t.contractId}`).join('; '),
+      {
+        errors: taken.map((t) => ({
+          field: `customFields/${t.key}`,
+          code: 'taken',
+          message: `already used by contract ${t.contractId}`,
+        })),
+      },
+    )
 
   const validatePatched = createPatchedValidator(PatchedContractSchema)
 
@@ -196,29 +326,45 @@ export function createContractCore(ports: ContractPorts) {
     async get(ctx: AuthenticatedContext, id: number) {
       // The row and its documents side by side (two connections on PostgreSQL, not two round trips in
       // a row); the documents are shown only with a row the caller may see, else readRow's 404.
-      const [row, day, documents] = await Promise.all([readRow(ctx, id), today(ctx.tenantId), ports.documentsOf(ctx.tenantId, id)])
+      const [row, day, documents] = await Promise.all([
+        readRow(ctx, id),
+        today(ctx.tenantId),
+        ports.documentsOf(ctx.tenantId, id),
+      ])
       return toContractView(row, day, clock.now(), documents)
     },
 
     /** By id (digits) or contract number (any case). */
     async getByIdentifier(ctx: AuthenticatedContext, identifier: string) {
       const trimmed = identifier.trim()
-      const row = await db.read(ctx.tenantId, async (x) => (/^\d{1,15}$/.test(trimmed) && isStorableId(Number(trimmed))
-        ? (await repo.findContract(x, ctx.tenantId, Number(trimmed), visibleOf(ctx))) : undefined)
-        ?? repo.findContractByNumber(x, ctx.tenantId, trimmed, visibleOf(ctx)))
+      const row = await db.read(
+        ctx.tenantId,
+        async (x) =>
+          (/^\d{1,15}$/.test(trimmed) && isStorableId(Number(trimmed))
+            ? await repo.findContract(x, ctx.tenantId, Number(trimmed), visibleOf(ctx))
+            : undefined) ?? repo.findContractByNumber(x, ctx.tenantId, trimmed, visibleOf(ctx)),
+      )
       if (!row) throw notFound(identifier)
       return view(ctx, row)
     },
 
-    async search(ctx: AuthenticatedContext, filter: Omit<repo.ContractFilter, 'today' | 'dealerIds'> & { dealerNumber?: string | undefined }, window: Window) {
+    async search(
+      ctx: AuthenticatedContext,
+      filter: Omit<repo.ContractFilter, 'today' | 'dealerIds'> & { dealerNumber?: string | undefined },
+      window: Window,
+    ) {
       const { dealerNumber, ...rest } = filter
       const day = await today(ctx.tenantId)
       let f: repo.ContractFilter = { ...rest, today: day }
       if (dealerNumber !== undefined) {
-        const ids = await ports.directory.idsByBusinessKey(ctx.tenantId, [{ kind: 'DEALER', businessKey: dealerNumber }])
+        const ids = await ports.directory.idsByBusinessKey(ctx.tenantId, [
+          { kind: 'DEALER', businessKey: dealerNumber },
+        ])
         f = { ...f, dealerIds: [...ids.values()] }
       }
-      const result = await db.read(ctx.tenantId, (x) => repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window))
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window),
+      )
       return { items: result.rows.map((r) => toSummary(r, day)), totalCount: result.totalCount }
     },
 
@@ -228,7 +374,13 @@ export function createContractCore(ports: ContractPorts) {
      * and contract are the way. A changed retail price must still fit the rate; custom fields are
      * checked again as a whole.
      */
-    async patch(ctx: AuthenticatedContext, id: number, body: unknown, contentType: string | undefined, checkVersion: (v: number) => void) {
+    async patch(
+      ctx: AuthenticatedContext,
+      id: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: (v: number) => void,
+    ) {
       const changed = await db.transaction(ctx.tenantId, async (tx) => {
         const { row, now } = await forChange(tx, ctx, id, 'EDIT')
         checkVersion(row.version)
@@ -242,59 +394,112 @@ export function createContractCore(ports: ContractPorts) {
         const errors: FieldError[] = []
         const retailIssue = decimalProblem(n.retailPrice, MONEY_BOUNDS)
         const retailCents = retailIssue ? pricing.retailCents : toCents(new Decimal(n.retailPrice))
-        if (retailIssue) errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
+        if (retailIssue)
+          errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
         else {
           const p = retailProblem(retailCents, pricing.retailBounds)
           if (p) errors.push(p)
         }
         const fields = checkCustomFields(coverage.customFieldRules, n.customFields ?? {})
         errors.push(...fields.errors)
-        for (const problem of [effectiveDateProblem(row.sale_date, n.effectiveDate), nameProblem(n.customer, 'customer'), n.coBuyer ? nameProblem(n.coBuyer, 'coBuyer') : undefined]) {
+        for (const problem of [
+          effectiveDateProblem(row.sale_date, n.effectiveDate),
+          nameProblem(n.customer, 'customer'),
+          n.coBuyer ? nameProblem(n.coBuyer, 'coBuyer') : undefined,
+        ]) {
           if (problem) errors.push(problem)
         }
-        if (n.finance && !finance) errors.push({ field: 'finance', code: 'not_financed', message: 'the contract was sold without finance terms; they cannot be added' })
+        if (n.finance && !finance)
+          errors.push({
+            field: 'finance',
+            code: 'not_financed',
+            message: 'the contract was sold without finance terms; they cannot be added',
+          })
         for (const key of ['monthlyPayment', 'balloonAmount', 'residualValue'] as const) {
           const value = n.finance?.[key]
           const problem = value === undefined || value === null ? undefined : decimalProblem(value, MONEY_BOUNDS)
-          if (problem) errors.push({ field: `finance/${key}`, code: problem.code, message: `finance/${key} ${problem.message}` })
+          if (problem)
+            errors.push({ field: `finance/${key}`, code: problem.code, message: `finance/${key} ${problem.message}` })
         }
-        if (errors.length > 0) throw contractErrors.create('contract_invalid', `${errors.length} problem(s): ${errors.map((e) => e.message).join('; ')}`, { errors })
+        if (errors.length > 0)
+          throw contractErrors.create(
+            'contract_invalid',
+            `${errors.length} problem(s): ${errors.map((e) => e.message).join('; ')}`,
+            { errors },
+          )
         const uniques = uniqueClaims(coverage.customFieldRules, fields.values)
         const taken = await repo.claimUniqueValues(tx, ctx.tenantId, row.id, uniques)
         if (taken.length > 0) throw valueTaken(taken)
         await repo.releaseUniqueValues(tx, ctx.tenantId, row.id, uniques)
         const customerChanged = JSON.stringify(n.customer) !== JSON.stringify(current.customer)
-        const customerId = customerChanged ? await ports.parties.matchOrCreateCustomer(tx, ctx, n.customer, row.dealer_id, now) : row.customer_id
-        const lienChanged = (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) || JSON.stringify(n.lienHolder ?? null) !== JSON.stringify(current.lienHolder ?? null)
-        const lien = !lienChanged ? undefined
-          : (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
+        const customerId = customerChanged
+          ? await ports.parties.matchOrCreateCustomer(tx, ctx, n.customer, row.dealer_id, now)
+          : row.customer_id
+        const lienChanged =
+          (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) ||
+          JSON.stringify(n.lienHolder ?? null) !== JSON.stringify(current.lienHolder ?? null)
+        const lien = !lienChanged
+          ? undefined
+          : (n.lienHolderId ?? null) !== (current.lienHolderId ?? null)
+            ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
             : await lienHolderFor(tx, ctx, null, n.lienHolder, now)
         const deal = row.deal_data as DealData
         const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
-        const money = (v: number | string | null | undefined) => (v === undefined || v === null ? null : new Decimal(v).toFixed(2))
-        await repo.updateContract(tx, ctx.tenantId, row.id, {
-          customer_id: customerId, customer: JSON.stringify(personSnapshot(n.customer)), customer_name: nameKey(n.customer),
-          co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
-          ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
-          effective_date: n.effectiveDate, expiration_date: addMonths(n.effectiveDate, coverage.term.months),
-          retail_price: centsToDecimal(retailCents).toFixed(2),
-          pricing: JSON.stringify({ ...pricing, retailCents }),
-          custom_fields: JSON.stringify(fields.values),
-          deal_data: JSON.stringify({
-            ...deal, dealNumber: text(n.dealNumber), taxExempt: n.taxExempt,
-            salesPerson: n.salesPerson ? { firstName: text(n.salesPerson.firstName), lastName: text(n.salesPerson.lastName), code: text(n.salesPerson.code) } : null,
-            financeManager: n.financeManager ? { name: text(n.financeManager.name), code: text(n.financeManager.code) } : null,
-          } satisfies DealData),
-          ...(finance ? {
-            finance: JSON.stringify({
-              ...finance, monthlyPayment: money(n.finance?.monthlyPayment), firstPaymentDate: n.finance?.firstPaymentDate ?? null,
-              balloonAmount: money(n.finance?.balloonAmount), residualValue: money(n.finance?.residualValue),
-            }),
-          } : {}),
-        }, now)
-        const fieldsChanged = Object.keys(next).filter((k) => JSON.stringify((next as Record<string, unknown>)[k]) !== JSON.stringify((current as Record<string, unknown>)[k]))
+        const money = (v: number | string | null | undefined) =>
+          v === undefined || v === null ? null : new Decimal(v).toFixed(2)
+        await repo.updateContract(
+          tx,
+          ctx.tenantId,
+          row.id,
+          {
+            customer_id: customerId,
+            customer: JSON.stringify(personSnapshot(n.customer)),
+            customer_name: nameKey(n.customer),
+            co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
+            ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
+            effective_date: n.effectiveDate,
+            expiration_date: addMonths(n.effectiveDate, coverage.term.months),
+            retail_price: centsToDecimal(retailCents).toFixed(2),
+            pricing: JSON.stringify({ ...pricing, retailCents }),
+            custom_fields: JSON.stringify(fields.values),
+            deal_data: JSON.stringify({
+              ...deal,
+              dealNumber: text(n.dealNumber),
+              taxExempt: n.taxExempt,
+              salesPerson: n.salesPerson
+                ? {
+                    firstName: text(n.salesPerson.firstName),
+                    lastName: text(n.salesPerson.lastName),
+                    code: text(n.salesPerson.code),
+                  }
+                : null,
+              financeManager: n.financeManager
+                ? { name: text(n.financeManager.name), code: text(n.financeManager.code) }
+                : null,
+            } satisfies DealData),
+            ...(finance
+              ? {
+                  finance: JSON.stringify({
+                    ...finance,
+                    monthlyPayment: money(n.finance?.monthlyPayment),
+                    firstPaymentDate: n.finance?.firstPaymentDate ?? null,
+                    balloonAmount: money(n.finance?.balloonAmount),
+                    residualValue: money(n.finance?.residualValue),
+                  }),
+                }
+              : {}),
+          },
+          now,
+        )
+        const fieldsChanged = Object.keys(next).filter(
+          (k) =>
+            JSON.stringify((next as Record<string, unknown>)[k]) !==
+            JSON.stringify((current as Record<string, unknown>)[k]),
+        )
         await writeAudit(tx, ctx, now, {
-          action: 'contract.updated', entityType: 'contract', entityId: row.id,
+          action: 'contract.updated',
+          entityType: 'contract',
+          entityId: row.id,
           changes: { fields: fieldsChanged, before: pick(current, fieldsChanged), after: pick(next, fieldsChanged) },
         })
         // The reply is built inside the transaction: a change that cannot be shown is not kept.
@@ -309,41 +514,89 @@ export type ContractCore = ReturnType<typeof createContractCore>
 
 // ---- the editable representation of PATCH ------------------------------------------------------
 
-const IMMUTABLE = ['contractNumber', 'status', 'quoteId', 'rateId', 'saleDate', 'saleOdometer', 'vin', 'dealerNumber'] as const
+const IMMUTABLE = [
+  'contractNumber',
+  'status',
+  'quoteId',
+  'rateId',
+  'saleDate',
+  'saleOdometer',
+  'vin',
+  'dealerNumber',
+] as const
 
 /** A PATCH result as PatchedContractSchema admits it: a null of a merge patch leaves a member out. */
 type Editable = {
-  contractNumber: string; status: string; quoteId: string; rateId: string; saleDate: string; saleOdometer?: number | null; vin?: string | null; dealerNumber: string
-  effectiveDate: string; retailPrice: number | string
-  customer: CustomerInput; coBuyer?: CustomerInput | null; lienHolderId?: number | null; lienHolder?: LienHolderInput | null
-  finance?: { monthlyPayment?: number | string | null; firstPaymentDate?: string | null; balloonAmount?: number | string | null; residualValue?: number | string | null } | null
+  contractNumber: string
+  status: string
+  quoteId: string
+  rateId: string
+  saleDate: string
+  saleOdometer?: number | null
+  vin?: string | null
+  dealerNumber: string
+  effectiveDate: string
+  retailPrice: number | string
+  customer: CustomerInput
+  coBuyer?: CustomerInput | null
+  lienHolderId?: number | null
+  lienHolder?: LienHolderInput | null
+  finance?: {
+    monthlyPayment?: number | string | null
+    firstPaymentDate?: string | null
+    balloonAmount?: number | string | null
+    residualValue?: number | string | null
+  } | null
   dealNumber?: string | null
   salesPerson?: { firstName?: string | null; lastName?: string | null; code?: string | null } | null
   financeManager?: { name?: string | null; code?: string | null } | null
-  customFields?: Record<string, unknown>; taxExempt: boolean
+  customFields?: Record<string, unknown>
+  taxExempt: boolean
 }
 
 /** A pending contract's editable representation (merge patches drop nulls, so absent and null mean the same). */
 function editable(row: repo.ContractRow): Editable {
   const deal = row.deal_data as DealData
   const pricing = row.pricing as PricingSnapshot
-  const lien = row.lien_holder as { lienHolderId: number; name: string; address: unknown; phoneNumber: string | null } | null
+  const lien = row.lien_holder as {
+    lienHolderId: number
+    name: string
+    address: unknown
+    phoneNumber: string | null
+  } | null
   const finance = row.finance as Record<string, unknown> | null
-  const compact = <T extends Record<string, unknown>>(o: T | null) => (o === null ? null : Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as T)
+  const compact = <T extends Record<string, unknown>>(o: T | null) =>
+    o === null ? null : (Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as T)
   return {
-    contractNumber: row.contract_number, status: row.status, quoteId: row.quote_id, rateId: row.rate_id, saleDate: row.sale_date,
-    saleOdometer: row.sale_odometer, vin: row.vin, dealerNumber: deal.dealer.dealerNumber,
-    effectiveDate: row.effective_date, retailPrice: pricing.retailCents / 100,
+    contractNumber: row.contract_number,
+    status: row.status,
+    quoteId: row.quote_id,
+    rateId: row.rate_id,
+    saleDate: row.sale_date,
+    saleOdometer: row.sale_odometer,
+    vin: row.vin,
+    dealerNumber: deal.dealer.dealerNumber,
+    effectiveDate: row.effective_date,
+    retailPrice: pricing.retailCents / 100,
     customer: compact(row.customer as Record<string, unknown>) as CustomerInput,
     coBuyer: compact(row.co_buyer as Record<string, unknown> | null) as CustomerInput | null,
     lienHolderId: lien?.lienHolderId ?? null,
-    lienHolder: lien ? compact({ name: lien.name, address: lien.address, phoneNumber: lien.phoneNumber }) as LienHolderInput : null,
-    finance: finance ? compact({
-      monthlyPayment: (finance.monthlyPayment as string | null) ?? null, firstPaymentDate: (finance.firstPaymentDate as string | null) ?? null,
-      balloonAmount: (finance.balloonAmount as string | null) ?? null, residualValue: (finance.residualValue as string | null) ?? null,
-    }) : null,
-    dealNumber: deal.dealNumber, salesPerson: deal.salesPerson, financeManager: deal.financeManager,
-    customFields: row.custom_fields as Record<string, unknown>, taxExempt: deal.taxExempt,
+    lienHolder: lien
+      ? (compact({ name: lien.name, address: lien.address, phoneNumber: lien.phoneNumber }) as LienHolderInput)
+      : null,
+    finance: finance
+      ? compact({
+          monthlyPayment: (finance.monthlyPayment as string | null) ?? null,
+          firstPaymentDate: (finance.firstPaymentDate as string | null) ?? null,
+          balloonAmount: (finance.balloonAmount as string | null) ?? null,
+          residualValue: (finance.residualValue as string | null) ?? null,
+        })
+      : null,
+    dealNumber: deal.dealNumber,
+    salesPerson: deal.salesPerson,
+    financeManager: deal.financeManager,
+    customFields: row.custom_fields as Record<string, unknown>,
+    taxExempt: deal.taxExempt,
   }
 }
 

@@ -37,7 +37,13 @@ export function createContractsModule(deps: ContractsDeps) {
     ...deps,
     async documentsOf(tenantId, contractId) {
       const list = await docs.summariesForOwner(tenantId, CONTRACT_OWNER, contractId, CONTRACT_DOCUMENT_KINDS)
-      return list.map((d) => ({ documentId: d.documentId, kind: d.kind, currentVersion: d.currentVersion, createdAt: d.createdAt, draft: d.currentMetadata.draft === true }))
+      return list.map((d) => ({
+        documentId: d.documentId,
+        kind: d.kind,
+        currentVersion: d.currentVersion,
+        createdAt: d.createdAt,
+        draft: d.currentMetadata.draft === true,
+      }))
     },
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
@@ -49,16 +55,27 @@ export function createContractsModule(deps: ContractsDeps) {
     async routes(app: FastifyInstance) {
       await app.register(contractRoutes, { core, lifecycle })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
-      await app.register(deps.documents.ownerFileRoutes({
-        prefix: '/api/contracts/:contractId', param: 'contractId', collectionPath: 'files', itemParam: 'contractFileId',
-        ownerType: CONTRACT_OWNER, kind: 'CONTRACT_FILE', listKinds: ['CONTRACT_FILE'], tag: 'Contracts', ownerLabel: 'contract',
-        readPermission: 'contracts:read', writePermission: 'documents:write',
-        async resolveOwner(ctx, ownerId, access) {
-          // Owner checks run on authenticated routes only; a signed link never reaches them.
-          const contract = await core.readRow(ctx as AuthenticatedContext, ownerId)
-          if (access === 'write' && contract.status === 'VOIDED') throw contractErrors.create('contract_state_conflict', `contract ${contract.contract_number} is voided`)
-        },
-      }))
+      await app.register(
+        deps.documents.ownerFileRoutes({
+          prefix: '/api/contracts/:contractId',
+          param: 'contractId',
+          collectionPath: 'files',
+          itemParam: 'contractFileId',
+          ownerType: CONTRACT_OWNER,
+          kind: 'CONTRACT_FILE',
+          listKinds: ['CONTRACT_FILE'],
+          tag: 'Contracts',
+          ownerLabel: 'contract',
+          readPermission: 'contracts:read',
+          writePermission: 'documents:write',
+          async resolveOwner(ctx, ownerId, access) {
+            // Owner checks run on authenticated routes only; a signed link never reaches them.
+            const contract = await core.readRow(ctx as AuthenticatedContext, ownerId)
+            if (access === 'write' && contract.status === 'VOIDED')
+              throw contractErrors.create('contract_state_conflict', `contract ${contract.contract_number} is voided`)
+          },
+        }),
+      )
     },
   }
 }

@@ -66,7 +66,10 @@ async function writeAll(file: fs.promises.FileHandle, chunk: Uint8Array): Promis
  * Streams `source` into a new file in `dir`: refuses (413) as soon as more than `maxBytes` arrive,
  * refuses empty content (400), runs `check` over every chunk. On any failure the file is removed.
  */
-export async function stageContent(source: BlobSource, options: { dir: string; maxBytes: number; contentType: string; check: ContentCheck; sync: boolean }): Promise<StagedUpload> {
+export async function stageContent(
+  source: BlobSource,
+  options: { dir: string; maxBytes: number; contentType: string; check: ContentCheck; sync: boolean },
+): Promise<StagedUpload> {
   await fs.promises.mkdir(options.dir, { recursive: true })
   const filePath = path.join(options.dir, `${randomUUID()}.part`)
   const file = await fs.promises.open(filePath, 'wx', 0o600)
@@ -76,7 +79,9 @@ export async function stageContent(source: BlobSource, options: { dir: string; m
     for await (const chunk of chunksOf(source)) {
       size += chunk.byteLength
       if (size > options.maxBytes) {
-        throw platformErrors.create('payload_too_large', `The document is larger than ${options.maxBytes} bytes`, { extensions: { maxBytes: options.maxBytes } })
+        throw platformErrors.create('payload_too_large', `The document is larger than ${options.maxBytes} bytes`, {
+          extensions: { maxBytes: options.maxBytes },
+        })
       }
       options.check.update(chunk)
       hash.update(chunk)
@@ -126,18 +131,21 @@ export function databaseBlobStore(db: Database, stagingDir: string): BlobStore {
     async open(tenantId, key) {
       const first = await db.read(tenantId, (x) => repo.readChunks(x, tenantId, key, 0, CHUNKS_PER_READ))
       if (first.length === 0) throw new Error(`document blob ${key} of tenant ${tenantId} is missing`)
-      return Readable.from((async function* () {
-        let batch = first
-        let next = 0
-        while (batch.length > 0) {
-          for (const chunk of batch) {
-            next = chunk.seq + 1
-            yield chunk.data
+      return Readable.from(
+        (async function* () {
+          let batch = first
+          let next = 0
+          while (batch.length > 0) {
+            for (const chunk of batch) {
+              next = chunk.seq + 1
+              yield chunk.data
+            }
+            if (batch.length < CHUNKS_PER_READ) return
+            batch = await db.read(tenantId, (x) => repo.readChunks(x, tenantId, key, next, CHUNKS_PER_READ))
           }
-          if (batch.length < CHUNKS_PER_READ) return
-          batch = await db.read(tenantId, (x) => repo.readChunks(x, tenantId, key, next, CHUNKS_PER_READ))
-        }
-      })(), { objectMode: false })
+        })(),
+        { objectMode: false },
+      )
     },
   }
 }

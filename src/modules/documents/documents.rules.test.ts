@@ -2,7 +2,15 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { AppError } from '../../platform/http/errors.ts'
 import {
-  cleanFileName, cleanTitle, contentDisposition, createContentCheck, fileNameFromDisposition, headMatches, linkExpiry, linkPayload, normalizeContentType,
+  cleanFileName,
+  cleanTitle,
+  contentDisposition,
+  createContentCheck,
+  fileNameFromDisposition,
+  headMatches,
+  linkExpiry,
+  linkPayload,
+  normalizeContentType,
   type AllowedContentType,
 } from './documents.rules.ts'
 
@@ -33,13 +41,19 @@ test('normalizeContentType keeps the allow-list, lower-cased, text as UTF-8', ()
     [undefined, undefined],
   ]
   for (const [header, stored] of cases) {
-    if (stored === undefined) assert.equal(codeOf(() => normalizeContentType(header)), 'unsupported_media_type', String(header))
+    if (stored === undefined)
+      assert.equal(
+        codeOf(() => normalizeContentType(header)),
+        'unsupported_media_type',
+        String(header),
+      )
     else assert.equal(normalizeContentType(header).stored, stored, header)
   }
 })
 
 test('headMatches recognises each binary type by its signature', () => {
-  const b = (...bytes: Array<number | string>) => new Uint8Array(bytes.flatMap((x) => (typeof x === 'string' ? [...x].map((c) => c.charCodeAt(0)) : [x])))
+  const b = (...bytes: Array<number | string>) =>
+    new Uint8Array(bytes.flatMap((x) => (typeof x === 'string' ? [...x].map((c) => c.charCodeAt(0)) : [x])))
   const cases: Array<[Exclude<AllowedContentType, 'text/plain'>, Uint8Array, boolean]> = [
     ['application/pdf', b('%PDF-1.7'), true],
     ['application/pdf', b(0xef, 0xbb, 0xbf, '%PDF-1.4'), true],
@@ -57,15 +71,17 @@ test('headMatches recognises each binary type by its signature', () => {
     ['image/tiff', b('MM', 0, 42), true],
     ['image/tiff', b('MM', 42, 0), false],
   ]
-  for (const [type, head, expected] of cases) assert.equal(headMatches(type, head), expected, `${type} ${[...head].join(',')}`)
+  for (const [type, head, expected] of cases)
+    assert.equal(headMatches(type, head), expected, `${type} ${[...head].join(',')}`)
 })
 
 test('createContentCheck decides on the first 1024 bytes, across chunks; text must be UTF-8 without NUL', () => {
-  const run = (type: AllowedContentType, chunks: Uint8Array[]) => codeOf(() => {
-    const check = createContentCheck(type)
-    for (const c of chunks) check.update(c)
-    check.finish()
-  })
+  const run = (type: AllowedContentType, chunks: Uint8Array[]) =>
+    codeOf(() => {
+      const check = createContentCheck(type)
+      for (const c of chunks) check.update(c)
+      check.finish()
+    })
   const enc = (s: string) => new TextEncoder().encode(s)
   assert.equal(run('application/pdf', [enc('%PD'), enc('F-1.4 rest')]), undefined)
   assert.equal(run('application/pdf', [new Uint8Array(1100), enc('%PDF-')]), 'document_content_mismatch')
@@ -106,8 +122,8 @@ test('fileNameFromDisposition prefers filename*, decodes quoted names, tolerates
     ['attachment; filename=a.pdf', 'a.pdf'],
     ['attachment; filename="quo\\"te.pdf"', 'quo"te.pdf'],
     ['attachment; filename="fallback.pdf"; filename*=UTF-8\'\'%E2%82%AC%20rates.pdf', '€ rates.pdf'],
-    ['attachment; filename*=utf-8\'en\'caf%C3%A9.txt', 'café.txt'],
-    ['attachment; filename*=UTF-8\'\'%E2%82', undefined],
+    ["attachment; filename*=utf-8'en'caf%C3%A9.txt", 'café.txt'],
+    ["attachment; filename*=UTF-8''%E2%82", undefined],
     ['attachment', undefined],
     ['inline; name="x"', undefined],
     [undefined, undefined],
@@ -117,7 +133,10 @@ test('fileNameFromDisposition prefers filename*, decodes quoted names, tolerates
 
 test('contentDisposition: an ASCII fallback and the exact name per RFC 8187', () => {
   assert.equal(contentDisposition('report.pdf'), 'attachment; filename="report.pdf"; filename*=UTF-8\'\'report.pdf')
-  assert.equal(contentDisposition('€ "q";(1)*.pdf'), 'attachment; filename="_ _q__(1)*.pdf"; filename*=UTF-8\'\'%E2%82%AC%20%22q%22%3B%281%29%2A.pdf')
+  assert.equal(
+    contentDisposition('€ "q";(1)*.pdf'),
+    'attachment; filename="_ _q__(1)*.pdf"; filename*=UTF-8\'\'%E2%82%AC%20%22q%22%3B%281%29%2A.pdf',
+  )
 })
 
 test('links: expiry in whole seconds, rounded up; the payload names tenant, file and expiry', () => {

@@ -4,7 +4,15 @@ import { platformErrors } from '../../platform/http/errors.ts'
 import { documentErrors } from './documents.errors.ts'
 
 /** Media types an upload may have; anything else is 415. */
-export const ALLOWED_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff', 'text/plain'] as const
+export const ALLOWED_CONTENT_TYPES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/tiff',
+  'text/plain',
+] as const
 export type AllowedContentType = (typeof ALLOWED_CONTENT_TYPES)[number]
 
 /** Versions one document may have: bounds every reply that lists them. */
@@ -16,11 +24,19 @@ export const MAX_FILE_NAME_LENGTH = 255
 export const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,39}$/
 
 const EXTENSIONS: Record<AllowedContentType, string> = {
-  'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/tiff': 'tiff', 'text/plain': 'txt',
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/tiff': 'tiff',
+  'text/plain': 'txt',
 }
 
 function unsupported(detail: string) {
-  return platformErrors.create('unsupported_media_type', detail, { extensions: { accepted: [...ALLOWED_CONTENT_TYPES] } })
+  return platformErrors.create('unsupported_media_type', detail, {
+    extensions: { accepted: [...ALLOWED_CONTENT_TYPES] },
+  })
 }
 
 /**
@@ -29,11 +45,14 @@ function unsupported(detail: string) {
  * 415 for anything outside the allow-list.
  */
 export function normalizeContentType(header: string | undefined): { stored: string; type: AllowedContentType } {
-  if (header === undefined || header.trim() === '') throw unsupported(`A Content-Type header is required; accepted: ${ALLOWED_CONTENT_TYPES.join(', ')}`)
+  if (header === undefined || header.trim() === '')
+    throw unsupported(`A Content-Type header is required; accepted: ${ALLOWED_CONTENT_TYPES.join(', ')}`)
   const [essence = '', ...params] = header.split(';')
   const type = essence.trim().toLowerCase()
   if (!(ALLOWED_CONTENT_TYPES as readonly string[]).includes(type)) {
-    throw unsupported(`Content type ${JSON.stringify(type.slice(0, 100))} is not accepted; accepted: ${ALLOWED_CONTENT_TYPES.join(', ')}`)
+    throw unsupported(
+      `Content type ${JSON.stringify(type.slice(0, 100))} is not accepted; accepted: ${ALLOWED_CONTENT_TYPES.join(', ')}`,
+    )
   }
   const allowed = type as AllowedContentType
   if (allowed !== 'text/plain') return { stored: allowed, type: allowed }
@@ -65,11 +84,16 @@ export function headMatches(type: Exclude<AllowedContentType, 'text/plain'>, hea
       for (let i = 0; i + marker.length <= head.length; i++) if (startsWith(head, marker, i)) return true
       return false
     }
-    case 'image/png': return startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-    case 'image/jpeg': return startsWith(head, [0xff, 0xd8, 0xff])
-    case 'image/gif': return startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'))
-    case 'image/webp': return startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)
-    case 'image/tiff': return startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])
+    case 'image/png':
+      return startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    case 'image/jpeg':
+      return startsWith(head, [0xff, 0xd8, 0xff])
+    case 'image/gif':
+      return startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'))
+    case 'image/webp':
+      return startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)
+    case 'image/tiff':
+      return startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])
   }
 }
 
@@ -78,7 +102,11 @@ export function headMatches(type: Exclude<AllowedContentType, 'text/plain'>, hea
  * (so an HTML page labelled image/png is refused), text as well-formed UTF-8 without NUL bytes.
  */
 export function createContentCheck(type: AllowedContentType): ContentCheck {
-  const mismatch = () => documentErrors.create('document_content_mismatch', `The content is not ${type === 'text/plain' ? 'UTF-8 text' : `a ${EXTENSIONS[type].toUpperCase()} file`} as its content type ${type} says`)
+  const mismatch = () =>
+    documentErrors.create(
+      'document_content_mismatch',
+      `The content is not ${type === 'text/plain' ? 'UTF-8 text' : `a ${EXTENSIONS[type].toUpperCase()} file`} as its content type ${type} says`,
+    )
   if (type === 'text/plain') {
     const decoder = new TextDecoder('utf-8', { fatal: true })
     return {
@@ -178,7 +206,10 @@ export function fileNameFromDisposition(header: string | undefined): string | un
  */
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%;]/g, '_')
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
 }
 

@@ -13,7 +13,14 @@ import { isStorableId } from '../../platform/ids.ts'
 import { stageContent, StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
 import { documentErrors } from './documents.errors.ts'
 import * as repo from './documents.repository.ts'
-import { cleanFileName, cleanTitle, CODE_PATTERN, createContentCheck, MAX_VERSIONS, normalizeContentType } from './documents.rules.ts'
+import {
+  cleanFileName,
+  cleanTitle,
+  CODE_PATTERN,
+  createContentCheck,
+  MAX_VERSIONS,
+  normalizeContentType,
+} from './documents.rules.ts'
 import type { LinkSigner } from './signed-link.ts'
 
 export type VersionView = {
@@ -46,7 +53,14 @@ export type DocumentView = {
 }
 
 /** A document without its versions: what an owner's resource embeds (summariesForOwner). */
-export type DocumentSummary = { documentId: number; kind: string; currentVersion: number; currentMetadata: Record<string, unknown>; createdAt: string; updatedAt: string }
+export type DocumentSummary = {
+  documentId: number
+  kind: string
+  currentVersion: number
+  currentMetadata: Record<string, unknown>
+  createdAt: string
+  updatedAt: string
+}
 
 export type OwnerAccess = 'read' | 'write'
 
@@ -97,7 +111,12 @@ export function createDocumentService(deps: Deps) {
   const { db, clock, primary, stores, links } = deps
   const owners = new Map<string, ResolveOwner>()
 
-  async function toView(tenantId: number, doc: repo.DocumentRow, versions: repo.VersionRow[], now: Date): Promise<DocumentView> {
+  async function toView(
+    tenantId: number,
+    doc: repo.DocumentRow,
+    versions: repo.VersionRow[],
+    now: Date,
+  ): Promise<DocumentView> {
     return {
       documentId: doc.id,
       ownerType: doc.owner_type,
@@ -130,13 +149,34 @@ export function createDocumentService(deps: Deps) {
   }
 
   async function viewsOf(tenantId: number, docs: repo.DocumentRow[]): Promise<DocumentView[]> {
-    const versions = await db.read(tenantId, (x) => repo.versionsOf(x, tenantId, docs.map((d) => d.id)))
+    const versions = await db.read(tenantId, (x) =>
+      repo.versionsOf(
+        x,
+        tenantId,
+        docs.map((d) => d.id),
+      ),
+    )
     const now = clock.now()
-    return Promise.all(docs.map((d) => toView(tenantId, d, versions.filter((v) => v.document_id === d.id), now)))
+    return Promise.all(
+      docs.map((d) =>
+        toView(
+          tenantId,
+          d,
+          versions.filter((v) => v.document_id === d.id),
+          now,
+        ),
+      ),
+    )
   }
 
   /** Runs the owner module's check, its 404 answered as `notFound` (the caller asked for a document, not the owner). */
-  async function checkOwner(ctx: RequestContext, ownerType: string, ownerId: number, access: OwnerAccess, notFound: () => AppError): Promise<void> {
+  async function checkOwner(
+    ctx: RequestContext,
+    ownerType: string,
+    ownerId: number,
+    access: OwnerAccess,
+    notFound: () => AppError,
+  ): Promise<void> {
     const resolve = owners.get(ownerType)
     if (!resolve) return
     try {
@@ -178,7 +218,13 @@ export function createDocumentService(deps: Deps) {
      */
     async stage(content: BlobSource, contentType: string): Promise<StagedUpload> {
       const { stored, type } = normalizeContentType(contentType)
-      return stageContent(content, { dir: primary.stagingDir, maxBytes: deps.maxBytes, contentType: stored, check: createContentCheck(type), sync: primary.kind === 'FILESYSTEM' })
+      return stageContent(content, {
+        dir: primary.stagingDir,
+        maxBytes: deps.maxBytes,
+        contentType: stored,
+        check: createContentCheck(type),
+        sync: primary.kind === 'FILESYSTEM',
+      })
     },
 
     /**
@@ -186,20 +232,26 @@ export function createDocumentService(deps: Deps) {
      * transaction (joining the caller's). The caller has checked the owner.
      */
     async store(ctx: RequestContext, input: StoreInput): Promise<DocumentView> {
-      if (!CODE_PATTERN.test(input.ownerType) || !CODE_PATTERN.test(input.kind)) throw new Error(`invalid owner type ${input.ownerType} or kind ${input.kind}`)
+      if (!CODE_PATTERN.test(input.ownerType) || !CODE_PATTERN.test(input.kind))
+        throw new Error(`invalid owner type ${input.ownerType} or kind ${input.kind}`)
       const tenantId = ctx.tenantId
       if (!isStorableId(input.ownerId)) throw new Error(`invalid owner id ${input.ownerId}`)
       const cleaned = cleanFileName(input.fileName)
       if ('problem' in cleaned) {
-        throw platformErrors.create('validation_failed', `fileName ${cleaned.problem}`, { errors: [{ field: 'fileName', code: 'invalid_value', message: cleaned.problem }] })
+        throw platformErrors.create('validation_failed', `fileName ${cleaned.problem}`, {
+          errors: [{ field: 'fileName', code: 'invalid_value', message: cleaned.problem }],
+        })
       }
       const title = input.title === undefined ? { name: cleaned.name } : cleanTitle(input.title)
       if ('problem' in title) {
-        throw platformErrors.create('validation_failed', `title ${title.problem}`, { errors: [{ field: 'title', code: 'invalid_value', message: title.problem }] })
+        throw platformErrors.create('validation_failed', `title ${title.problem}`, {
+          errors: [{ field: 'title', code: 'invalid_value', message: title.problem }],
+        })
       }
       if (input.documentId !== undefined && !isStorableId(input.documentId)) throw documentNotFound(input.documentId)()
       const ownStaging = !(input.content instanceof StagedUpload)
-      const staged = input.content instanceof StagedUpload ? input.content : await service.stage(input.content, input.contentType)
+      const staged =
+        input.content instanceof StagedUpload ? input.content : await service.stage(input.content, input.contentType)
       const key = randomUUID().replaceAll('-', '')
       let written = false
       try {
@@ -211,22 +263,45 @@ export function createDocumentService(deps: Deps) {
           let versionNo = 1
           if (input.documentId !== undefined) {
             const found = await repo.lockDocument(tx, tenantId, input.documentId)
-            if (!found || found.owner_type !== input.ownerType || found.owner_id !== input.ownerId || found.kind !== input.kind) throw documentNotFound(input.documentId)()
+            if (
+              !found ||
+              found.owner_type !== input.ownerType ||
+              found.owner_id !== input.ownerId ||
+              found.kind !== input.kind
+            )
+              throw documentNotFound(input.documentId)()
             versionNo = found.current_version + 1
             if (versionNo > MAX_VERSIONS) {
-              throw documentErrors.create('document_version_limit', `Document ${found.id} already has ${MAX_VERSIONS} versions, the most one document may have; upload a new document instead`)
+              throw documentErrors.create(
+                'document_version_limit',
+                `Document ${found.id} already has ${MAX_VERSIONS} versions, the most one document may have; upload a new document instead`,
+              )
             }
             doc = found
           } else {
             doc = await repo.insertDocument(tx, tenantId, {
-              ownerType: input.ownerType, ownerId: input.ownerId, kind: input.kind, title: title.name, createdBy: actor, at: now,
+              ownerType: input.ownerType,
+              ownerId: input.ownerId,
+              kind: input.kind,
+              title: title.name,
+              createdBy: actor,
+              at: now,
             })
           }
           written = true
           await primary.put(tx, tenantId, key, staged)
           const version = await repo.insertVersion(tx, tenantId, {
-            documentId: doc.id, versionNo, fileName: cleaned.name, contentType: staged.contentType, sizeBytes: staged.size, sha256: staged.sha256,
-            storage: primary.kind, storageKey: key, metadata: input.metadata ?? {}, createdBy: actor, at: now,
+            documentId: doc.id,
+            versionNo,
+            fileName: cleaned.name,
+            contentType: staged.contentType,
+            sizeBytes: staged.size,
+            sha256: staged.sha256,
+            storage: primary.kind,
+            storageKey: key,
+            metadata: input.metadata ?? {},
+            createdBy: actor,
+            at: now,
           })
           if (versionNo > 1) await repo.setCurrentVersion(tx, tenantId, doc.id, versionNo, now)
           await writeAudit(tx, ctx, now, {
@@ -235,8 +310,15 @@ export function createDocumentService(deps: Deps) {
             entityId: doc.id,
             changes: {
               after: {
-                ownerType: doc.owner_type, ownerId: doc.owner_id, kind: doc.kind, fileId: version.id, versionNo, fileName: version.file_name,
-                contentType: version.content_type, sizeBytes: version.size_bytes, sha256: version.sha256,
+                ownerType: doc.owner_type,
+                ownerId: doc.owner_id,
+                kind: doc.kind,
+                fileId: version.id,
+                versionNo,
+                fileName: version.file_name,
+                contentType: version.content_type,
+                sizeBytes: version.size_bytes,
+                sha256: version.sha256,
               },
             },
           })
@@ -271,7 +353,12 @@ export function createDocumentService(deps: Deps) {
     },
 
     /** An owner's documents (of the given kinds), in id order, bounded (default 100, at most 1000). */
-    async listForOwner(tenantId: number, ownerType: string, ownerId: number, opts: { kind?: string; kinds?: readonly string[]; limit?: number; offset?: number } = {}): Promise<DocumentView[]> {
+    async listForOwner(
+      tenantId: number,
+      ownerType: string,
+      ownerId: number,
+      opts: { kind?: string; kinds?: readonly string[]; limit?: number; offset?: number } = {},
+    ): Promise<DocumentView[]> {
       const kinds = opts.kinds ?? (opts.kind === undefined ? undefined : [opts.kind])
       const window = { limit: Math.min(opts.limit ?? 100, 1000), offset: opts.offset ?? 0 }
       return (await service.pageForOwner(tenantId, { ownerType, ownerId, kinds }, window)).items
@@ -282,22 +369,41 @@ export function createDocumentService(deps: Deps) {
      * labels, in id order, at most 100. One query, no download links: for embedding in the owner's
      * own resource.
      */
-    async summariesForOwner(tenantId: number, ownerType: string, ownerId: number, kinds?: readonly string[]): Promise<DocumentSummary[]> {
+    async summariesForOwner(
+      tenantId: number,
+      ownerType: string,
+      ownerId: number,
+      kinds?: readonly string[],
+    ): Promise<DocumentSummary[]> {
       if (!isStorableId(ownerId)) return []
-      const rows = await db.read(tenantId, (x) => repo.ownerDocumentSummaries(x, tenantId, { ownerType, ownerId, kinds }, 100))
+      const rows = await db.read(tenantId, (x) =>
+        repo.ownerDocumentSummaries(x, tenantId, { ownerType, ownerId, kinds }, 100),
+      )
       return rows.map((r) => ({
-        documentId: r.id, kind: r.kind, currentVersion: r.current_version, currentMetadata: (r.metadata ?? {}) as Record<string, unknown>,
-        createdAt: new Date(r.created_at).toISOString(), updatedAt: new Date(r.updated_at).toISOString(),
+        documentId: r.id,
+        kind: r.kind,
+        currentVersion: r.current_version,
+        currentMetadata: (r.metadata ?? {}) as Record<string, unknown>,
+        createdAt: new Date(r.created_at).toISOString(),
+        updatedAt: new Date(r.updated_at).toISOString(),
       }))
     },
 
     /** A window of an owner's documents and how many there are in all. */
-    async pageForOwner(tenantId: number, filter: repo.OwnerFilter, window: Window): Promise<{ items: DocumentView[]; totalCount: number }> {
+    async pageForOwner(
+      tenantId: number,
+      filter: repo.OwnerFilter,
+      window: Window,
+    ): Promise<{ items: DocumentView[]; totalCount: number }> {
       if (!isStorableId(filter.ownerId)) return { items: [], totalCount: 0 }
-      const [docs, totalCount] = await db.read(tenantId, async (x) => [
-        await repo.listOwnerDocuments(x, tenantId, filter, window),
-        await repo.countOwnerDocuments(x, tenantId, filter),
-      ] as const)
+      const [docs, totalCount] = await db.read(
+        tenantId,
+        async (x) =>
+          [
+            await repo.listOwnerDocuments(x, tenantId, filter, window),
+            await repo.countOwnerDocuments(x, tenantId, filter),
+          ] as const,
+      )
       return { items: await viewsOf(tenantId, docs), totalCount }
     },
 
@@ -305,7 +411,10 @@ export function createDocumentService(deps: Deps) {
      * One version's metadata and bytes; undefined when the tenant has no such file. The stream is
      * open (a missing blob fails here, not halfway through a reply).
      */
-    async getFile(tenantId: number, fileId: number): Promise<{ version: VersionView; ownerType: string; ownerId: number; stream: Readable } | undefined> {
+    async getFile(
+      tenantId: number,
+      fileId: number,
+    ): Promise<{ version: VersionView; ownerType: string; ownerId: number; stream: Readable } | undefined> {
       const row = await findVersion(tenantId, fileId)
       if (!row) return undefined
       return { ...(await openVersion(tenantId, row)), ownerType: row.owner_type, ownerId: row.owner_id }
@@ -315,7 +424,11 @@ export function createDocumentService(deps: Deps) {
      * The file for a request: with credentials the caller must be able to read the owner; through a
      * verified signed link (`signed`) the link is the permission.
      */
-    async openFile(ctx: RequestContext, fileId: number, signed: boolean): Promise<{ version: VersionView; stream: Readable }> {
+    async openFile(
+      ctx: RequestContext,
+      fileId: number,
+      signed: boolean,
+    ): Promise<{ version: VersionView; stream: Readable }> {
       const row = await findVersion(ctx.tenantId, fileId)
       if (!row) throw fileNotFound(fileId)()
       if (!signed) await checkOwner(ctx, row.owner_type, row.owner_id, 'read', fileNotFound(fileId))
@@ -326,7 +439,8 @@ export function createDocumentService(deps: Deps) {
     signedLink: (tenantId: number, fileId: number, now: Date = clock.now()) => links.sign(tenantId, fileId, now),
 
     /** The tenant of a valid, unexpired link to `fileId`; 403 otherwise. */
-    verifyLink: (query: { t?: unknown; expires?: unknown; signature?: unknown }, fileId: number) => links.verify(query, fileId, clock.now()),
+    verifyLink: (query: { t?: unknown; expires?: unknown; signature?: unknown }, fileId: number) =>
+      links.verify(query, fileId, clock.now()),
   }
   return service
 }

@@ -18,7 +18,15 @@ import { createLinkSigner } from './signed-link.ts'
 export { StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
 export { ALLOWED_CONTENT_TYPES, MAX_VERSIONS } from './documents.rules.ts'
 export { DocumentSchema } from './documents.schemas.ts'
-export type { DocumentService, DocumentSummary, DocumentView, OwnerAccess, ResolveOwner, StoreInput, VersionView } from './documents.service.ts'
+export type {
+  DocumentService,
+  DocumentSummary,
+  DocumentView,
+  OwnerAccess,
+  ResolveOwner,
+  StoreInput,
+  VersionView,
+} from './documents.service.ts'
 export type { OwnerFileRoutesOptions } from './owner-files.routes.ts'
 export type { SignedLink } from './signed-link.ts'
 
@@ -43,7 +51,9 @@ export const DEFAULT_DOCUMENTS_CONFIG: DocumentsConfig = {
 }
 
 export type DocumentsDeps = {
-  db: Database; clock: Clock; documents?: DocumentsConfig | undefined
+  db: Database
+  clock: Clock
+  documents?: DocumentsConfig | undefined
   /** Seals the tenants' link-signing secrets. */
   secrets: SecretBox
 }
@@ -58,7 +68,12 @@ export function createDocumentsModule(deps: DocumentsDeps) {
   const linkKeys = createLinkKeys(deps)
   const links = createLinkSigner({ keys: linkKeys, ttlSeconds: config.linkTtlSeconds })
   const service = createDocumentService({
-    db: deps.db, clock: deps.clock, primary: config.storage === 'filesystem' ? stores.FILESYSTEM : stores.DATABASE, stores, links, maxBytes: config.maxBytes,
+    db: deps.db,
+    clock: deps.clock,
+    primary: config.storage === 'filesystem' ? stores.FILESYSTEM : stores.DATABASE,
+    stores,
+    links,
+    maxBytes: config.maxBytes,
   })
   return {
     service,

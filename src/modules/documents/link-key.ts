@@ -17,7 +17,8 @@ export function createLinkKeys({ db, secrets }: { db: Database; secrets: SecretB
   const create = (tx: Transaction<DB>, tenantId: number) =>
     repo.createLinkKey(tx, tenantId, sealBytes(secrets, randomBytes(SECRET_BYTES), context(tenantId)))
   // Hex left in plaintext by migration 0012 is read as it is until the start-up pass seals it.
-  const open = (tenantId: number, stored: string | undefined) => stored === undefined ? undefined : openBytes(secrets, stored, context(tenantId))
+  const open = (tenantId: number, stored: string | undefined) =>
+    stored === undefined ? undefined : openBytes(secrets, stored, context(tenantId))
   return {
     /** A new tenant's secret, sealed, in its creating transaction. */
     initializeTenant: ((tx, tenant) => create(tx, tenant.id)) satisfies TenantInitializer,
@@ -41,11 +42,12 @@ export function createLinkKeys({ db, secrets }: { db: Database; secrets: SecretB
     /** The link keys' part in identity's sealing passes. */
     tenantSecrets: {
       name: 'document_link_key',
-      seal: async (tx, tenantId, scope) => sealStored(secrets, await repo.lockLinkKey(tx, tenantId), scope, {
-        stored: (row) => row.secret,
-        context: () => context(tenantId),
-        write: (_row, sealed) => repo.updateLinkKey(tx, tenantId, sealed),
-      }),
+      seal: async (tx, tenantId, scope) =>
+        sealStored(secrets, await repo.lockLinkKey(tx, tenantId), scope, {
+          stored: (row) => row.secret,
+          context: () => context(tenantId),
+          write: (_row, sealed) => repo.updateLinkKey(tx, tenantId, sealed),
+        }),
     } satisfies TenantSecrets,
   }
 }

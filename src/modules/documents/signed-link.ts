@@ -16,7 +16,9 @@ export function isSignedLinkQuery(query: LinkQuery): boolean {
 }
 
 function sign(key: KeyObject, tenantId: number, fileId: number, expires: number): string {
-  return createHmac('sha256', key).update(linkPayload(tenantId, fileId, expires)).digest('base64url')
+  return createHmac('sha256', key)
+    .update(linkPayload(tenantId, fileId, expires))
+    .digest('base64url')
 }
 
 export function createLinkSigner(deps: { keys: LinkKeys; ttlSeconds: number }) {
@@ -27,7 +29,8 @@ export function createLinkSigner(deps: { keys: LinkKeys; ttlSeconds: number }) {
     const cached = keys.get(tenantId)
     if (cached) return cached
     // Tenants are given a secret at creation (and by the migration); signing covers any made without one.
-    const secret = (await deps.keys.secret(tenantId)) ?? (createMissing ? await deps.keys.secretOrNew(tenantId) : undefined)
+    const secret =
+      (await deps.keys.secret(tenantId)) ?? (createMissing ? await deps.keys.secretOrNew(tenantId) : undefined)
     if (!secret) return undefined
     const key = createSecretKey(secret)
     keys.set(tenantId, key)
@@ -40,12 +43,19 @@ export function createLinkSigner(deps: { keys: LinkKeys; ttlSeconds: number }) {
       const key = await keyOf(tenantId, true)
       if (!key) throw new Error(`no link key for tenant ${tenantId}`)
       const expires = linkExpiry(now, deps.ttlSeconds)
-      return { url: linkUrl(tenantId, fileId, expires, sign(key, tenantId, fileId, expires)), expiresAt: new Date(expires * 1000).toISOString() }
+      return {
+        url: linkUrl(tenantId, fileId, expires, sign(key, tenantId, fileId, expires)),
+        expiresAt: new Date(expires * 1000).toISOString(),
+      }
     },
 
     /** The tenant of a valid, unexpired link to `fileId`; 403 for anything else. */
     async verify(query: LinkQuery, fileId: number, now: Date): Promise<number> {
-      const invalid = () => documentErrors.create('download_link_invalid', 'The download link is not valid (altered, incomplete, or for another file)')
+      const invalid = () =>
+        documentErrors.create(
+          'download_link_invalid',
+          'The download link is not valid (altered, incomplete, or for another file)',
+        )
       const { t, expires, signature } = query
       if (typeof t !== 'string' || !/^[1-9][0-9]{0,14}$/.test(t)) throw invalid()
       if (typeof expires !== 'string' || !/^[0-9]{1,12}$/.test(expires)) throw invalid()
@@ -58,7 +68,10 @@ export function createLinkSigner(deps: { keys: LinkKeys; ttlSeconds: number }) {
       const given = Buffer.from(signature, 'base64url')
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid()
       if (Number(expires) * 1000 <= now.getTime()) {
-        throw documentErrors.create('download_link_expired', `The download link expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`)
+        throw documentErrors.create(
+          'download_link_expired',
+          `The download link expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`,
+        )
       }
       return tenantId
     },

@@ -9,8 +9,22 @@ import { createLedgerService } from './ledger.service.ts'
 export { ledgerErrors } from './ledger.errors.ts'
 export type { JournalEntryView, JournalLineView } from './ledger.mapper.ts'
 export {
-  ACCOUNT_PURPOSES, ENTRY_KINDS, SOURCE_TYPES, balanceOf, checkEntry, deltaLine, oppositeSide, reversalLines, totals,
-  type AccountPurpose, type EntryKind, type EntrySource, type LedgerLineInput, type PostEntryInput, type Side, type SourceType,
+  ACCOUNT_PURPOSES,
+  ENTRY_KINDS,
+  SOURCE_TYPES,
+  balanceOf,
+  checkEntry,
+  deltaLine,
+  oppositeSide,
+  reversalLines,
+  totals,
+  type AccountPurpose,
+  type EntryKind,
+  type EntrySource,
+  type LedgerLineInput,
+  type PostEntryInput,
+  type Side,
+  type SourceType,
 } from './ledger.rules.ts'
 export type { AccountBalance, LedgerService } from './ledger.service.ts'
 

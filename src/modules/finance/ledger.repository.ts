@@ -35,7 +35,9 @@ export type NewLine = {
 
 export async function findAccounts(db: Executor, tenantId: number, keys: readonly AccountKey[]): Promise<AccountRow[]> {
   if (keys.length === 0) return []
-  return db.selectFrom('ledger_account').select(['id', 'account_holder_id', 'purpose'])
+  return db
+    .selectFrom('ledger_account')
+    .select(['id', 'account_holder_id', 'purpose'])
     .where('tenant_id', '=', tenantId)
     .where('account_holder_id', 'in', [...new Set(keys.map((k) => k.accountHolderId))])
     .where('purpose', 'in', [...new Set(keys.map((k) => k.purpose))])
@@ -43,9 +45,18 @@ export async function findAccounts(db: Executor, tenantId: number, keys: readonl
 }
 
 /** The ids among `ids` that are account holders of the tenant. */
-export async function existingAccountHolders(db: Executor, tenantId: number, ids: readonly number[]): Promise<Set<number>> {
+export async function existingAccountHolders(
+  db: Executor,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set()
-  const rows = await db.selectFrom('account_holder').select('id').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute()
+  const rows = await db
+    .selectFrom('account_holder')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute()
   return new Set(rows.map((r) => r.id))
 }
 
@@ -54,10 +65,17 @@ export async function existingAccountHolders(db: Executor, tenantId: number, ids
  * succeed: the loser's insert waits for the winner and then does nothing. Keys are inserted in one
  * sorted order, so two transactions creating overlapping sets cannot deadlock.
  */
-export async function createAccounts(tx: Transaction<DB>, tenantId: number, keys: readonly AccountKey[]): Promise<void> {
+export async function createAccounts(
+  tx: Transaction<DB>,
+  tenantId: number,
+  keys: readonly AccountKey[],
+): Promise<void> {
   if (keys.length === 0) return
-  const sorted = keys.toSorted((a, b) => a.accountHolderId - b.accountHolderId || (a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0))
-  await tx.insertInto('ledger_account')
+  const sorted = keys.toSorted(
+    (a, b) => a.accountHolderId - b.accountHolderId || (a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0),
+  )
+  await tx
+    .insertInto('ledger_account')
     .values(sorted.map((k) => ({ tenant_id: tenantId, account_holder_id: k.accountHolderId, purpose: k.purpose })))
     .onConflict((oc) => oc.columns(['tenant_id', 'account_holder_id', 'purpose']).doNothing())
     .execute()
@@ -66,13 +84,28 @@ export async function createAccounts(tx: Transaction<DB>, tenantId: number, keys
 export async function insertEntry(
   tx: Transaction<DB>,
   tenantId: number,
-  entry: Pick<EntryRow, 'kind' | 'source_type' | 'source_id' | 'effective_date' | 'posted_at' | 'posted_by' | 'memo' | 'reverses_entry_id'>,
+  entry: Pick<
+    EntryRow,
+    'kind' | 'source_type' | 'source_id' | 'effective_date' | 'posted_at' | 'posted_by' | 'memo' | 'reverses_entry_id'
+  >,
 ): Promise<EntryRow> {
-  return tx.insertInto('journal_entry').values({ tenant_id: tenantId, ...entry }).returningAll().executeTakeFirstOrThrow()
+  return tx
+    .insertInto('journal_entry')
+    .values({ tenant_id: tenantId, ...entry })
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }
 
-export async function insertLines(tx: Transaction<DB>, tenantId: number, entryId: number, lines: readonly NewLine[]): Promise<void> {
-  await tx.insertInto('journal_line').values(lines.map((l) => ({ tenant_id: tenantId, entry_id: entryId, ...l }))).execute()
+export async function insertLines(
+  tx: Transaction<DB>,
+  tenantId: number,
+  entryId: number,
+  lines: readonly NewLine[],
+): Promise<void> {
+  await tx
+    .insertInto('journal_line')
+    .values(lines.map((l) => ({ tenant_id: tenantId, entry_id: entryId, ...l })))
+    .execute()
 }
 
 /**
@@ -80,41 +113,89 @@ export async function insertLines(tx: Transaction<DB>, tenantId: number, entryId
  * FOR UPDATE takes a row lock only; the append-only triggers fire on UPDATE, which this is not.
  */
 export async function lockEntry(tx: Transaction<DB>, tenantId: number, id: number): Promise<EntryRow | undefined> {
-  return tx.selectFrom('journal_entry').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst()
+  return tx
+    .selectFrom('journal_entry')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()
 }
 
 export async function findReversalOf(db: Executor, tenantId: number, id: number): Promise<number | undefined> {
-  const row = await db.selectFrom('journal_entry').select('id').where('tenant_id', '=', tenantId).where('reverses_entry_id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('journal_entry')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('reverses_entry_id', '=', id)
+    .executeTakeFirst()
   return row?.id
 }
 
 export async function entriesById(db: Executor, tenantId: number, ids: readonly number[]): Promise<EntryRow[]> {
   if (ids.length === 0) return []
-  return db.selectFrom('journal_entry').selectAll().where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).orderBy('id').execute()
+  return db
+    .selectFrom('journal_entry')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute()
 }
 
-export async function entriesBySource(db: Executor, tenantId: number, sourceType: string, sourceId: number): Promise<EntryRow[]> {
-  return db.selectFrom('journal_entry').selectAll()
-    .where('tenant_id', '=', tenantId).where('source_type', '=', sourceType).where('source_id', '=', sourceId)
-    .orderBy('id').execute()
+export async function entriesBySource(
+  db: Executor,
+  tenantId: number,
+  sourceType: string,
+  sourceId: number,
+): Promise<EntryRow[]> {
+  return db
+    .selectFrom('journal_entry')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('source_type', '=', sourceType)
+    .where('source_id', '=', sourceId)
+    .orderBy('id')
+    .execute()
 }
 
 export async function linesOf(db: Executor, tenantId: number, entryIds: readonly number[]): Promise<LineRow[]> {
   if (entryIds.length === 0) return []
-  return db.selectFrom('journal_line as l')
-    .innerJoin('ledger_account as a', (j) => j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'))
-    .select(['l.entry_id', 'l.line_no', 'a.account_holder_id', 'a.purpose', 'l.debit', 'l.credit', 'l.contract_id', 'l.disbursement_code', 'l.memo'])
-    .where('l.tenant_id', '=', tenantId).where('l.entry_id', 'in', [...entryIds])
-    .orderBy('l.entry_id').orderBy('l.line_no')
+  return db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .select([
+      'l.entry_id',
+      'l.line_no',
+      'a.account_holder_id',
+      'a.purpose',
+      'l.debit',
+      'l.credit',
+      'l.contract_id',
+      'l.disbursement_code',
+      'l.memo',
+    ])
+    .where('l.tenant_id', '=', tenantId)
+    .where('l.entry_id', 'in', [...entryIds])
+    .orderBy('l.entry_id')
+    .orderBy('l.line_no')
     .execute()
 }
 
 /** Debit and credit totals of each account of the account holder (accounts without lines included). */
 export async function accountTotals(db: Executor, tenantId: number, accountHolderId: number) {
-  return db.selectFrom('ledger_account as a')
+  return db
+    .selectFrom('ledger_account as a')
     .leftJoin('journal_line as l', (j) => j.onRef('l.tenant_id', '=', 'a.tenant_id').onRef('l.account_id', '=', 'a.id'))
-    .select(['a.purpose', sql<string>`coalesce(sum(l.debit), 0)`.as('debit'), sql<string>`coalesce(sum(l.credit), 0)`.as('credit')])
-    .where('a.tenant_id', '=', tenantId).where('a.account_holder_id', '=', accountHolderId)
+    .select([
+      'a.purpose',
+      sql<string>`coalesce(sum(l.debit), 0)`.as('debit'),
+      sql<string>`coalesce(sum(l.credit), 0)`.as('credit'),
+    ])
+    .where('a.tenant_id', '=', tenantId)
+    .where('a.account_holder_id', '=', accountHolderId)
     .groupBy(['a.id', 'a.purpose'])
     .orderBy('a.purpose')
     .execute()

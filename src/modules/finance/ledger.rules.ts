@@ -113,8 +113,10 @@ function readAmount(value: unknown): { amount: Decimal } | { problem: Omit<Field
   else return { problem: { code: 'invalid_type', message: 'must be a Decimal or a decimal string' } }
   if (!d) return { problem: { code: 'invalid_format', message: 'must be a plain decimal with at most 2 decimals' } }
   if (d.decimalPlaces() > 2) return { problem: { code: 'too_precise', message: 'must be whole cents' } }
-  if (d.isNegative() && !d.isZero()) return { problem: { code: 'out_of_range', message: 'must not be negative: post it on the other side' } }
-  if (d.greaterThan(MAX_AMOUNT)) return { problem: { code: 'out_of_range', message: `must be at most ${MAX_AMOUNT.toFixed(2)}` } }
+  if (d.isNegative() && !d.isZero())
+    return { problem: { code: 'out_of_range', message: 'must not be negative: post it on the other side' } }
+  if (d.greaterThan(MAX_AMOUNT))
+    return { problem: { code: 'out_of_range', message: `must be at most ${MAX_AMOUNT.toFixed(2)}` } }
   return { amount: d.isZero() ? ZERO : d }
 }
 
@@ -135,13 +137,19 @@ export function checkEntry(input: PostEntryInput, options: { allowReversal?: boo
   const errors: FieldError[] = []
   const kinds: readonly string[] = options.allowReversal ? ENTRY_KINDS : ENTRY_KINDS.filter((k) => k !== 'REVERSAL')
   if (!kinds.includes(input.kind)) {
-    errors.push({ field: 'kind', code: input.kind === 'REVERSAL' ? 'not_allowed' : 'invalid_value', message: input.kind === 'REVERSAL' ? 'reversals are made by reverse()' : `must be one of ${kinds.join(', ')}` })
+    errors.push({
+      field: 'kind',
+      code: input.kind === 'REVERSAL' ? 'not_allowed' : 'invalid_value',
+      message: input.kind === 'REVERSAL' ? 'reversals are made by reverse()' : `must be one of ${kinds.join(', ')}`,
+    })
   }
   if (!input.source || !(SOURCE_TYPES as readonly string[]).includes(input.source.type)) {
     errors.push({ field: 'source.type', code: 'invalid_value', message: `must be one of ${SOURCE_TYPES.join(', ')}` })
   }
-  if (!input.source || !isStorableId(input.source.id)) errors.push({ field: 'source.id', code: 'invalid_value', message: 'must be a positive integer id' })
-  if (!isCalendarDate(input.effectiveDate)) errors.push({ field: 'effectiveDate', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
+  if (!input.source || !isStorableId(input.source.id))
+    errors.push({ field: 'source.id', code: 'invalid_value', message: 'must be a positive integer id' })
+  if (!isCalendarDate(input.effectiveDate))
+    errors.push({ field: 'effectiveDate', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
   text(input.memo, MAX_MEMO_LENGTH, 'memo', errors)
 
   const lines: CheckedLine[] = []
@@ -150,32 +158,61 @@ export function checkEntry(input: PostEntryInput, options: { allowReversal?: boo
   given.forEach((line, i) => {
     const at = `lines[${i}]`
     const before = errors.length
-    if (!isStorableId(line.accountHolderId)) errors.push({ field: `${at}.accountHolderId`, code: 'invalid_value', message: 'must be a positive integer id' })
-    if (!isAccountPurpose(line.purpose)) errors.push({ field: `${at}.purpose`, code: 'invalid_value', message: `must be one of ${Object.keys(ACCOUNT_PURPOSES).join(', ')}` })
-    if (line.side !== 'DEBIT' && line.side !== 'CREDIT') errors.push({ field: `${at}.side`, code: 'invalid_value', message: 'must be DEBIT or CREDIT' })
+    if (!isStorableId(line.accountHolderId))
+      errors.push({ field: `${at}.accountHolderId`, code: 'invalid_value', message: 'must be a positive integer id' })
+    if (!isAccountPurpose(line.purpose))
+      errors.push({
+        field: `${at}.purpose`,
+        code: 'invalid_value',
+        message: `must be one of ${Object.keys(ACCOUNT_PURPOSES).join(', ')}`,
+      })
+    if (line.side !== 'DEBIT' && line.side !== 'CREDIT')
+      errors.push({ field: `${at}.side`, code: 'invalid_value', message: 'must be DEBIT or CREDIT' })
     const read = readAmount(line.amount)
     if ('problem' in read) errors.push({ field: `${at}.amount`, ...read.problem })
-    if (line.contractId !== undefined && !isStorableId(line.contractId)) errors.push({ field: `${at}.contractId`, code: 'invalid_value', message: 'must be a positive integer id' })
-    if (line.disbursementCode === '') errors.push({ field: `${at}.disbursementCode`, code: 'too_short', message: 'must not be empty' })
+    if (line.contractId !== undefined && !isStorableId(line.contractId))
+      errors.push({ field: `${at}.contractId`, code: 'invalid_value', message: 'must be a positive integer id' })
+    if (line.disbursementCode === '')
+      errors.push({ field: `${at}.disbursementCode`, code: 'too_short', message: 'must not be empty' })
     const disbursementCode = text(line.disbursementCode, MAX_DISBURSEMENT_CODE_LENGTH, `${at}.disbursementCode`, errors)
     const memo = text(line.memo, MAX_MEMO_LENGTH, `${at}.memo`, errors)
     if (errors.length > before || !('amount' in read) || read.amount.isZero()) return
     lines.push({
-      index: i, lineNo: lines.length + 1, accountHolderId: line.accountHolderId, purpose: line.purpose, side: line.side, amount: read.amount,
-      memo, contractId: line.contractId ?? null, disbursementCode,
+      index: i,
+      lineNo: lines.length + 1,
+      accountHolderId: line.accountHolderId,
+      purpose: line.purpose,
+      side: line.side,
+      amount: read.amount,
+      memo,
+      contractId: line.contractId ?? null,
+      disbursementCode,
     })
   })
   if (errors.length === 0 && lines.length < 2) {
     errors.push({ field: 'lines', code: 'too_short', message: 'must have at least two lines with an amount' })
   }
   if (errors.length > 0) {
-    return { ok: false, reason: 'invalid', detail: `Invalid ledger entry: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors }
+    return {
+      ok: false,
+      reason: 'invalid',
+      detail: `Invalid ledger entry: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      errors,
+    }
   }
   const { debit, credit } = totals(lines)
   if (!debit.equals(credit)) {
     return {
-      ok: false, reason: 'unbalanced', detail: `Ledger entry does not balance: debits ${debit.toFixed(2)}, credits ${credit.toFixed(2)}`,
-      errors: [{ field: 'lines', code: 'mismatch', message: `debits ${debit.toFixed(2)} must equal credits ${credit.toFixed(2)}` }],
+      ok: false,
+      reason: 'unbalanced',
+      detail: `Ledger entry does not balance: debits ${debit.toFixed(2)}, credits ${credit.toFixed(2)}`,
+      errors: [
+        {
+          field: 'lines',
+          code: 'mismatch',
+          message: `debits ${debit.toFixed(2)} must equal credits ${credit.toFixed(2)}`,
+        },
+      ],
     }
   }
   return { ok: true, lines, total: debit }
@@ -203,7 +240,9 @@ export function reversalLines<L extends { side: Side }>(lines: readonly L[]): L[
  */
 export function deltaLine(line: Omit<LedgerLineInput, 'amount'>, change: Decimal): LedgerLineInput | undefined {
   if (change.isZero()) return undefined
-  return change.isNegative() ? { ...line, side: oppositeSide(line.side), amount: change.negated() } : { ...line, amount: change }
+  return change.isNegative()
+    ? { ...line, side: oppositeSide(line.side), amount: change.negated() }
+    : { ...line, amount: change }
 }
 
 /** The balance of an account on its normal side: positive when the account holds what its purpose says (a receivable owed, a payable due). */

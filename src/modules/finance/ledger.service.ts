@@ -16,8 +16,19 @@ import { ledgerErrors } from './ledger.errors.ts'
 import { moneyNumber, toEntryView, toEntryViews, type JournalEntryView } from './ledger.mapper.ts'
 import * as repo from './ledger.repository.ts'
 import {
-  ACCOUNT_PURPOSES, MAX_MEMO_LENGTH, balanceOf, checkEntry, isAccountPurpose, isCalendarDate, reversalLines,
-  type AccountPurpose, type CheckedLine, type EntryKind, type EntrySource, type PostEntryInput, type Side,
+  ACCOUNT_PURPOSES,
+  MAX_MEMO_LENGTH,
+  balanceOf,
+  checkEntry,
+  isAccountPurpose,
+  isCalendarDate,
+  reversalLines,
+  type AccountPurpose,
+  type CheckedLine,
+  type EntryKind,
+  type EntrySource,
+  type PostEntryInput,
+  type Side,
 } from './ledger.rules.ts'
 
 /** Audit-log entity type of ledger postings. */
@@ -32,36 +43,75 @@ export type AccountBalance = {
   balance: number
 }
 
-type Header = { kind: EntryKind; source: EntrySource; effectiveDate: string; memo: string | null; reversesEntryId: number | null }
+type Header = {
+  kind: EntryKind
+  source: EntrySource
+  effectiveDate: string
+  memo: string | null
+  reversesEntryId: number | null
+}
 
 const accountKey = (accountHolderId: number, purpose: string) => `${accountHolderId}/${purpose}`
 
 export function createLedgerService({ db, clock }: { db: Database; clock: Clock }) {
   /** The account id of every line, creating the accounts used for the first time. */
-  async function accountsOf(tx: Transaction<DB>, tenantId: number, lines: readonly CheckedLine[]): Promise<Map<string, number>> {
-    const keys = [...new Map(lines.map((l) => [accountKey(l.accountHolderId, l.purpose), { accountHolderId: l.accountHolderId, purpose: l.purpose }])).values()]
+  async function accountsOf(
+    tx: Transaction<DB>,
+    tenantId: number,
+    lines: readonly CheckedLine[],
+  ): Promise<Map<string, number>> {
+    const keys = [
+      ...new Map(
+        lines.map((l) => [
+          accountKey(l.accountHolderId, l.purpose),
+          { accountHolderId: l.accountHolderId, purpose: l.purpose },
+        ]),
+      ).values(),
+    ]
     const ids = new Map<string, number>()
-    const collect = (rows: repo.AccountRow[]) => { for (const r of rows) ids.set(accountKey(r.account_holder_id, r.purpose), r.id) }
+    const collect = (rows: repo.AccountRow[]) => {
+      for (const r of rows) ids.set(accountKey(r.account_holder_id, r.purpose), r.id)
+    }
     collect(await repo.findAccounts(tx, tenantId, keys))
     const missing = keys.filter((k) => !ids.has(accountKey(k.accountHolderId, k.purpose)))
     if (missing.length === 0) return ids
     // Checked before the insert, whose foreign-key failure would abort the caller's transaction.
     const holders = await repo.existingAccountHolders(tx, tenantId, [...new Set(missing.map((k) => k.accountHolderId))])
-    const unknown: FieldError[] = lines.filter((l) => !holders.has(l.accountHolderId) && !ids.has(accountKey(l.accountHolderId, l.purpose)))
-      .map((l) => ({ field: `lines[${l.index}].accountHolderId`, code: 'unknown_reference', message: `account holder ${l.accountHolderId} does not exist` }))
+    const unknown: FieldError[] = lines
+      .filter((l) => !holders.has(l.accountHolderId) && !ids.has(accountKey(l.accountHolderId, l.purpose)))
+      .map((l) => ({
+        field: `lines[${l.index}].accountHolderId`,
+        code: 'unknown_reference',
+        message: `account holder ${l.accountHolderId} does not exist`,
+      }))
     if (unknown.length > 0) {
-      throw ledgerErrors.create('ledger_entry_invalid', `Invalid ledger entry: ${unknown.map((e) => e.message).join('; ')}`, { errors: unknown })
+      throw ledgerErrors.create(
+        'ledger_entry_invalid',
+        `Invalid ledger entry: ${unknown.map((e) => e.message).join('; ')}`,
+        { errors: unknown },
+      )
     }
     await repo.createAccounts(tx, tenantId, missing)
     collect(await repo.findAccounts(tx, tenantId, missing))
     return ids
   }
 
-  async function write(tx: Transaction<DB>, ctx: RequestContext, header: Header, lines: readonly CheckedLine[]): Promise<JournalEntryView> {
+  async function write(
+    tx: Transaction<DB>,
+    ctx: RequestContext,
+    header: Header,
+    lines: readonly CheckedLine[],
+  ): Promise<JournalEntryView> {
     const accounts = await accountsOf(tx, ctx.tenantId, lines)
     const entry = await repo.insertEntry(tx, ctx.tenantId, {
-      kind: header.kind, source_type: header.source.type, source_id: header.source.id, effective_date: header.effectiveDate,
-      posted_at: clock.now(), posted_by: actorLabel(ctx), memo: header.memo, reverses_entry_id: header.reversesEntryId,
+      kind: header.kind,
+      source_type: header.source.type,
+      source_id: header.source.id,
+      effective_date: header.effectiveDate,
+      posted_at: clock.now(),
+      posted_by: actorLabel(ctx),
+      memo: header.memo,
+      reverses_entry_id: header.reversesEntryId,
     })
     const rows = lines.map((l) => ({
       line_no: l.lineNo,
@@ -73,7 +123,15 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
       memo: l.memo,
     }))
     await repo.insertLines(tx, ctx.tenantId, entry.id, rows)
-    return toEntryView(entry, rows.map((r, i) => ({ ...r, entry_id: entry.id, account_holder_id: lines[i]!.accountHolderId, purpose: lines[i]!.purpose })))
+    return toEntryView(
+      entry,
+      rows.map((r, i) => ({
+        ...r,
+        entry_id: entry.id,
+        account_holder_id: lines[i]!.accountHolderId,
+        purpose: lines[i]!.purpose,
+      })),
+    )
   }
 
   return {
@@ -83,12 +141,38 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
      */
     async post(ctx: RequestContext, input: PostEntryInput): Promise<JournalEntryView> {
       const check = checkEntry(input)
-      if (!check.ok) throw ledgerErrors.create(check.reason === 'invalid' ? 'ledger_entry_invalid' : 'ledger_unbalanced', check.detail, { errors: check.errors })
+      if (!check.ok)
+        throw ledgerErrors.create(
+          check.reason === 'invalid' ? 'ledger_entry_invalid' : 'ledger_unbalanced',
+          check.detail,
+          { errors: check.errors },
+        )
       return db.transaction(ctx.tenantId, async (tx) => {
-        const view = await write(tx, ctx, { kind: input.kind, source: input.source, effectiveDate: input.effectiveDate, memo: input.memo ?? null, reversesEntryId: null }, check.lines)
+        const view = await write(
+          tx,
+          ctx,
+          {
+            kind: input.kind,
+            source: input.source,
+            effectiveDate: input.effectiveDate,
+            memo: input.memo ?? null,
+            reversesEntryId: null,
+          },
+          check.lines,
+        )
         await writeAudit(tx, ctx, clock.now(), {
-          action: 'journal_entry.posted', entityType: AUDIT_ENTITY, entityId: view.entryId,
-          changes: { after: { kind: view.kind, source: view.source, effectiveDate: view.effectiveDate, total: view.totalDebit, lineCount: view.lines.length } },
+          action: 'journal_entry.posted',
+          entityType: AUDIT_ENTITY,
+          entityId: view.entryId,
+          changes: {
+            after: {
+              kind: view.kind,
+              source: view.source,
+              effectiveDate: view.effectiveDate,
+              total: view.totalDebit,
+              lineCount: view.lines.length,
+            },
+          },
         })
         return view
       })
@@ -99,46 +183,102 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
      * linked by reversesEntryId. An entry is reversed at most once (ledger_entry_already_reversed),
      * and a reversal is not itself reversed (ledger_entry_not_reversible): a correction is a new entry.
      */
-    async reverse(ctx: RequestContext, entryId: number, input: { effectiveDate: string; memo?: string }): Promise<JournalEntryView> {
+    async reverse(
+      ctx: RequestContext,
+      entryId: number,
+      input: { effectiveDate: string; memo?: string },
+    ): Promise<JournalEntryView> {
       const errors: FieldError[] = []
-      if (!isCalendarDate(input.effectiveDate)) errors.push({ field: 'effectiveDate', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
+      if (!isCalendarDate(input.effectiveDate))
+        errors.push({ field: 'effectiveDate', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
       if (input.memo !== undefined && (typeof input.memo !== 'string' || input.memo.length > MAX_MEMO_LENGTH)) {
-        errors.push({ field: 'memo', code: 'too_long', message: `must be a string of at most ${MAX_MEMO_LENGTH} characters` })
+        errors.push({
+          field: 'memo',
+          code: 'too_long',
+          message: `must be a string of at most ${MAX_MEMO_LENGTH} characters`,
+        })
       }
-      if (errors.length > 0) throw ledgerErrors.create('ledger_entry_invalid', `Invalid reversal: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, { errors })
+      if (errors.length > 0)
+        throw ledgerErrors.create(
+          'ledger_entry_invalid',
+          `Invalid reversal: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+          { errors },
+        )
       const notFound = () => ledgerErrors.create('ledger_entry_not_found', `No ledger entry with id ${entryId}`)
       if (!isStorableId(entryId)) throw notFound()
       return db.transaction(ctx.tenantId, async (tx) => {
         const original = await repo.lockEntry(tx, ctx.tenantId, entryId)
         if (!original) throw notFound()
         if (original.kind === 'REVERSAL') {
-          throw ledgerErrors.create('ledger_entry_not_reversible', `Ledger entry ${entryId} is a reversal; post a new entry to correct it`)
+          throw ledgerErrors.create(
+            'ledger_entry_not_reversible',
+            `Ledger entry ${entryId} is a reversal; post a new entry to correct it`,
+          )
         }
         const existing = await repo.findReversalOf(tx, ctx.tenantId, entryId)
         if (existing !== undefined) {
-          throw ledgerErrors.create('ledger_entry_already_reversed', `Ledger entry ${entryId} was already reversed by entry ${existing}`, { extensions: { reversalEntryId: existing } })
+          throw ledgerErrors.create(
+            'ledger_entry_already_reversed',
+            `Ledger entry ${entryId} was already reversed by entry ${existing}`,
+            { extensions: { reversalEntryId: existing } },
+          )
         }
         if (input.effectiveDate < original.effective_date) {
-          throw ledgerErrors.create('ledger_entry_invalid', `A reversal cannot be dated before the entry it reverses (${original.effective_date})`, {
-            errors: [{ field: 'effectiveDate', code: 'out_of_range', message: `must be on or after ${original.effective_date}` }],
-          })
+          throw ledgerErrors.create(
+            'ledger_entry_invalid',
+            `A reversal cannot be dated before the entry it reverses (${original.effective_date})`,
+            {
+              errors: [
+                {
+                  field: 'effectiveDate',
+                  code: 'out_of_range',
+                  message: `must be on or after ${original.effective_date}`,
+                },
+              ],
+            },
+          )
         }
         const lines = await repo.linesOf(tx, ctx.tenantId, [entryId])
-        const checked: CheckedLine[] = reversalLines(lines.map((l, index) => {
-          const debit = new Decimal(l.debit)
-          return {
-            index, lineNo: l.line_no, accountHolderId: l.account_holder_id, purpose: l.purpose as AccountPurpose,
-            side: debit.isZero() ? 'CREDIT' : 'DEBIT', amount: debit.isZero() ? new Decimal(l.credit) : debit,
-            memo: l.memo, contractId: l.contract_id, disbursementCode: l.disbursement_code,
-          } satisfies CheckedLine
-        }))
-        const view = await write(tx, ctx, {
-          kind: 'REVERSAL', source: { type: original.source_type as EntrySource['type'], id: original.source_id }, effectiveDate: input.effectiveDate,
-          memo: input.memo ?? `Reversal of entry ${entryId}`, reversesEntryId: entryId,
-        }, checked)
+        const checked: CheckedLine[] = reversalLines(
+          lines.map((l, index) => {
+            const debit = new Decimal(l.debit)
+            return {
+              index,
+              lineNo: l.line_no,
+              accountHolderId: l.account_holder_id,
+              purpose: l.purpose as AccountPurpose,
+              side: debit.isZero() ? 'CREDIT' : 'DEBIT',
+              amount: debit.isZero() ? new Decimal(l.credit) : debit,
+              memo: l.memo,
+              contractId: l.contract_id,
+              disbursementCode: l.disbursement_code,
+            } satisfies CheckedLine
+          }),
+        )
+        const view = await write(
+          tx,
+          ctx,
+          {
+            kind: 'REVERSAL',
+            source: { type: original.source_type as EntrySource['type'], id: original.source_id },
+            effectiveDate: input.effectiveDate,
+            memo: input.memo ?? `Reversal of entry ${entryId}`,
+            reversesEntryId: entryId,
+          },
+          checked,
+        )
         await writeAudit(tx, ctx, clock.now(), {
-          action: 'journal_entry.reversed', entityType: AUDIT_ENTITY, entityId: view.entryId,
-          changes: { after: { reversesEntryId: entryId, source: view.source, effectiveDate: view.effectiveDate, total: view.totalDebit } },
+          action: 'journal_entry.reversed',
+          entityType: AUDIT_ENTITY,
+          entityId: view.entryId,
+          changes: {
+            after: {
+              reversesEntryId: entryId,
+              source: view.source,
+              effectiveDate: view.effectiveDate,
+              total: view.totalDebit,
+            },
+          },
         })
         return view
       })
@@ -149,7 +289,14 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
       if (!isStorableId(entryId)) return undefined
       return db.read(tenantId, async (x) => {
         const entries = await repo.entriesById(x, tenantId, [entryId])
-        return toEntryViews(entries, await repo.linesOf(x, tenantId, entries.map((e) => e.id)))[0]
+        return toEntryViews(
+          entries,
+          await repo.linesOf(
+            x,
+            tenantId,
+            entries.map((e) => e.id),
+          ),
+        )[0]
       })
     },
 
@@ -158,7 +305,14 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
       if (!isStorableId(source.id)) return []
       return db.read(tenantId, async (x) => {
         const entries = await repo.entriesBySource(x, tenantId, source.type, source.id)
-        return toEntryViews(entries, await repo.linesOf(x, tenantId, entries.map((e) => e.id)))
+        return toEntryViews(
+          entries,
+          await repo.linesOf(
+            x,
+            tenantId,
+            entries.map((e) => e.id),
+          ),
+        )
       })
     },
 
@@ -166,15 +320,20 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
     async balances(tenantId: number, accountHolderId: number): Promise<AccountBalance[]> {
       if (!isStorableId(accountHolderId)) return []
       const rows = await db.read(tenantId, (x) => repo.accountTotals(x, tenantId, accountHolderId))
-      return rows.filter((r) => isAccountPurpose(r.purpose)).map((r) => {
-        const purpose = r.purpose as AccountPurpose
-        const debit = new Decimal(r.debit)
-        const credit = new Decimal(r.credit)
-        return {
-          purpose, normalSide: ACCOUNT_PURPOSES[purpose].normalSide,
-          debit: moneyNumber(debit), credit: moneyNumber(credit), balance: moneyNumber(balanceOf(purpose, debit, credit)),
-        }
-      })
+      return rows
+        .filter((r) => isAccountPurpose(r.purpose))
+        .map((r) => {
+          const purpose = r.purpose as AccountPurpose
+          const debit = new Decimal(r.debit)
+          const credit = new Decimal(r.credit)
+          return {
+            purpose,
+            normalSide: ACCOUNT_PURPOSES[purpose].normalSide,
+            debit: moneyNumber(debit),
+            credit: moneyNumber(credit),
+            balance: moneyNumber(balanceOf(purpose, debit, credit)),
+          }
+        })
     },
   }
 }

@@ -5,7 +5,14 @@ import type { JWK } from 'jose'
 import type { CredentialStore, PrincipalRecord } from '../../platform/auth/authenticate.ts'
 import type { SignInThrottle } from '../../platform/auth/failure-limiter.ts'
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../platform/auth/passwords.ts'
-import { createTokenVerifier, signAccessToken, type IdentityProviderTrust, type SigningKey, type TokenKeyStore, type TokenSubject } from '../../platform/auth/tokens.ts'
+import {
+  createTokenVerifier,
+  signAccessToken,
+  type IdentityProviderTrust,
+  type SigningKey,
+  type TokenKeyStore,
+  type TokenSubject,
+} from '../../platform/auth/tokens.ts'
 import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
@@ -24,7 +31,13 @@ export const IDENTITY_PROVIDER_TOPIC = 'identity.identity-provider'
 /** Retired signing keys keep verifying for as long as a token they signed can live. */
 const RETIRED_KEY_GRACE_MS = 24 * 60 * 60 * 1000
 
-type Deps = { db: Database; clock: Clock; bus: InvalidationBus; accessTokenTtlSeconds: number; signingKeys: SigningKeyVault }
+type Deps = {
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  accessTokenTtlSeconds: number
+  signingKeys: SigningKeyVault
+}
 
 export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signingKeys: vault }: Deps) {
   const apiKeys = createTtlCache<{ id: number }>({ ttlMs: 5 * 60_000, maxEntries: 10_000, clock })
@@ -46,18 +59,31 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
   bus.subscribe(PRINCIPAL_TOPIC, (tenantPrefix) => principals.deletePrefix(tenantPrefix))
 
   const keyStore: TokenKeyStore = {
-    verificationKey: (tenantId, kid) => verificationKeys.getOrLoad(`${tenantId}:${kid}`, async () => {
-      const row = await db.read(tenantId, (x) => credentials.findVerificationKey(x, tenantId, kid, new Date(clock.now().getTime() - RETIRED_KEY_GRACE_MS)))
-      return row ? (row.public_jwk as JWK) : undefined
-    }),
-    identityProviders: async (tenantId) => (await identityProviders.getOrLoad(`${tenantId}:`, async () => {
-      const rows = await db.read(tenantId, (x) => credentials.listIdentityProviders(x, tenantId))
-      return rows.map((r) => ({ issuer: r.issuer, audience: r.audience, jwksUrl: r.jwks_url, identityClaim: r.identity_claim, algorithms: r.algorithms }))
-    })) ?? [],
+    verificationKey: (tenantId, kid) =>
+      verificationKeys.getOrLoad(`${tenantId}:${kid}`, async () => {
+        const row = await db.read(tenantId, (x) =>
+          credentials.findVerificationKey(x, tenantId, kid, new Date(clock.now().getTime() - RETIRED_KEY_GRACE_MS)),
+        )
+        return row ? (row.public_jwk as JWK) : undefined
+      }),
+    identityProviders: async (tenantId) =>
+      (await identityProviders.getOrLoad(`${tenantId}:`, async () => {
+        const rows = await db.read(tenantId, (x) => credentials.listIdentityProviders(x, tenantId))
+        return rows.map((r) => ({
+          issuer: r.issuer,
+          audience: r.audience,
+          jwksUrl: r.jwks_url,
+          identityClaim: r.identity_claim,
+          algorithms: r.algorithms,
+        }))
+      })) ?? [],
   }
   const tokens = createTokenVerifier(keyStore)
 
-  async function loadPrincipal(tenantId: number, by: { id: number } | { externalIdentity: string }): Promise<PrincipalRecord | undefined> {
+  async function loadPrincipal(
+    tenantId: number,
+    by: { id: number } | { externalIdentity: string },
+  ): Promise<PrincipalRecord | undefined> {
     const row = await db.read(tenantId, (x) => users.findPrincipalRow(x, tenantId, by))
     if (!row) return undefined
     return {
@@ -72,11 +98,16 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
   }
 
   const store: CredentialStore = {
-    findApiKey: (tenantId, hash) => apiKeys.getOrLoad(`${tenantId}:${hash}`, () =>
-      db.read(tenantId, (x) => credentials.findActiveApiKey(x, tenantId, hash))),
-    principal: (tenantId, subject: TokenSubject) => subject.kind === 'user'
-      ? principals.getOrLoad(`${tenantId}:u:${subject.userId}`, () => loadPrincipal(tenantId, { id: subject.userId }))
-      : principals.getOrLoad(`${tenantId}:x:${subject.externalIdentity}`, () => loadPrincipal(tenantId, { externalIdentity: subject.externalIdentity })),
+    findApiKey: (tenantId, hash) =>
+      apiKeys.getOrLoad(`${tenantId}:${hash}`, () =>
+        db.read(tenantId, (x) => credentials.findActiveApiKey(x, tenantId, hash)),
+      ),
+    principal: (tenantId, subject: TokenSubject) =>
+      subject.kind === 'user'
+        ? principals.getOrLoad(`${tenantId}:u:${subject.userId}`, () => loadPrincipal(tenantId, { id: subject.userId }))
+        : principals.getOrLoad(`${tenantId}:x:${subject.externalIdentity}`, () =>
+            loadPrincipal(tenantId, { externalIdentity: subject.externalIdentity }),
+          ),
   }
 
   async function currentSigningKey(tenantId: number): Promise<SigningKey> {
@@ -97,7 +128,11 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
      * client_secret its password. Either way the user must be active. `throttle` (bound to the
      * client address) refuses further guesses at one user's password once too many were wrong.
      */
-    async issueToken(ctx: RequestContext, grant: { grantType: string; username?: string; password?: string; clientId?: string; clientSecret?: string }, throttle: SignInThrottle) {
+    async issueToken(
+      ctx: RequestContext,
+      grant: { grantType: string; username?: string; password?: string; clientId?: string; clientSecret?: string },
+      throttle: SignInThrottle,
+    ) {
       let login: string | undefined
       let secret: string | undefined
       if (grant.grantType === 'password') {
@@ -107,18 +142,31 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
         login = grant.clientId
         secret = grant.clientSecret
       } else {
-        throw identityErrors.create('unsupported_grant_type', `grant_type ${grant.grantType} is not supported; use password or client_credentials`, {
-          extensions: { error: 'unsupported_grant_type' },
-        })
+        throw identityErrors.create(
+          'unsupported_grant_type',
+          `grant_type ${grant.grantType} is not supported; use password or client_credentials`,
+          {
+            extensions: { error: 'unsupported_grant_type' },
+          },
+        )
       }
-      const invalid = (description: string) => identityErrors.create('invalid_grant', description, { extensions: { error: 'invalid_grant', error_description: description } })
+      const invalid = (description: string) =>
+        identityErrors.create('invalid_grant', description, {
+          extensions: { error: 'invalid_grant', error_description: description },
+        })
       if (!login || !secret) {
-        throw invalid(grant.grantType === 'password' ? 'username and password are required' : 'client_id and client_secret are required')
+        throw invalid(
+          grant.grantType === 'password'
+            ? 'username and password are required'
+            : 'client_id and client_secret are required',
+        )
       }
       const byId = /^[0-9]{1,15}$/.test(login)
-      const user = await db.read(ctx.tenantId, (x) => byId
-        ? users.findCredentialsById(x, ctx.tenantId, Number(login))
-        : users.findCredentialsByEmail(x, ctx.tenantId, login as string))
+      const user = await db.read(ctx.tenantId, (x) =>
+        byId
+          ? users.findCredentialsById(x, ctx.tenantId, Number(login))
+          : users.findCredentialsByEmail(x, ctx.tenantId, login as string),
+      )
       // One identity however the user is named (id or email, any case), so naming it differently
       // does not buy more guesses; an unknown login is throttled just the same.
       const identity = user ? `${ctx.tenantId}:user:${user.id}` : `${ctx.tenantId}:login:${login.toLowerCase()}`
@@ -133,7 +181,12 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
       const now = clock.now()
       if (!isActive(user.expired_date, now)) throw invalid('The user is no longer active')
       const key = await currentSigningKey(ctx.tenantId)
-      const accessToken = await signAccessToken(key, { tenantId: ctx.tenantId, userId: user.id }, now, accessTokenTtlSeconds)
+      const accessToken = await signAccessToken(
+        key,
+        { tenantId: ctx.tenantId, userId: user.id },
+        now,
+        accessTokenTtlSeconds,
+      )
       return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: accessTokenTtlSeconds }
     },
   }

@@ -43,7 +43,10 @@ export type IdentityDeps = {
 
 export function createIdentityModule(deps: IdentityDeps) {
   const signingKeys = createSigningKeyVault(deps)
-  const sealedSecrets = createSealedSecrets({ ...deps, tenantSecrets: [signingKeys.tenantSecrets, ...(deps.tenantSecrets ?? [])] })
+  const sealedSecrets = createSealedSecrets({
+    ...deps,
+    tenantSecrets: [signingKeys.tenantSecrets, ...(deps.tenantSecrets ?? [])],
+  })
   const users = createUserService(deps)
   const auth = createAuthService({ ...deps, signingKeys })
   const membership = createMembershipService(deps)

@@ -8,16 +8,31 @@ import { findUserById } from './user.repository.ts'
 const MEMBER_LIMIT = 1000
 
 export function createMembershipService({ db }: { db: Database }) {
-  async function detailed(ctx: AuthenticatedContext, groups: Array<{ id: number; code: string; name: string; description: string; kind: 'STAFF' | 'DEALER' }>) {
-    const { members, accountHolders } = await db.read(ctx.tenantId, (x) => repo.groupDetails(x, ctx.tenantId, groups.map((g) => g.id), MEMBER_LIMIT))
+  async function detailed(
+    ctx: AuthenticatedContext,
+    groups: Array<{ id: number; code: string; name: string; description: string; kind: 'STAFF' | 'DEALER' }>,
+  ) {
+    const { members, accountHolders } = await db.read(ctx.tenantId, (x) =>
+      repo.groupDetails(
+        x,
+        ctx.tenantId,
+        groups.map((g) => g.id),
+        MEMBER_LIMIT,
+      ),
+    )
     return groups.map((g) => ({
       ...g,
-      users: members.filter((m) => m.group_id === g.id).slice(0, MEMBER_LIMIT).map((m) => ({ id: m.id, emailAddress: m.email_address })),
+      users: members
+        .filter((m) => m.group_id === g.id)
+        .slice(0, MEMBER_LIMIT)
+        .map((m) => ({ id: m.id, emailAddress: m.email_address })),
       accountHolderIds: accountHolders.filter((a) => a.group_id === g.id).map((a) => Number(a.account_holder_id)),
     }))
   }
   async function assertUser(ctx: AuthenticatedContext, userId: number) {
-    const user = isStorableId(userId) ? await db.read(ctx.tenantId, (x) => findUserById(x, ctx.tenantId, userId)) : undefined
+    const user = isStorableId(userId)
+      ? await db.read(ctx.tenantId, (x) => findUserById(x, ctx.tenantId, userId))
+      : undefined
     if (!user) throw identityErrors.create('user_not_found', `User ${userId} does not exist`)
   }
   return {
@@ -31,7 +46,9 @@ export function createMembershipService({ db }: { db: Database }) {
       return db.read(ctx.tenantId, (x) => repo.rolesOfUser(x, ctx.tenantId, userId))
     },
     async group(ctx: AuthenticatedContext, id: number) {
-      const group = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findGroup(x, ctx.tenantId, id)) : undefined
+      const group = isStorableId(id)
+        ? await db.read(ctx.tenantId, (x) => repo.findGroup(x, ctx.tenantId, id))
+        : undefined
       if (!group) throw identityErrors.create('membership_group_not_found', `Membership group ${id} does not exist`)
       return (await detailed(ctx, [group]))[0]
     },

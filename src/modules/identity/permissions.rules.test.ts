@@ -9,7 +9,15 @@ test('default roles only use catalogued permissions, and the catalogue is docume
     for (const p of role.permissions) assert.ok(known.has(p), `${role.code}: ${p}`)
   }
   const codes = DEFAULT_ROLES.map((r) => r.code)
-  for (const required of ['ADMINISTRATOR', 'USER_ADMINISTRATOR', 'CONTRACT_ADMINISTRATOR', 'CLAIMS_ADJUSTER', 'ACCOUNTING', 'DEALER_USER', 'READ_ONLY']) {
+  for (const required of [
+    'ADMINISTRATOR',
+    'USER_ADMINISTRATOR',
+    'CONTRACT_ADMINISTRATOR',
+    'CLAIMS_ADJUSTER',
+    'ACCOUNTING',
+    'DEALER_USER',
+    'READ_ONLY',
+  ]) {
     assert.ok(codes.includes(required), required)
   }
   const doc = fs.readFileSync(new URL('../../../docs/permissions.md', import.meta.url), 'utf8')

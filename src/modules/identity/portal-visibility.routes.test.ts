@@ -3,10 +3,34 @@
 // input; permissions; another tenant's ids. Dealer-side visibility end to end: test/dealer-visibility.test.ts.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createTenant, createTestApp, createUserWithRoles, groupIdByCode, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  groupIdByCode,
+  json,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/harness.ts'
 
-type Group = { id: number; code: string; name: string; description: string; dealerIds: number[]; dealerCount: number; userCount: number; createdAt: string }
-type Dealer = { id: number; dealerNumber: string; legalName: string; displayName: string; status: string; isActive: boolean }
+type Group = {
+  id: number
+  code: string
+  name: string
+  description: string
+  dealerIds: number[]
+  dealerCount: number
+  userCount: number
+  createdAt: string
+}
+type Dealer = {
+  id: number
+  dealerNumber: string
+  legalName: string
+  displayName: string
+  status: string
+  isActive: boolean
+}
 type Problem = { code: string; errors?: Array<{ field: string; code: string }> }
 
 const BASE = '/api/portalvisibilitygroups'
@@ -24,16 +48,28 @@ before(async () => {
 after(() => t.close())
 
 const get = (url: string, headers = tenant.headers) => t.app.inject({ method: 'GET', url, headers })
-const post = (payload: unknown, headers = tenant.headers) => t.app.inject({ method: 'POST', url: BASE, headers, payload: payload as Record<string, unknown> })
+const post = (payload: unknown, headers = tenant.headers) =>
+  t.app.inject({ method: 'POST', url: BASE, headers, payload: payload as Record<string, unknown> })
 const patch = (payload: unknown, headers: Record<string, string> = tenant.headers) =>
-  t.app.inject({ method: 'PATCH', url: BASE, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) })
-const del = (id: number, headers: Record<string, string> = tenant.headers) => t.app.inject({ method: 'DELETE', url: `${BASE}/${id}`, headers })
+  t.app.inject({
+    method: 'PATCH',
+    url: BASE,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(payload),
+  })
+const del = (id: number, headers: Record<string, string> = tenant.headers) =>
+  t.app.inject({ method: 'DELETE', url: `${BASE}/${id}`, headers })
 
 const code = (prefix = 'PG') => `${prefix}-${++seq}`
 
 async function dealer(who: TestTenant = tenant, extra: Record<string, unknown> = {}): Promise<number> {
   const n = ++seq
-  const res = await t.app.inject({ method: 'POST', url: '/api/dealers', headers: who.headers, payload: { dealerNumber: `D${n}`, legalName: `Dealer ${n} LLC`, ...extra } })
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/dealers',
+    headers: who.headers,
+    payload: { dealerNumber: `D${n}`, legalName: `Dealer ${n} LLC`, ...extra },
+  })
   assert.equal(res.statusCode, 201, res.body)
   return json<{ id: number }>(res).id
 }
@@ -53,7 +89,19 @@ describe('create → read → dealers → list', () => {
     const g = json<Group>(res)
     assert.equal(res.headers.location, `${BASE}/${g.id}`)
     assert.match(String(res.headers.etag), /^"[\w-]{27}"$/)
-    assert.deepEqual({ ...g, id: 0, createdAt: '' }, { id: 0, code: c, name: 'Lone Star dealers', description: 'Texas', dealerIds: [d1, d2], dealerCount: 2, userCount: 0, createdAt: '' })
+    assert.deepEqual(
+      { ...g, id: 0, createdAt: '' },
+      {
+        id: 0,
+        code: c,
+        name: 'Lone Star dealers',
+        description: 'Texas',
+        dealerIds: [d1, d2],
+        dealerCount: 2,
+        userCount: 0,
+        createdAt: '',
+      },
+    )
 
     const byId = await get(`${BASE}/${g.id}`)
     assert.equal(byId.statusCode, 200)
@@ -79,11 +127,24 @@ describe('create → read → dealers → list', () => {
       assert.equal(all.statusCode, 200, all.body)
       assert.equal(all.headers['x-total-count'], '3')
       const dealers = json<Dealer[]>(all)
-      assert.deepEqual(dealers.map((d) => d.id), ids)
-      assert.deepEqual(Object.keys(dealers[0]!).toSorted(), ['dealerNumber', 'displayName', 'id', 'isActive', 'legalName', 'status'])
+      assert.deepEqual(
+        dealers.map((d) => d.id),
+        ids,
+      )
+      assert.deepEqual(Object.keys(dealers[0]!).toSorted(), [
+        'dealerNumber',
+        'displayName',
+        'id',
+        'isActive',
+        'legalName',
+        'status',
+      ])
       assert.equal(dealers[0]!.isActive, true)
       const page = await get(`${url}?limit=1&offset=1`)
-      assert.deepEqual(json<Dealer[]>(page).map((d) => d.id), [ids[1]])
+      assert.deepEqual(
+        json<Dealer[]>(page).map((d) => d.id),
+        [ids[1]],
+      )
       assert.equal(page.headers['x-total-count'], '3')
     }
     const empty = await group()
@@ -95,11 +156,23 @@ describe('create → read → dealers → list', () => {
     const a = await group({ name: 'Gulf Coast 100%', dealerIds: [d] })
     const b = await group({ name: 'Gulf Coast north' })
     const all = json<Group[]>(await get(`${BASE}?limit=1000`))
-    assert.deepEqual(all.map((g) => g.id), all.map((g) => g.id).toSorted((x, y) => x - y))
+    assert.deepEqual(
+      all.map((g) => g.id),
+      all.map((g) => g.id).toSorted((x, y) => x - y),
+    )
     assert.ok(!all.some((g) => g.code === 'STAFF'))
-    assert.deepEqual(json<Group[]>(await get(`${BASE}?name=gulf%20coast`)).map((g) => g.id), [a.id, b.id])
-    assert.deepEqual(json<Group[]>(await get(`${BASE}?name=100%25`)).map((g) => g.id), [a.id])
-    assert.deepEqual(json<Group[]>(await get(`${BASE}?dealerId=${d}`)).map((g) => g.id), [a.id])
+    assert.deepEqual(
+      json<Group[]>(await get(`${BASE}?name=gulf%20coast`)).map((g) => g.id),
+      [a.id, b.id],
+    )
+    assert.deepEqual(
+      json<Group[]>(await get(`${BASE}?name=100%25`)).map((g) => g.id),
+      [a.id],
+    )
+    assert.deepEqual(
+      json<Group[]>(await get(`${BASE}?dealerId=${d}`)).map((g) => g.id),
+      [a.id],
+    )
     const page = await get(`${BASE}?limit=1`)
     assert.equal(json<Group[]>(page).length, 1)
     assert.equal(page.headers['x-total-count'], String(all.length))
@@ -121,7 +194,10 @@ describe('create: duplicates, references, input', () => {
       const res = await post({ code: taken, name: 'Again' })
       assert.equal(res.statusCode, 409)
       assert.equal(json<Problem>(res).code, 'portal_visibility_group_code_taken')
-      assert.deepEqual(json<Problem>(res).errors?.map((e) => e.field), ['code'])
+      assert.deepEqual(
+        json<Problem>(res).errors?.map((e) => e.field),
+        ['code'],
+      )
     }
     // Another tenant may use the same code.
     assert.equal((await post({ code: g.code, name: 'Theirs' }, other.headers)).statusCode, 201)
@@ -130,12 +206,22 @@ describe('create: duplicates, references, input', () => {
   test('dealer ids that are not dealers of the tenant → 422 naming each', async () => {
     const d = await dealer()
     const theirs = await dealer(other)
-    const insurer = json<{ id: number }>(await t.app.inject({ method: 'POST', url: '/api/insurers', headers: tenant.headers, payload: { insurerCode: code('INS'), legalName: 'Insurer' } })).id
+    const insurer = json<{ id: number }>(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/insurers',
+        headers: tenant.headers,
+        payload: { insurerCode: code('INS'), legalName: 'Insurer' },
+      }),
+    ).id
     const res = await post({ code: code(), name: 'Bad', dealerIds: [d, 999999999, theirs, insurer, 1e20] })
     assert.equal(res.statusCode, 422, res.body)
     const body = json<Problem>(res)
     assert.equal(body.code, 'unknown_reference')
-    assert.deepEqual(body.errors?.map((e) => e.field), ['dealerIds[1]', 'dealerIds[2]', 'dealerIds[3]', 'dealerIds[4]'])
+    assert.deepEqual(
+      body.errors?.map((e) => e.field),
+      ['dealerIds[1]', 'dealerIds[2]', 'dealerIds[3]', 'dealerIds[4]'],
+    )
   })
 
   test('bad input → 400 listing every field; nothing saved', async () => {
@@ -165,14 +251,26 @@ describe('PATCH /api/portalvisibilitygroups (bulk)', () => {
     assert.equal(res.statusCode, 200, res.body)
     const [ra, rb] = json<Group[]>(res)
     assert.deepEqual([ra!.id, ra!.name, ra!.code, ra!.dealerIds], [a.id, 'Alpha', a.code, [d1, d3]])
-    assert.deepEqual([rb!.id, rb!.code, rb!.description, rb!.dealerIds, rb!.name], [b.id, newCode, 'Bravo', [d1, d4], b.name])
+    assert.deepEqual(
+      [rb!.id, rb!.code, rb!.description, rb!.dealerIds, rb!.name],
+      [b.id, newCode, 'Bravo', [d1, d4], b.name],
+    )
     assert.deepEqual(json(await get(`${BASE}/code/${newCode}`)), rb)
     assert.equal((await get(`${BASE}/code/${b.code}`)).statusCode, 404)
 
-    const audit = await t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'entity_id', 'changes'])
-      .where('tenant_id', '=', tenant.tenantId).where('action', '=', 'portal_visibility_group.updated').where('entity_id', '=', String(a.id)).execute())
+    const audit = await t.db.read(tenant.tenantId, (x) =>
+      x
+        .selectFrom('audit_log')
+        .select(['action', 'entity_id', 'changes'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .where('action', '=', 'portal_visibility_group.updated')
+        .where('entity_id', '=', String(a.id))
+        .execute(),
+    )
     assert.equal(audit.length, 1)
-    assert.deepEqual((audit[0]!.changes as { addedDealerIds: number[]; removedDealerIds: number[] }).addedDealerIds, [d3])
+    assert.deepEqual((audit[0]!.changes as { addedDealerIds: number[]; removedDealerIds: number[] }).addedDealerIds, [
+      d3,
+    ])
     assert.deepEqual((audit[0]!.changes as { removedDealerIds: number[] }).removedDealerIds, [d2])
   })
 
@@ -208,7 +306,10 @@ describe('PATCH /api/portalvisibilitygroups (bulk)', () => {
     const body = json<Problem>(res)
     assert.equal(body.code, 'portal_visibility_bulk_update_invalid')
     assert.deepEqual(body.errors?.map((e) => `${e.field} ${e.code}`).toSorted(), [
-      '[0].id required', '[1].dealerIds invalid_value', '[2].removeDealerIds[0] invalid_value', '[3].code invalid_value',
+      '[0].id required',
+      '[1].dealerIds invalid_value',
+      '[2].removeDealerIds[0] invalid_value',
+      '[3].code invalid_value',
     ])
     assert.deepEqual(json(await get(`${BASE}/${a.id}`)), a)
   })
@@ -220,10 +321,19 @@ describe('PATCH /api/portalvisibilitygroups (bulk)', () => {
     const taken = await patch([{ id: a.id, code: b.code }])
     assert.equal(taken.statusCode, 409)
     assert.equal(json<Problem>(taken).code, 'portal_visibility_group_code_taken')
-    assert.deepEqual(json<Problem>(taken).errors?.map((e) => e.field), ['[0].code'])
-    const twice = await patch([{ id: a.id, code: 'SAME-NEW' }, { id: c.id, code: 'SAME-NEW' }])
+    assert.deepEqual(
+      json<Problem>(taken).errors?.map((e) => e.field),
+      ['[0].code'],
+    )
+    const twice = await patch([
+      { id: a.id, code: 'SAME-NEW' },
+      { id: c.id, code: 'SAME-NEW' },
+    ])
     assert.equal(twice.statusCode, 422)
-    assert.deepEqual(json<Problem>(twice).errors?.map((e) => e.field), ['[1].code'])
+    assert.deepEqual(
+      json<Problem>(twice).errors?.map((e) => e.field),
+      ['[1].code'],
+    )
     assert.deepEqual(json(await get(`${BASE}/${a.id}`)), a)
     assert.equal((await get(`${BASE}/code/SAME-NEW`)).statusCode, 404)
   })
@@ -231,7 +341,9 @@ describe('PATCH /api/portalvisibilitygroups (bulk)', () => {
   test('the body is this bulk format: JSON Patch media type → 415, empty or malformed → 400', async () => {
     const a = await group()
     const jsonPatch = await t.app.inject({
-      method: 'PATCH', url: BASE, headers: { ...tenant.headers, 'content-type': 'application/json-patch+json' },
+      method: 'PATCH',
+      url: BASE,
+      headers: { ...tenant.headers, 'content-type': 'application/json-patch+json' },
       payload: JSON.stringify([{ op: 'replace', path: '/0/name', value: 'x' }]),
     })
     assert.equal(jsonPatch.statusCode, 415)
@@ -239,7 +351,10 @@ describe('PATCH /api/portalvisibilitygroups (bulk)', () => {
     assert.equal((await patch({ id: a.id, name: 'not an array' })).statusCode, 400)
     const unknown = await patch([{ id: a.id, colour: 'red' }])
     assert.equal(unknown.statusCode, 400)
-    assert.deepEqual(json<Problem>(unknown).errors?.map((e) => e.field), ['[0].colour'])
+    assert.deepEqual(
+      json<Problem>(unknown).errors?.map((e) => e.field),
+      ['[0].colour'],
+    )
   })
 })
 
@@ -254,29 +369,58 @@ describe('DELETE /api/portalvisibilitygroups/{id}', () => {
     assert.equal(json<Group>(await get(`${BASE}/${g.id}`)).userCount, 1)
 
     const user = json<Record<string, unknown>>(await get(`/api/v1/adminusers/${member.id}`))
-    const moved = await t.app.inject({ method: 'PUT', url: `/api/v1/adminusers/${member.id}`, headers: tenant.headers, payload: { ...user, groups: [] } })
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/adminusers/${member.id}`,
+      headers: tenant.headers,
+      payload: { ...user, groups: [] },
+    })
     assert.equal(moved.statusCode, 200, moved.body)
 
-    const stale = await t.app.inject({ method: 'DELETE', url: `${BASE}/${g.id}`, headers: { ...tenant.headers, 'if-match': '"not-it"' } })
+    const stale = await t.app.inject({
+      method: 'DELETE',
+      url: `${BASE}/${g.id}`,
+      headers: { ...tenant.headers, 'if-match': '"not-it"' },
+    })
     assert.equal(stale.statusCode, 412)
     const etag = String((await get(`${BASE}/${g.id}`)).headers.etag)
-    const gone = await t.app.inject({ method: 'DELETE', url: `${BASE}/${g.id}`, headers: { ...tenant.headers, 'if-match': etag } })
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `${BASE}/${g.id}`,
+      headers: { ...tenant.headers, 'if-match': etag },
+    })
     assert.equal(gone.statusCode, 204, gone.body)
     assert.equal(gone.body, '')
     assert.equal((await get(`${BASE}/${g.id}`)).statusCode, 404)
     assert.equal((await del(g.id)).statusCode, 404)
     // The dealer itself is untouched.
     assert.equal((await get(`/api/dealers/${d}`)).statusCode, 200)
-    const audit = await t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').select('action')
-      .where('tenant_id', '=', tenant.tenantId).where('entity_type', '=', 'membership_group').where('entity_id', '=', String(g.id)).orderBy('id').execute())
-    assert.deepEqual(audit.map((a) => a.action), ['portal_visibility_group.created', 'portal_visibility_group.deleted'])
+    const audit = await t.db.read(tenant.tenantId, (x) =>
+      x
+        .selectFrom('audit_log')
+        .select('action')
+        .where('tenant_id', '=', tenant.tenantId)
+        .where('entity_type', '=', 'membership_group')
+        .where('entity_id', '=', String(g.id))
+        .orderBy('id')
+        .execute(),
+    )
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['portal_visibility_group.created', 'portal_visibility_group.deleted'],
+    )
   })
 })
 
 describe('security', () => {
-  test('another tenant\'s group → 404 on every route (422 naming it in a bulk update)', async () => {
+  test("another tenant's group → 404 on every route (422 naming it in a bulk update)", async () => {
     const theirs = await group({ dealerIds: [await dealer(other)] }, other)
-    for (const url of [`${BASE}/${theirs.id}`, `${BASE}/${theirs.id}/dealers`, `${BASE}/code/${theirs.code}`, `${BASE}/code/${theirs.code}/dealers`]) {
+    for (const url of [
+      `${BASE}/${theirs.id}`,
+      `${BASE}/${theirs.id}/dealers`,
+      `${BASE}/code/${theirs.code}`,
+      `${BASE}/code/${theirs.code}/dealers`,
+    ]) {
       const res = await get(url)
       assert.equal(res.statusCode, 404, url)
       assert.equal(json<Problem>(res).code, 'portal_visibility_group_not_found')
@@ -284,7 +428,10 @@ describe('security', () => {
     assert.equal((await del(theirs.id)).statusCode, 404)
     const bulk = await patch([{ id: theirs.id, name: 'Mine now' }])
     assert.equal(bulk.statusCode, 422)
-    assert.deepEqual(json<Problem>(bulk).errors?.map((e) => e.field), ['[0].id'])
+    assert.deepEqual(
+      json<Problem>(bulk).errors?.map((e) => e.field),
+      ['[0].id'],
+    )
     assert.ok(!json<Group[]>(await get(`${BASE}?limit=1000`)).some((g) => g.id === theirs.id))
     assert.deepEqual(json(await get(`${BASE}/${theirs.id}`, other.headers)), theirs)
   })
@@ -294,7 +441,13 @@ describe('security', () => {
     const nobody = await createUserWithRoles(t, tenant, [])
     const reader = await createUserWithRoles(t, tenant, ['READ_ONLY'])
     const userAdmin = await createUserWithRoles(t, tenant, ['USER_ADMINISTRATOR'])
-    const reads = [BASE, `${BASE}/${g.id}`, `${BASE}/${g.id}/dealers`, `${BASE}/code/${g.code}`, `${BASE}/code/${g.code}/dealers`]
+    const reads = [
+      BASE,
+      `${BASE}/${g.id}`,
+      `${BASE}/${g.id}/dealers`,
+      `${BASE}/code/${g.code}`,
+      `${BASE}/code/${g.code}/dealers`,
+    ]
     for (const url of reads) {
       assert.equal((await get(url, nobody.headers)).statusCode, 403, url)
       assert.equal((await get(url, reader.headers)).statusCode, 200, url)

@@ -16,7 +16,12 @@ import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { portalVisibilityErrors as errors } from './portal-visibility.errors.ts'
 import * as repo from './portal-visibility.repository.ts'
-import { MAX_DEALERS_PER_GROUP, type BulkUpdateItem, type CreateGroupInput, type PortalVisibilityGroupDto } from './portal-visibility.schemas.ts'
+import {
+  MAX_DEALERS_PER_GROUP,
+  type BulkUpdateItem,
+  type CreateGroupInput,
+  type PortalVisibilityGroupDto,
+} from './portal-visibility.schemas.ts'
 import { PRINCIPAL_TOPIC } from './user.service.ts'
 
 export type DealerSummary = {
@@ -90,7 +95,8 @@ type Planned = {
 }
 
 export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps) {
-  const notFound = (what: string) => errors.create('portal_visibility_group_not_found', `Portal visibility group ${what} does not exist`)
+  const notFound = (what: string) =>
+    errors.create('portal_visibility_group_not_found', `Portal visibility group ${what} does not exist`)
 
   async function existingDealers(tenantId: number, ids: number[]): Promise<Set<number>> {
     const storable = [...new Set(ids.filter(isStorableId))]
@@ -102,14 +108,18 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
   }
 
   async function byId(ctx: AuthenticatedContext, id: number): Promise<repo.GroupRow> {
-    const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findGroupById(x, ctx.tenantId, id, memberFilter(ctx))) : undefined
+    const row = isStorableId(id)
+      ? await db.read(ctx.tenantId, (x) => repo.findGroupById(x, ctx.tenantId, id, memberFilter(ctx)))
+      : undefined
     if (!row) throw notFound(String(id))
     return row
   }
 
   async function byCode(ctx: AuthenticatedContext, code: string): Promise<repo.GroupRow> {
     // PostgreSQL text cannot hold NUL, so no group has such a code.
-    const row = code.includes('\0') ? undefined : await db.read(ctx.tenantId, (x) => repo.findGroupByCode(x, ctx.tenantId, code, memberFilter(ctx)))
+    const row = code.includes('\0')
+      ? undefined
+      : await db.read(ctx.tenantId, (x) => repo.findGroupByCode(x, ctx.tenantId, code, memberFilter(ctx)))
     if (!row) throw notFound(`with code ${JSON.stringify(code)}`)
     return row
   }
@@ -120,7 +130,11 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     return { items, totalCount: page.total }
   }
 
-  const codeTaken = (field: string, code: string): FieldError => ({ field, code: 'taken', message: `code ${code} is already used by another membership group` })
+  const codeTaken = (field: string, code: string): FieldError => ({
+    field,
+    code: 'taken',
+    message: `code ${code} is already used by another membership group`,
+  })
 
   const invalidatePrincipals = (tenantId: number) => bus.publish(PRINCIPAL_TOPIC, `${tenantId}:`)
 
@@ -132,9 +146,13 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     const fieldErrors: FieldError[] = []
     const invalid = (field: string, message: string) => fieldErrors.push({ field, code: 'invalid_value', message })
     items.forEach((item, i) => {
-      if (item.id === undefined && item.code === undefined) fieldErrors.push({ field: `[${i}].id`, code: 'required', message: 'id or code is required' })
+      if (item.id === undefined && item.code === undefined)
+        fieldErrors.push({ field: `[${i}].id`, code: 'required', message: 'id or code is required' })
       if (item.dealerIds !== undefined && (item.addDealerIds !== undefined || item.removeDealerIds !== undefined)) {
-        invalid(`[${i}].dealerIds`, 'replaces the dealers, so it cannot be combined with addDealerIds or removeDealerIds')
+        invalid(
+          `[${i}].dealerIds`,
+          'replaces the dealers, so it cannot be combined with addDealerIds or removeDealerIds',
+        )
       }
       const adding = new Set(item.addDealerIds ?? [])
       ;(item.removeDealerIds ?? []).forEach((id, k) => {
@@ -145,7 +163,15 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     const ids = items.flatMap((it) => (it.id !== undefined && isStorableId(it.id) ? [it.id] : []))
     const codes = items.flatMap((it) => (it.id === undefined && it.code !== undefined ? [it.code] : []))
     const locked = await repo.lockGroups(tx, ctx.tenantId, ids, codes)
-    const current = new Map((await repo.findGroupsByIds(tx, ctx.tenantId, locked.map((g) => g.id))).map((g) => [g.id, g]))
+    const current = new Map(
+      (
+        await repo.findGroupsByIds(
+          tx,
+          ctx.tenantId,
+          locked.map((g) => g.id),
+        )
+      ).map((g) => [g.id, g]),
+    )
     const idByCode = new Map(locked.map((g) => [g.code, g.id]))
 
     const targets = new Map<number, number>()
@@ -154,7 +180,11 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
       const group = current.get(item.id ?? idByCode.get(item.code as string) ?? 0)
       if (!group) {
         const field = item.id !== undefined ? `[${i}].id` : `[${i}].code`
-        fieldErrors.push({ field, code: 'unknown_reference', message: `portal visibility group ${item.id ?? item.code} does not exist` })
+        fieldErrors.push({
+          field,
+          code: 'unknown_reference',
+          message: `portal visibility group ${item.id ?? item.code} does not exist`,
+        })
         return undefined
       }
       const earlier = targets.get(group.id)
@@ -169,13 +199,20 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     // New codes: free in the tenant (whatever kind of group holds them) and not claimed twice.
     const renames = items.flatMap((item, i) => {
       const group = resolved[i]
-      return group && item.id !== undefined && item.code !== undefined && item.code !== group.code ? [{ i, code: item.code }] : []
+      return group && item.id !== undefined && item.code !== undefined && item.code !== group.code
+        ? [{ i, code: item.code }]
+        : []
     })
-    const holders = await repo.groupsHoldingCodes(tx, ctx.tenantId, renames.map((r) => r.code))
+    const holders = await repo.groupsHoldingCodes(
+      tx,
+      ctx.tenantId,
+      renames.map((r) => r.code),
+    )
     const claimed = new Map<string, number>()
     for (const r of renames) {
       if (holders.has(r.code)) fieldErrors.push(codeTaken(`[${r.i}].code`, r.code))
-      else if (claimed.has(r.code)) invalid(`[${r.i}].code`, `code ${r.code} is also given to item ${claimed.get(r.code)}`)
+      else if (claimed.has(r.code))
+        invalid(`[${r.i}].code`, `code ${r.code} is also given to item ${claimed.get(r.code)}`)
       else claimed.set(r.code, r.i)
     }
 
@@ -183,8 +220,13 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     const known = await existingDealers(ctx.tenantId, referenced)
     items.forEach((item, i) => {
       for (const field of ['dealerIds', 'addDealerIds'] as const) {
-        (item[field] ?? []).forEach((id, k) => {
-          if (!known.has(id)) fieldErrors.push({ field: `[${i}].${field}[${k}]`, code: 'unknown_reference', message: `dealer ${id} does not exist` })
+        ;(item[field] ?? []).forEach((id, k) => {
+          if (!known.has(id))
+            fieldErrors.push({
+              field: `[${i}].${field}[${k}]`,
+              code: 'unknown_reference',
+              message: `dealer ${id} does not exist`,
+            })
         })
       }
     })
@@ -194,11 +236,18 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
       const before = resolved[i]
       if (!before) return
       const had = new Set(before.dealer_ids)
-      const wanted = item.dealerIds !== undefined
-        ? new Set(item.dealerIds)
-        : new Set([...before.dealer_ids.filter((id) => !(item.removeDealerIds ?? []).includes(id)), ...(item.addDealerIds ?? [])])
+      const wanted =
+        item.dealerIds !== undefined
+          ? new Set(item.dealerIds)
+          : new Set([
+              ...before.dealer_ids.filter((id) => !(item.removeDealerIds ?? []).includes(id)),
+              ...(item.addDealerIds ?? []),
+            ])
       if (wanted.size > MAX_DEALERS_PER_GROUP) {
-        invalid(`[${i}].${item.dealerIds !== undefined ? 'dealerIds' : 'addDealerIds'}`, `a group holds at most ${MAX_DEALERS_PER_GROUP} dealers (this would make ${wanted.size})`)
+        invalid(
+          `[${i}].${item.dealerIds !== undefined ? 'dealerIds' : 'addDealerIds'}`,
+          `a group holds at most ${MAX_DEALERS_PER_GROUP} dealers (this would make ${wanted.size})`,
+        )
       }
       planned.push({
         index: i,
@@ -219,14 +268,18 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
   return {
     async list(ctx: AuthenticatedContext, filter: repo.GroupFilter, window: Window) {
       if (filter.dealerId !== undefined && !isStorableId(filter.dealerId)) return { items: [], totalCount: 0 }
-      const result = await db.read(ctx.tenantId, (x) => repo.listGroups(x, ctx.tenantId, filter, memberFilter(ctx), window))
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.listGroups(x, ctx.tenantId, filter, memberFilter(ctx), window),
+      )
       return { items: result.rows.map(toGroupDto), totalCount: result.total }
     },
 
     get: async (ctx: AuthenticatedContext, id: number) => toGroupDto(await byId(ctx, id)),
     getByCode: async (ctx: AuthenticatedContext, code: string) => toGroupDto(await byCode(ctx, code)),
-    dealers: async (ctx: AuthenticatedContext, id: number, window: Window) => dealersOf(ctx, await byId(ctx, id), window),
-    dealersByCode: async (ctx: AuthenticatedContext, code: string, window: Window) => dealersOf(ctx, await byCode(ctx, code), window),
+    dealers: async (ctx: AuthenticatedContext, id: number, window: Window) =>
+      dealersOf(ctx, await byId(ctx, id), window),
+    dealersByCode: async (ctx: AuthenticatedContext, code: string, window: Window) =>
+      dealersOf(ctx, await byCode(ctx, code), window),
 
     async create(ctx: AuthenticatedContext, input: CreateGroupInput): Promise<PortalVisibilityGroupDto> {
       assertStaff(ctx)
@@ -238,24 +291,42 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
         return await db.transaction(ctx.tenantId, async (tx) => {
           const fieldErrors: FieldError[] = []
           if ((await repo.groupsHoldingCodes(tx, ctx.tenantId, [values.code])).size > 0) {
-            throw errors.create('portal_visibility_group_code_taken', `A membership group with code ${values.code} already exists`, { errors: [codeTaken('code', values.code)] })
+            throw errors.create(
+              'portal_visibility_group_code_taken',
+              `A membership group with code ${values.code} already exists`,
+              { errors: [codeTaken('code', values.code)] },
+            )
           }
           const known = await existingDealers(ctx.tenantId, dealerIds)
           dealerIds.forEach((id, i) => {
-            if (!known.has(id)) fieldErrors.push({ field: `dealerIds[${i}]`, code: 'unknown_reference', message: `dealer ${id} does not exist` })
+            if (!known.has(id))
+              fieldErrors.push({
+                field: `dealerIds[${i}]`,
+                code: 'unknown_reference',
+                message: `dealer ${id} does not exist`,
+              })
           })
-          if (fieldErrors.length > 0) throw errors.create('unknown_reference', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors: fieldErrors })
+          if (fieldErrors.length > 0)
+            throw errors.create('unknown_reference', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), {
+              errors: fieldErrors,
+            })
           const id = await repo.insertGroup(tx, ctx.tenantId, values, now)
           await repo.addDealers(tx, ctx.tenantId, id, dealerIds)
           await writeAudit(tx, ctx, now, {
-            action: 'portal_visibility_group.created', entityType: 'membership_group', entityId: id,
+            action: 'portal_visibility_group.created',
+            entityType: 'membership_group',
+            entityId: id,
             changes: { after: { ...values, kind: 'DEALER', dealerIds: dealerIds.toSorted((a, b) => a - b) } },
           })
           return toGroupDto((await repo.findGroupById(tx, ctx.tenantId, id, null)) as repo.GroupRow)
         })
       } catch (err) {
         if (isUniqueViolation(err, GROUP_CODE_UQ)) {
-          throw errors.create('portal_visibility_group_code_taken', `A membership group with code ${values.code} already exists`, { errors: [codeTaken('code', values.code)] })
+          throw errors.create(
+            'portal_visibility_group_code_taken',
+            `A membership group with code ${values.code} already exists`,
+            { errors: [codeTaken('code', values.code)] },
+          )
         }
         throw err
       }
@@ -273,28 +344,53 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
           const planned = await plan(tx, ctx, items)
           for (const p of planned) {
             applying = p
-            await repo.updateGroup(tx, ctx.tenantId, p.groupId, { code: p.code, name: p.name, description: p.description })
+            await repo.updateGroup(tx, ctx.tenantId, p.groupId, {
+              code: p.code,
+              name: p.name,
+              description: p.description,
+            })
             await repo.removeDealers(tx, ctx.tenantId, p.groupId, p.remove)
             await repo.addDealers(tx, ctx.tenantId, p.groupId, p.add)
             if (p.add.length > 0 || p.remove.length > 0) visibilityChanged = true
             const { before } = p
             await writeAudit(tx, ctx, now, {
-              action: 'portal_visibility_group.updated', entityType: 'membership_group', entityId: p.groupId,
+              action: 'portal_visibility_group.updated',
+              entityType: 'membership_group',
+              entityId: p.groupId,
               changes: {
-                before: { code: before.code, name: before.name, description: before.description, dealerCount: before.dealer_ids.length },
-                after: { code: p.code, name: p.name, description: p.description, dealerCount: before.dealer_ids.length + p.add.length - p.remove.length },
+                before: {
+                  code: before.code,
+                  name: before.name,
+                  description: before.description,
+                  dealerCount: before.dealer_ids.length,
+                },
+                after: {
+                  code: p.code,
+                  name: p.name,
+                  description: p.description,
+                  dealerCount: before.dealer_ids.length + p.add.length - p.remove.length,
+                },
                 addedDealerIds: p.add,
                 removedDealerIds: p.remove,
               },
             })
           }
           applying = undefined
-          const after = new Map((await repo.findGroupsByIds(tx, ctx.tenantId, planned.map((p) => p.groupId))).map((g) => [g.id, g]))
+          const after = new Map(
+            (
+              await repo.findGroupsByIds(
+                tx,
+                ctx.tenantId,
+                planned.map((p) => p.groupId),
+              )
+            ).map((g) => [g.id, g]),
+          )
           return planned.map((p) => toGroupDto(after.get(p.groupId) as repo.GroupRow))
         })
       } catch (err) {
         // A code taken by a concurrent request after the check.
-        if (applying && isUniqueViolation(err, GROUP_CODE_UQ)) throw bulkRefusal([codeTaken(`[${applying.index}].code`, applying.code)])
+        if (applying && isUniqueViolation(err, GROUP_CODE_UQ))
+          throw bulkRefusal([codeTaken(`[${applying.index}].code`, applying.code)])
         throw err
       }
       if (visibilityChanged) await invalidatePrincipals(ctx.tenantId)
@@ -318,8 +414,18 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
           if (group.user_count > 0) throw inUse(id, group.user_count)
           await repo.deleteGroup(tx, ctx.tenantId, id)
           await writeAudit(tx, ctx, now, {
-            action: 'portal_visibility_group.deleted', entityType: 'membership_group', entityId: id,
-            changes: { before: { code: group.code, name: group.name, description: group.description, kind: 'DEALER', dealerIds: group.dealer_ids } },
+            action: 'portal_visibility_group.deleted',
+            entityType: 'membership_group',
+            entityId: id,
+            changes: {
+              before: {
+                code: group.code,
+                name: group.name,
+                description: group.description,
+                kind: 'DEALER',
+                dealerIds: group.dealer_ids,
+              },
+            },
           })
         })
       } catch (err) {
@@ -334,15 +440,20 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
 
 function inUse(id: number, userCount?: number) {
   const users = userCount === undefined ? 'users' : `${userCount} user(s)`
-  return errors.create('portal_visibility_group_in_use', `Portal visibility group ${id} still has ${users}; move them to another group first (PUT /api/v1/adminusers/{userId})`,
-    userCount === undefined ? {} : { extensions: { userCount } })
+  return errors.create(
+    'portal_visibility_group_in_use',
+    `Portal visibility group ${id} still has ${users}; move them to another group first (PUT /api/v1/adminusers/{userId})`,
+    userCount === undefined ? {} : { extensions: { userCount } },
+  )
 }
 
 /** One refusal for a bulk update: 409 when every problem is a taken code, else 422. */
 function bulkRefusal(fieldErrors: FieldError[]) {
   const detail = fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')
-  if (fieldErrors.every((e) => e.code === 'taken')) return errors.create('portal_visibility_group_code_taken', detail, { errors: fieldErrors })
-  if (fieldErrors.every((e) => e.code === 'unknown_reference')) return errors.create('unknown_reference', detail, { errors: fieldErrors })
+  if (fieldErrors.every((e) => e.code === 'taken'))
+    return errors.create('portal_visibility_group_code_taken', detail, { errors: fieldErrors })
+  if (fieldErrors.every((e) => e.code === 'unknown_reference'))
+    return errors.create('unknown_reference', detail, { errors: fieldErrors })
   return errors.create('portal_visibility_bulk_update_invalid', detail, { errors: fieldErrors })
 }
 

@@ -3,8 +3,15 @@
 // step with scim.mapper.ts, scim.patch.ts and scim.filter.ts: they are the promise those keep.
 import { MAX_FILTER_BRANCHES } from './scim.filter.ts'
 import {
-  SCIM_MAX_COUNT, SCIM_RESOURCE_TYPE_URN, SCIM_SCHEMA_URN, SCIM_SPC_URN, SCIM_USER_URN,
-  type AttributeDto, type ResourceSchemaDto, type ResourceTypeDto, type ServiceProviderConfigDto,
+  SCIM_MAX_COUNT,
+  SCIM_RESOURCE_TYPE_URN,
+  SCIM_SCHEMA_URN,
+  SCIM_SPC_URN,
+  SCIM_USER_URN,
+  type AttributeDto,
+  type ResourceSchemaDto,
+  type ResourceTypeDto,
+  type ServiceProviderConfigDto,
 } from './scim.schemas.ts'
 
 const scimBase = (baseUrl: string) => `${baseUrl}/api/v2`
@@ -19,44 +26,79 @@ export function serviceProviderConfig(baseUrl: string): ServiceProviderConfigDto
     changePassword: { supported: false },
     sort: { supported: false },
     etag: { supported: true },
-    authenticationSchemes: [{
-      type: 'oauthbearertoken',
-      name: 'OAuth Bearer Token',
-      description: `Authorization: Bearer <access token> (from POST ${baseUrl}/api/auth/token or the tenant's identity provider), together with the tenant's X-Api-Key header. Filters: eq on userName, externalId, emails.value and id, with and/or (at most ${MAX_FILTER_BRANCHES} alternatives).`,
-      specUri: 'https://www.rfc-editor.org/info/rfc6750',
-      primary: true,
-    }],
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'OAuth Bearer Token',
+        description: `Authorization: Bearer <access token> (from POST ${baseUrl}/api/auth/token or the tenant's identity provider), together with the tenant's X-Api-Key header. Filters: eq on userName, externalId, emails.value and id, with and/or (at most ${MAX_FILTER_BRANCHES} alternatives).`,
+        specUri: 'https://www.rfc-editor.org/info/rfc6750',
+        primary: true,
+      },
+    ],
     meta: { resourceType: 'ServiceProviderConfig', location: `${scimBase(baseUrl)}/ServiceProviderConfig` },
   }
 }
 
 type Characteristics = Omit<AttributeDto, 'name' | 'type' | 'description' | 'subAttributes'>
 
-const READ_WRITE: Characteristics = { multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none' }
+const READ_WRITE: Characteristics = {
+  multiValued: false,
+  required: false,
+  caseExact: false,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'none',
+}
 
-const attribute = (name: string, type: string, description: string, more: Partial<AttributeDto> = {}): AttributeDto =>
-  ({ name, type, description, ...READ_WRITE, ...more })
+const attribute = (
+  name: string,
+  type: string,
+  description: string,
+  more: Partial<AttributeDto> = {},
+): AttributeDto => ({ name, type, description, ...READ_WRITE, ...more })
 
-const multiValued = (name: string, description: string): AttributeDto => attribute(name, 'complex', description, {
-  multiValued: true,
-  subAttributes: [
-    attribute('value', 'string', `The ${name === 'emails' ? 'email address' : 'phone number'}.`),
-    attribute('type', 'string', 'Always "work": the one value held.', { canonicalValues: ['work'] }),
-    attribute('primary', 'boolean', 'Always true: the one value held.'),
-  ],
-})
+const multiValued = (name: string, description: string): AttributeDto =>
+  attribute(name, 'complex', description, {
+    multiValued: true,
+    subAttributes: [
+      attribute('value', 'string', `The ${name === 'emails' ? 'email address' : 'phone number'}.`),
+      attribute('type', 'string', 'Always "work": the one value held.', { canonicalValues: ['work'] }),
+      attribute('primary', 'boolean', 'Always true: the one value held.'),
+    ],
+  })
 
 const USER_ATTRIBUTES: AttributeDto[] = [
-  attribute('id', 'string', 'The user id, assigned by the service.', { caseExact: true, mutability: 'readOnly', returned: 'always', uniqueness: 'server' }),
-  attribute('externalId', 'string', 'The External Identity: the user\'s identifier at the identity provider, matched when it signs the user in. Unique in the tenant.', {
-    caseExact: true, uniqueness: 'server',
+  attribute('id', 'string', 'The user id, assigned by the service.', {
+    caseExact: true,
+    mutability: 'readOnly',
+    returned: 'always',
+    uniqueness: 'server',
   }),
-  attribute('userName', 'string', 'The user\'s email address; unique in the tenant, compared case-insensitively.', { required: true, uniqueness: 'server' }),
-  attribute('name', 'complex', 'The user\'s name.', {
+  attribute(
+    'externalId',
+    'string',
+    "The External Identity: the user's identifier at the identity provider, matched when it signs the user in. Unique in the tenant.",
+    {
+      caseExact: true,
+      uniqueness: 'server',
+    },
+  ),
+  attribute('userName', 'string', "The user's email address; unique in the tenant, compared case-insensitively.", {
+    required: true,
+    uniqueness: 'server',
+  }),
+  attribute('name', 'complex', "The user's name.", {
     subAttributes: [attribute('givenName', 'string', 'Given name.'), attribute('familyName', 'string', 'Family name.')],
   }),
-  attribute('active', 'boolean', 'false once the user has expired. Setting false expires the user now; true reactivates an expired user (a later expiry set through v1 is kept while the user is still active).'),
-  multiValued('emails', 'One email: the userName, of type "work". A different work email than the userName is refused; other emails are not held.'),
+  attribute(
+    'active',
+    'boolean',
+    'false once the user has expired. Setting false expires the user now; true reactivates an expired user (a later expiry set through v1 is kept while the user is still active).',
+  ),
+  multiValued(
+    'emails',
+    'One email: the userName, of type "work". A different work email than the userName is refused; other emails are not held.',
+  ),
   multiValued('phoneNumbers', 'At most one phone number, the primary or work one; others are not held.'),
 ]
 

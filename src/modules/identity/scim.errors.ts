@@ -10,8 +10,16 @@ export const SCIM_ERROR_URN = 'urn:ietf:params:scim:api:messages:2.0:Error'
 
 /** RFC 7644 Table 9. */
 export type ScimType =
-  | 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax'
-  | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive'
+  | 'invalidFilter'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'mutability'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'invalidValue'
+  | 'invalidVers'
+  | 'sensitive'
 
 export class ScimError extends Error {
   readonly status: number
@@ -57,19 +65,32 @@ function describeFields(errors: FieldError[]): string {
   return errors.map((e) => `${SCIM_FIELD[e.field] ?? e.field} ${e.message}`).join('; ')
 }
 
-const failure = (status: number, scimType: ScimType | undefined, detail: string, headers?: Record<string, string>): ScimFailure =>
-  ({ status, scimType, detail, headers, unexpected: false })
+const failure = (
+  status: number,
+  scimType: ScimType | undefined,
+  detail: string,
+  headers?: Record<string, string>,
+): ScimFailure => ({ status, scimType, detail, headers, unexpected: false })
 
 export function toScimFailure(err: unknown): ScimFailure {
   if (err instanceof ScimError) return failure(err.status, err.scimType, err.message)
   // Everything else means what the platform says it means; only the wording and scimType are SCIM's.
   const app = toAppError(err as FastifyError)
-  if (!app) return { status: 500, scimType: undefined, detail: 'An unexpected error occurred', headers: undefined, unexpected: true }
+  if (!app)
+    return {
+      status: 500,
+      scimType: undefined,
+      detail: 'An unexpected error occurred',
+      headers: undefined,
+      unexpected: true,
+    }
   if (app.code === 'validation_failed' && app.errors) {
     // `name: {givenName: 5}` fails both the object branch (name.givenName) and the null branch (name);
     // the more specific error is the one that helps.
     const all = app.errors
-    const errors = all.filter((x) => !all.some((y) => y.field.startsWith(`${x.field}.`) || y.field.startsWith(`${x.field}[`)))
+    const errors = all.filter(
+      (x) => !all.some((y) => y.field.startsWith(`${x.field}.`) || y.field.startsWith(`${x.field}[`)),
+    )
     return failure(400, 'invalidValue', `Invalid value: ${describeFields(errors)}`)
   }
   const uniqueness = SCIM_TYPE_OF_CODE[app.code] === 'uniqueness'
@@ -79,5 +100,10 @@ export function toScimFailure(err: unknown): ScimFailure {
 }
 
 export function scimErrorBody(f: Pick<ScimFailure, 'status' | 'scimType' | 'detail'>): ScimErrorBody {
-  return { schemas: [SCIM_ERROR_URN], status: String(f.status), ...(f.scimType ? { scimType: f.scimType } : {}), detail: f.detail }
+  return {
+    schemas: [SCIM_ERROR_URN],
+    status: String(f.status),
+    ...(f.scimType ? { scimType: f.scimType } : {}),
+    detail: f.detail,
+  }
 }

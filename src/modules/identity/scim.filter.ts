@@ -109,11 +109,16 @@ function toAttrPath(word: string): AttrPath {
 
 function describe(t: Token): string {
   switch (t.kind) {
-    case 'end': return 'the end of the expression'
-    case 'word': return `'${t.text}'`
-    case 'string': return `the string ${JSON.stringify(t.value)}`
-    case 'number': return `the number ${t.value}`
-    default: return `'${t.kind}' at position ${t.at + 1}`
+    case 'end':
+      return 'the end of the expression'
+    case 'word':
+      return `'${t.text}'`
+    case 'string':
+      return `the string ${JSON.stringify(t.value)}`
+    case 'number':
+      return `the number ${t.value}`
+    default:
+      return `'${t.kind}' at position ${t.at + 1}`
   }
 }
 
@@ -141,7 +146,10 @@ class Parser {
 
   private expect(kind: ')' | ']' | 'end'): void {
     const t = this.next()
-    if (t.kind !== kind) throw new SyntaxFault(`expected ${kind === 'end' ? 'the end of the expression' : `'${kind}'`} but found ${describe(t)}`)
+    if (t.kind !== kind)
+      throw new SyntaxFault(
+        `expected ${kind === 'end' ? 'the end of the expression' : `'${kind}'`} but found ${describe(t)}`,
+      )
   }
 
   private word(what: string): string {
@@ -299,16 +307,19 @@ type Dnf = Term[][]
 const TRUE: Dnf = [[]]
 const FALSE: Dnf = []
 
-const SUPPORTED = 'userName, externalId, emails.value (also emails[type eq "work"] and emails[value eq "..."]) and id, with eq, and, or and parentheses'
+const SUPPORTED =
+  'userName, externalId, emails.value (also emails[type eq "work"] and emails[value eq "..."]) and id, with eq, and, or and parentheses'
 
 function or(a: Dnf, b: Dnf): Dnf {
   const out = [...a, ...b]
-  if (out.length > MAX_FILTER_BRANCHES) throw invalidFilter(`The filter expands to more than ${MAX_FILTER_BRANCHES} alternatives`)
+  if (out.length > MAX_FILTER_BRANCHES)
+    throw invalidFilter(`The filter expands to more than ${MAX_FILTER_BRANCHES} alternatives`)
   return out
 }
 
 function and(a: Dnf, b: Dnf): Dnf {
-  if (a.length * b.length > MAX_FILTER_BRANCHES) throw invalidFilter(`The filter expands to more than ${MAX_FILTER_BRANCHES} alternatives`)
+  if (a.length * b.length > MAX_FILTER_BRANCHES)
+    throw invalidFilter(`The filter expands to more than ${MAX_FILTER_BRANCHES} alternatives`)
   return a.flatMap((x) => b.map((y) => [...x, ...y]))
 }
 
@@ -341,24 +352,34 @@ function emailCondition(sub: string, path: AttrPath, value: CompValue): Dnf {
 
 function emailValueFilterDnf(f: Filter): Dnf {
   switch (f.kind) {
-    case 'and': return and(emailValueFilterDnf(f.left), emailValueFilterDnf(f.right))
-    case 'or': return or(emailValueFilterDnf(f.left), emailValueFilterDnf(f.right))
+    case 'and':
+      return and(emailValueFilterDnf(f.left), emailValueFilterDnf(f.right))
+    case 'or':
+      return or(emailValueFilterDnf(f.left), emailValueFilterDnf(f.right))
     case 'compare':
       if (f.op !== 'eq') throw invalidFilter(`The operator '${f.op}' is not supported; supported: ${SUPPORTED}`)
-      if (f.path.urn !== undefined || f.path.sub !== undefined) throw invalidFilter(`'${pathText(f.path)}' is not a sub-attribute of emails`)
+      if (f.path.urn !== undefined || f.path.sub !== undefined)
+        throw invalidFilter(`'${pathText(f.path)}' is not a sub-attribute of emails`)
       return emailCondition(f.path.name, f.path, f.value)
-    case 'not': throw invalidFilter(`'not' is not supported; supported: ${SUPPORTED}`)
-    case 'present': throw invalidFilter(`'pr' is not supported; supported: ${SUPPORTED}`)
-    case 'valuePath': throw invalidFilter('Value filters cannot be nested')
+    case 'not':
+      throw invalidFilter(`'not' is not supported; supported: ${SUPPORTED}`)
+    case 'present':
+      throw invalidFilter(`'pr' is not supported; supported: ${SUPPORTED}`)
+    case 'valuePath':
+      throw invalidFilter('Value filters cannot be nested')
   }
 }
 
 function dnf(f: Filter): Dnf {
   switch (f.kind) {
-    case 'and': return and(dnf(f.left), dnf(f.right))
-    case 'or': return or(dnf(f.left), dnf(f.right))
-    case 'not': throw invalidFilter(`'not' is not supported; supported: ${SUPPORTED}`)
-    case 'present': throw invalidFilter(`'pr' is not supported; supported: ${SUPPORTED}`)
+    case 'and':
+      return and(dnf(f.left), dnf(f.right))
+    case 'or':
+      return or(dnf(f.left), dnf(f.right))
+    case 'not':
+      throw invalidFilter(`'not' is not supported; supported: ${SUPPORTED}`)
+    case 'present':
+      throw invalidFilter(`'pr' is not supported; supported: ${SUPPORTED}`)
     case 'valuePath': {
       if (!isCoreAttribute(f.path) || f.path.name.toLowerCase() !== 'emails') {
         throw invalidFilter(`Filtering on ${pathText(f.path)}[...] is not supported; supported: ${SUPPORTED}`)
@@ -369,8 +390,10 @@ function dnf(f: Filter): Dnf {
       if (f.op !== 'eq') throw invalidFilter(`The operator '${f.op}' is not supported; supported: ${SUPPORTED}`)
       const name = isCoreAttribute(f.path) ? f.path.name.toLowerCase() : undefined
       const sub = f.path.sub
-      if (name === 'username' && sub === undefined) return [[{ attr: 'userName', value: stringOperand(f.path, f.value) }]]
-      if (name === 'externalid' && sub === undefined) return [[{ attr: 'externalId', value: stringOperand(f.path, f.value) }]]
+      if (name === 'username' && sub === undefined)
+        return [[{ attr: 'userName', value: stringOperand(f.path, f.value) }]]
+      if (name === 'externalid' && sub === undefined)
+        return [[{ attr: 'externalId', value: stringOperand(f.path, f.value) }]]
       if (name === 'id' && sub === undefined) return [[{ attr: 'id', value: stringOperand(f.path, f.value) }]]
       // A multi-valued attribute without a sub-attribute compares its "value" (RFC 7644 §3.4.2.2).
       if (name === 'emails') return emailCondition(sub ?? 'value', f.path, f.value)
@@ -385,7 +408,8 @@ function toLookup(terms: Term[]): UserLookup | undefined {
   for (const t of terms) {
     const existing = lookup[t.attr]
     if (existing === undefined) lookup[t.attr] = t.value
-    else if (t.attr === 'userName' ? existing.toLowerCase() !== t.value.toLowerCase() : existing !== t.value) return undefined
+    else if (t.attr === 'userName' ? existing.toLowerCase() !== t.value.toLowerCase() : existing !== t.value)
+      return undefined
   }
   return lookup
 }
@@ -416,30 +440,44 @@ function compareString(actual: string, op: CompareOp, expected: string): boolean
   const a = actual.toLowerCase()
   const e = expected.toLowerCase()
   switch (op) {
-    case 'eq': return a === e
-    case 'ne': return a !== e
-    case 'co': return a.includes(e)
-    case 'sw': return a.startsWith(e)
-    case 'ew': return a.endsWith(e)
-    case 'gt': return a > e
-    case 'lt': return a < e
-    case 'ge': return a >= e
-    case 'le': return a <= e
+    case 'eq':
+      return a === e
+    case 'ne':
+      return a !== e
+    case 'co':
+      return a.includes(e)
+    case 'sw':
+      return a.startsWith(e)
+    case 'ew':
+      return a.endsWith(e)
+    case 'gt':
+      return a > e
+    case 'lt':
+      return a < e
+    case 'ge':
+      return a >= e
+    case 'le':
+      return a <= e
   }
 }
 
 export function matchesValue(filter: Filter, entry: MultiValue): boolean {
   switch (filter.kind) {
-    case 'and': return matchesValue(filter.left, entry) && matchesValue(filter.right, entry)
-    case 'or': return matchesValue(filter.left, entry) || matchesValue(filter.right, entry)
-    case 'not': return !matchesValue(filter.filter, entry)
-    case 'valuePath': throw invalidPath('Value filters cannot be nested')
+    case 'and':
+      return matchesValue(filter.left, entry) && matchesValue(filter.right, entry)
+    case 'or':
+      return matchesValue(filter.left, entry) || matchesValue(filter.right, entry)
+    case 'not':
+      return !matchesValue(filter.filter, entry)
+    case 'valuePath':
+      throw invalidPath('Value filters cannot be nested')
     case 'present':
     case 'compare': {
       const p = filter.path
       if (p.urn !== undefined || p.sub !== undefined) throw invalidPath(`'${pathText(p)}' is not a sub-attribute`)
       const name = p.name.toLowerCase()
-      const actual = name === 'value' ? entry.value : name === 'type' ? entry.type : name === 'primary' ? entry.primary : null
+      const actual =
+        name === 'value' ? entry.value : name === 'type' ? entry.type : name === 'primary' ? entry.primary : null
       if (filter.kind === 'present') return actual !== null && actual !== ''
       const { op, value } = filter
       if (value === null) return op === 'eq' ? actual === null : op === 'ne' ? actual !== null : false

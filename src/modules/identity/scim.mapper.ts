@@ -92,7 +92,8 @@ export function optionalString(value: unknown, attribute: string): string | null
 
 type MultiValueInput = { value?: unknown; type?: unknown; primary?: unknown }
 
-const isPrimary = (e: MultiValueInput) => e.primary === true || (typeof e.primary === 'string' && e.primary.toLowerCase() === 'true')
+const isPrimary = (e: MultiValueInput) =>
+  e.primary === true || (typeof e.primary === 'string' && e.primary.toLowerCase() === 'true')
 
 /**
  * The value of a multi-valued attribute that the service stores: the primary one, else the one of
@@ -100,9 +101,11 @@ const isPrimary = (e: MultiValueInput) => e.primary === true || (typeof e.primar
  */
 export function storedValueOf(entries: readonly unknown[]): MultiValueInput | undefined {
   const values = entries.filter((e): e is MultiValueInput => typeof e === 'object' && e !== null && !Array.isArray(e))
-  return values.find(isPrimary)
-    ?? values.find((e) => typeof e.type === 'string' && e.type.toLowerCase() === 'work')
-    ?? values.find((e) => e.type === undefined || e.type === null || e.type === '')
+  return (
+    values.find(isPrimary) ??
+    values.find((e) => typeof e.type === 'string' && e.type.toLowerCase() === 'work') ??
+    values.find((e) => e.type === undefined || e.type === null || e.type === '')
+  )
 }
 
 export function sameAddress(a: string, b: string): boolean {
@@ -118,11 +121,14 @@ export function stateOfResource(body: ScimUserInput, current: ScimUserState | un
   const userName = body.userName.trim()
   const email = storedValueOf(body.emails ?? [])
   if (email && typeof email.value === 'string' && email.value !== '' && !sameAddress(email.value, userName)) {
-    throw invalidValue(`The work email ${email.value} differs from userName ${userName}: the service holds one email address, which is the userName`)
+    throw invalidValue(
+      `The work email ${email.value} differs from userName ${userName}: the service holds one email address, which is the userName`,
+    )
   }
   return {
     userName,
-    externalId: body.externalId === undefined ? (current?.externalId ?? null) : optionalString(body.externalId, 'externalId'),
+    externalId:
+      body.externalId === undefined ? (current?.externalId ?? null) : optionalString(body.externalId, 'externalId'),
     givenName: optionalString(body.name?.givenName, 'name.givenName'),
     familyName: optionalString(body.name?.familyName, 'name.familyName'),
     phoneNumber: optionalString(storedValueOf(body.phoneNumbers ?? [])?.value, 'phoneNumbers.value'),
@@ -153,13 +159,15 @@ export function toUserInput(state: ScimUserState, current: UserRow | undefined, 
 
 /** True when writing `input` would change nothing (so no new version, no audit record). */
 export function unchanged(row: UserRow, input: UserInput): boolean {
-  return row.email_address === input.emailAddress.trim()
-    && row.external_identity === input.externalIdentity
-    && row.first_name === input.firstName
-    && row.last_name === input.lastName
-    && row.phone_number === input.phoneNumber
-    && (row.expired_date?.getTime() ?? null) === (input.expiredDate?.getTime() ?? null)
-    && row.account_holder_id === input.accountHolderId
+  return (
+    row.email_address === input.emailAddress.trim() &&
+    row.external_identity === input.externalIdentity &&
+    row.first_name === input.firstName &&
+    row.last_name === input.lastName &&
+    row.phone_number === input.phoneNumber &&
+    (row.expired_date?.getTime() ?? null) === (input.expiredDate?.getTime() ?? null) &&
+    row.account_holder_id === input.accountHolderId
+  )
 }
 
 // The same rules as v1 (user.schemas.ts), so a user written through SCIM is a valid v1 PUT body.
@@ -172,7 +180,12 @@ const StorableUser = Type.Object({
 })
 
 type Validate = ((data: unknown) => boolean) & { errors?: Parameters<typeof validationFieldErrors>[0] | null }
-const validateStorable = buildValidator()({ schema: StorableUser, httpPart: 'body', method: 'PUT', url: '/api/v2/Users/:id' }) as Validate
+const validateStorable = buildValidator()({
+  schema: StorableUser,
+  httpPart: 'body',
+  method: 'PUT',
+  url: '/api/v2/Users/:id',
+}) as Validate
 
 /** Refuses a state the user store would not accept, naming every offending attribute (400 invalidValue). */
 export function assertStorable(state: ScimUserState): void {

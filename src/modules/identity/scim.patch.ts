@@ -8,7 +8,14 @@
 // a value the service does not hold, and the operation is ignored, as are attributes it does not
 // hold (displayName, title, addresses, extension attributes, ...).
 import { invalidPath, invalidValue, ScimError } from './scim.errors.ts'
-import { isCoreAttribute, matchesValue, parsePatchPath, SCIM_USER_URN, type MultiValue, type PatchPath } from './scim.filter.ts'
+import {
+  isCoreAttribute,
+  matchesValue,
+  parsePatchPath,
+  SCIM_USER_URN,
+  type MultiValue,
+  type PatchPath,
+} from './scim.filter.ts'
 import { optionalString, parseScimBoolean, sameAddress, storedValueOf, type ScimUserState } from './scim.mapper.ts'
 
 export type PatchOperation = { op: string; path?: string; value?: unknown }
@@ -75,7 +82,9 @@ const PHONES: MultiTarget = {
   label: 'phoneNumbers',
   current: (d) => d.phoneNumber,
   set: setPhone,
-  remove: (d) => { d.phoneNumber = null },
+  remove: (d) => {
+    d.phoneNumber = null
+  },
   same: (a, b) => a.replace(/[^0-9+]/g, '') === b.replace(/[^0-9+]/g, ''),
 }
 
@@ -111,7 +120,8 @@ function applyMultiValued(d: Draft, op: Op, target: PatchPath, value: unknown, t
     if (current !== null && listed.some((v) => typeof v === 'string' && t.same(v, current))) t.remove(d)
     return
   }
-  if (value !== null && !Array.isArray(value) && !isObject(value)) throw invalidValue(`The value for ${t.label} must be a list of values`)
+  if (value !== null && !Array.isArray(value) && !isObject(value))
+    throw invalidValue(`The value for ${t.label} must be a list of values`)
   const stored = storedValueOf(value === null ? [] : Array.isArray(value) ? value : [value])
   if (stored) t.set(d, stored.value, `${t.label}.value`)
   else if (op === 'replace') t.remove(d) // replace drops every value, the held one included
@@ -185,7 +195,8 @@ function applyOperation(d: Draft, operation: PatchOperation): void {
     return
   }
   if (op === 'remove') throw new ScimError(400, 'noTarget', 'A remove operation needs a path')
-  if (!isObject(operation.value)) throw invalidValue(`An ${op} operation without a path needs an object of attributes as its value`)
+  if (!isObject(operation.value))
+    throw invalidValue(`An ${op} operation without a path needs an object of attributes as its value`)
   applyAttributes(d, op, operation.value)
 }
 
@@ -210,7 +221,9 @@ export function applyPatch(current: ScimUserState, operations: readonly PatchOpe
   let userName = d.userName
   if (d.emailSet) {
     if (d.userNameSet && !sameAddress(d.email, d.userName)) {
-      throw invalidValue(`The work email ${d.email} differs from userName ${d.userName}: the service holds one email address, which is the userName`)
+      throw invalidValue(
+        `The work email ${d.email} differs from userName ${d.userName}: the service holds one email address, which is the userName`,
+      )
     }
     if (!d.userNameSet) userName = d.email
   }

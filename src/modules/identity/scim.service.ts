@@ -8,7 +8,16 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { identityErrors } from './identity.errors.ts'
 import { ScimError } from './scim.errors.ts'
 import { parseFilter, planFilter, type UserLookup } from './scim.filter.ts'
-import { assertStorable, parseScimId, stateOfResource, stateOfRow, toUserInput, unchanged, weakEtag, type ScimUserState } from './scim.mapper.ts'
+import {
+  assertStorable,
+  parseScimId,
+  stateOfResource,
+  stateOfRow,
+  toUserInput,
+  unchanged,
+  weakEtag,
+  type ScimUserState,
+} from './scim.mapper.ts'
 import { applyPatch, type PatchOperation } from './scim.patch.ts'
 import { SCIM_DEFAULT_COUNT, SCIM_MAX_COUNT, type ScimListQueryInput, type ScimUserInput } from './scim.schemas.ts'
 import type { UserCriteria, UserRow } from './user.repository.ts'
@@ -21,7 +30,10 @@ export type ScimPage = { rows: UserRow[]; totalResults: number; startIndex: numb
 /** If-Match (RFC 7232 §3.1) against the user's version; weak and strong forms of the tag both match. */
 export function ifMatchAllows(header: string | undefined, version: number): boolean {
   if (header === undefined) return true
-  return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t.replace(/^W\//, '') === `"${version}"`)
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t.replace(/^W\//, '') === `"${version}"`)
 }
 
 class VersionMoved extends Error {}
@@ -49,12 +61,21 @@ export function createScimUserService({ users, clock }: Deps) {
     return id
   }
 
-  async function update(ctx: AuthenticatedContext, idText: string, ifMatch: string | undefined, change: (row: UserRow) => ScimUserState): Promise<UserRow> {
+  async function update(
+    ctx: AuthenticatedContext,
+    idText: string,
+    ifMatch: string | undefined,
+    change: (row: UserRow) => ScimUserState,
+  ): Promise<UserRow> {
     const id = idOf(idText)
     for (let attempt = 1; ; attempt++) {
       const row = await users.get(ctx, id)
       if (!ifMatchAllows(ifMatch, row.version)) {
-        throw new ScimError(412, undefined, `If-Match ${ifMatch} does not match the current version ${weakEtag(row.version)}`)
+        throw new ScimError(
+          412,
+          undefined,
+          `If-Match ${ifMatch} does not match the current version ${weakEtag(row.version)}`,
+        )
       }
       const state = change(row)
       assertStorable(state)
@@ -67,7 +88,8 @@ export function createScimUserService({ users, clock }: Deps) {
       } catch (err) {
         if (!(err instanceof VersionMoved)) throw err
         // Changed between our read and our write: read again and reapply (If-Match is rechecked).
-        if (attempt >= MAX_ATTEMPTS) throw new ScimError(409, undefined, 'The user kept changing while being updated; retry')
+        if (attempt >= MAX_ATTEMPTS)
+          throw new ScimError(409, undefined, 'The user kept changing while being updated; retry')
       }
     }
   }
@@ -107,11 +129,21 @@ export function createScimUserService({ users, clock }: Deps) {
       return users.create(ctx, toUserInput(state, undefined, clock.now()))
     },
 
-    async replace(ctx: AuthenticatedContext, idText: string, body: ScimUserInput, ifMatch: string | undefined): Promise<UserRow> {
+    async replace(
+      ctx: AuthenticatedContext,
+      idText: string,
+      body: ScimUserInput,
+      ifMatch: string | undefined,
+    ): Promise<UserRow> {
       return update(ctx, idText, ifMatch, (row) => stateOfResource(body, stateOfRow(row)))
     },
 
-    async patch(ctx: AuthenticatedContext, idText: string, operations: readonly PatchOperation[], ifMatch: string | undefined): Promise<UserRow> {
+    async patch(
+      ctx: AuthenticatedContext,
+      idText: string,
+      operations: readonly PatchOperation[],
+      ifMatch: string | undefined,
+    ): Promise<UserRow> {
       return update(ctx, idText, ifMatch, (row) => applyPatch(stateOfRow(row), operations))
     },
   }

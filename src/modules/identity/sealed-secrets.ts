@@ -22,9 +22,21 @@ export type ResealReport = {
   tables: Record<string, SealCount>
 }
 
-export function createSealedSecrets({ db, secrets, tenantSecrets }: { db: Database; secrets: SecretBox; tenantSecrets: readonly TenantSecrets[] }) {
+export function createSealedSecrets({
+  db,
+  secrets,
+  tenantSecrets,
+}: {
+  db: Database
+  secrets: SecretBox
+  tenantSecrets: readonly TenantSecrets[]
+}) {
   /** Every kind's pass over one tenant, in a fixed order, so concurrent passes lock rows in the same order. */
-  async function sealTenant(tx: Transaction<DB>, tenantId: number, scope: SealScope): Promise<Array<[string, SealCount]>> {
+  async function sealTenant(
+    tx: Transaction<DB>,
+    tenantId: number,
+    scope: SealScope,
+  ): Promise<Array<[string, SealCount]>> {
     const counts: Array<[string, SealCount]> = []
     for (const kind of tenantSecrets) counts.push([kind.name, await kind.seal(tx, tenantId, scope)])
     return counts
@@ -49,7 +61,9 @@ export function createSealedSecrets({ db, secrets, tenantSecrets }: { db: Databa
 
     /** Seals every tenant's secrets under the current key (after a new key was put first), one transaction per tenant. */
     async reseal(): Promise<ResealReport> {
-      const tables: Record<string, SealCount> = Object.fromEntries(tenantSecrets.map((kind) => [kind.name, { resealed: 0, unchanged: 0 }]))
+      const tables: Record<string, SealCount> = Object.fromEntries(
+        tenantSecrets.map((kind) => [kind.name, { resealed: 0, unchanged: 0 }]),
+      )
       const report: ResealReport = { keyId: secrets.currentKeyId, tenants: 0, resealed: 0, unchanged: 0, tables }
       for (const { id } of await db.read(null, (x) => credentials.listTenantIds(x))) {
         const counts = await db.transaction(id, async (tx) => {

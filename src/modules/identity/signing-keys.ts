@@ -24,18 +24,22 @@ export function createSigningKeyVault({ db, secrets }: { db: Database; secrets: 
   const tenantSecrets: TenantSecrets = {
     name: 'tenant_signing_key',
     // Retired keys too: they verify tokens for a day after a rotation.
-    seal: async (tx, tenantId, scope) => sealStored(secrets, await credentials.lockSigningKeys(tx, tenantId), scope, {
-      stored: (row) => row.private_key,
-      context: (row) => context(tenantId, row.kid),
-      write: (row, sealed) => credentials.updateSealedPrivateKey(tx, tenantId, row.id, sealed),
-    }),
+    seal: async (tx, tenantId, scope) =>
+      sealStored(secrets, await credentials.lockSigningKeys(tx, tenantId), scope, {
+        stored: (row) => row.private_key,
+        context: (row) => context(tenantId, row.kid),
+        write: (row, sealed) => credentials.updateSealedPrivateKey(tx, tenantId, row.id, sealed),
+      }),
   }
 
   return {
-    seal: (tenantId: number, key: SigningKey): string => secrets.seal(JSON.stringify(key.privateJwk), context(tenantId, key.kid)),
+    seal: (tenantId: number, key: SigningKey): string =>
+      secrets.seal(JSON.stringify(key.privateJwk), context(tenantId, key.kid)),
 
     open: (tenantId: number, row: SigningKeyRow): SigningKey => ({
-      kid: row.kid, privateJwk: JSON.parse(privateText(tenantId, row)) as JWK, publicJwk: row.public_jwk as JWK,
+      kid: row.kid,
+      privateJwk: JSON.parse(privateText(tenantId, row)) as JWK,
+      publicJwk: row.public_jwk as JWK,
     }),
 
     /** The signing keys' part in the sealing passes. */

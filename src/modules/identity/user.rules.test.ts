@@ -18,7 +18,11 @@ test('storedExpiredDate', () => {
   }
   const yesterday = new Date('2026-05-31T12:00:00Z')
   assert.deepEqual(storedExpiredDate(yesterday, now, yesterday), yesterday, 'an unchanged past value stays')
-  assert.deepEqual(storedExpiredDate(new Date('2026-05-30T00:00:00Z'), now, yesterday), now, 'a changed past value becomes now')
+  assert.deepEqual(
+    storedExpiredDate(new Date('2026-05-30T00:00:00Z'), now, yesterday),
+    now,
+    'a changed past value becomes now',
+  )
 })
 
 test('isActive', () => {

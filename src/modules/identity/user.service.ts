@@ -41,11 +41,20 @@ export function createUserService({ db, clock, bus }: Deps) {
 
   async function assertReferences(tx: Transaction<DB>, ctx: AuthenticatedContext, input: UserInput): Promise<void> {
     const errors: FieldError[] = []
-    const check = async (table: 'membership_role' | 'membership_group', field: 'roles' | 'groups', ids: number[] | undefined) => {
+    const check = async (
+      table: 'membership_role' | 'membership_group',
+      field: 'roles' | 'groups',
+      ids: number[] | undefined,
+    ) => {
       if (!ids) return
       const found = await repo.existingIds(tx, ctx.tenantId, table, ids.filter(isStorableId))
       ids.forEach((id, i) => {
-        if (!found.has(id)) errors.push({ field: `${field}[${i}].id`, code: 'unknown_reference', message: `${field === 'roles' ? 'role' : 'group'} ${id} does not exist` })
+        if (!found.has(id))
+          errors.push({
+            field: `${field}[${i}].id`,
+            code: 'unknown_reference',
+            message: `${field === 'roles' ? 'role' : 'group'} ${id} does not exist`,
+          })
       })
     }
     await check('membership_role', 'roles', input.roleIds)
@@ -59,14 +68,23 @@ export function createUserService({ db, clock, bus }: Deps) {
       const own = new Set(await repo.groupIdsOfUser(tx, ctx.tenantId, ctx.principal.userId))
       const foreign = input.groupIds.filter((g) => !own.has(g))
       if (foreign.length > 0) {
-        throw identityErrors.create('permission_escalation', `You may only assign groups you belong to; not ${foreign.join(', ')}`)
+        throw identityErrors.create(
+          'permission_escalation',
+          `You may only assign groups you belong to; not ${foreign.join(', ')}`,
+        )
       }
     }
     if (input.roleIds) {
       // Nobody grants a role carrying permissions they do not hold.
-      const missing = missingPermissions(ctx.principal.permissions, await repo.permissionsOfRoles(tx, ctx.tenantId, input.roleIds))
+      const missing = missingPermissions(
+        ctx.principal.permissions,
+        await repo.permissionsOfRoles(tx, ctx.tenantId, input.roleIds),
+      )
       if (missing.length > 0) {
-        throw identityErrors.create('permission_escalation', `The roles given carry permissions you do not hold: ${missing.join(', ')}`)
+        throw identityErrors.create(
+          'permission_escalation',
+          `The roles given carry permissions you do not hold: ${missing.join(', ')}`,
+        )
       }
     }
   }
@@ -77,14 +95,22 @@ export function createUserService({ db, clock, bus }: Deps) {
       throw identityErrors.create('unknown_reference', 'A role or group given no longer exists')
     }
     if (isUniqueViolation(err, 'app_user_email_uq')) {
-      throw identityErrors.create('email_address_taken', `A user with email address ${input.emailAddress} already exists`, {
-        errors: [{ field: 'emailAddress', code: 'taken', message: 'is already used by another user' }],
-      })
+      throw identityErrors.create(
+        'email_address_taken',
+        `A user with email address ${input.emailAddress} already exists`,
+        {
+          errors: [{ field: 'emailAddress', code: 'taken', message: 'is already used by another user' }],
+        },
+      )
     }
     if (isUniqueViolation(err, 'app_user_external_identity_uq')) {
-      throw identityErrors.create('external_identity_taken', `A user with external identity ${input.externalIdentity} already exists`, {
-        errors: [{ field: 'externalIdentity', code: 'taken', message: 'is already used by another user' }],
-      })
+      throw identityErrors.create(
+        'external_identity_taken',
+        `A user with external identity ${input.externalIdentity} already exists`,
+        {
+          errors: [{ field: 'externalIdentity', code: 'taken', message: 'is already used by another user' }],
+        },
+      )
     }
     throw err
   }
@@ -100,7 +126,10 @@ export function createUserService({ db, clock, bus }: Deps) {
   })
 
   const auditView = (w: repo.UserWrite, roleIds?: number[], groupIds?: number[], passwordChanged = false) => ({
-    ...w, role_ids: roleIds, group_ids: groupIds, password_changed: passwordChanged,
+    ...w,
+    role_ids: roleIds,
+    group_ids: groupIds,
+    password_changed: passwordChanged,
   })
 
   return {
@@ -126,7 +155,9 @@ export function createUserService({ db, clock, bus }: Deps) {
           const id = await repo.insertUser(tx, ctx.tenantId, { ...write, password_hash: passwordHash }, now)
           await repo.replaceUserMemberships(tx, ctx.tenantId, id, input.roleIds ?? [], input.groupIds ?? [])
           await writeAudit(tx, ctx, now, {
-            action: 'user.created', entityType: 'user', entityId: id,
+            action: 'user.created',
+            entityType: 'user',
+            entityId: id,
             changes: { after: auditView(write, input.roleIds ?? [], input.groupIds ?? [], passwordHash !== null) },
           })
           return repo.findUserById(tx, ctx.tenantId, id)
@@ -140,7 +171,12 @@ export function createUserService({ db, clock, bus }: Deps) {
     /**
      * Full replacement. `checkVersion` enforces If-Match against the locked row's version.
      */
-    async replace(ctx: AuthenticatedContext, id: number, input: UserInput, checkVersion: (current: number) => void = () => {}): Promise<repo.UserRow> {
+    async replace(
+      ctx: AuthenticatedContext,
+      id: number,
+      input: UserInput,
+      checkVersion: (current: number) => void = () => {},
+    ): Promise<repo.UserRow> {
       if (!isStorableId(id)) throw notFound(id)
       const now = clock.now()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
@@ -153,18 +189,36 @@ export function createUserService({ db, clock, bus }: Deps) {
           const before = await repo.findUserById(tx, ctx.tenantId, id)
           await assertReferences(tx, ctx, input)
           const write = toWrite(input, now, before?.expired_date ?? null)
-          await repo.updateUser(tx, ctx.tenantId, id, passwordHash === undefined ? write : { ...write, password_hash: passwordHash }, now)
+          await repo.updateUser(
+            tx,
+            ctx.tenantId,
+            id,
+            passwordHash === undefined ? write : { ...write, password_hash: passwordHash },
+            now,
+          )
           const roleIds = input.roleIds ?? before!.roles.map((r) => Number(r.id))
           const groupIds = input.groupIds ?? before!.groups.map((g) => Number(g.id))
           await repo.replaceUserMemberships(tx, ctx.tenantId, id, roleIds, groupIds)
           await writeAudit(tx, ctx, now, {
-            action: 'user.replaced', entityType: 'user', entityId: id,
+            action: 'user.replaced',
+            entityType: 'user',
+            entityId: id,
             changes: {
-              before: before && auditView({
-                email_address: before.email_address, external_identity: before.external_identity, first_name: before.first_name,
-                last_name: before.last_name, phone_number: before.phone_number, expired_date: before.expired_date,
-                account_holder_id: before.account_holder_id,
-              }, before.roles.map((r) => Number(r.id)), before.groups.map((g) => Number(g.id))),
+              before:
+                before &&
+                auditView(
+                  {
+                    email_address: before.email_address,
+                    external_identity: before.external_identity,
+                    first_name: before.first_name,
+                    last_name: before.last_name,
+                    phone_number: before.phone_number,
+                    expired_date: before.expired_date,
+                    account_holder_id: before.account_holder_id,
+                  },
+                  before.roles.map((r) => Number(r.id)),
+                  before.groups.map((g) => Number(g.id)),
+                ),
               after: auditView(write, roleIds, groupIds, passwordHash !== undefined),
             },
           })

@@ -45,7 +45,10 @@ export function toReply(def: KindDefinition, row: AccountHolderRow, now: Date, r
   }
 }
 
-export type SummaryRow = Pick<AccountHolderRow, 'id' | 'kind' | 'business_key' | 'legal_name' | 'display_name' | 'status' | 'expired_date' | 'primary_state'>
+export type SummaryRow = Pick<
+  AccountHolderRow,
+  'id' | 'kind' | 'business_key' | 'legal_name' | 'display_name' | 'status' | 'expired_date' | 'primary_state'
+>
 
 export function toSummary(row: SummaryRow, now: Date) {
   return {

@@ -12,7 +12,16 @@ import { IntegerId, Paged, problemResponses } from '../../platform/http/schemas.
 import { ADMIN_COMPANY, KINDS, type KindDefinition } from './account-holder.kinds.ts'
 import { toReply, toSummary } from './account-holder.mapper.ts'
 import type { AccountHolderFilter } from './account-holder.repository.ts'
-import { AccountHolderSearchQuery, AccountHolderSummarySchema, createBodySchema, idParams, listQuery, PagedLienHolderQuery, replySchema, replySchemaId } from './account-holder.schemas.ts'
+import {
+  AccountHolderSearchQuery,
+  AccountHolderSummarySchema,
+  createBodySchema,
+  idParams,
+  listQuery,
+  PagedLienHolderQuery,
+  replySchema,
+  replySchemaId,
+} from './account-holder.schemas.ts'
 import { mayRevealSensitive, type AccountHolderService } from './account-holder.service.ts'
 
 const READ = { permission: 'accountholders:read' }
@@ -23,7 +32,8 @@ const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 function filterFrom(def: KindDefinition, q: Record<string, unknown>): AccountHolderFilter {
   const f: AccountHolderFilter = {}
   if (typeof q.name === 'string') f.name = q.name
-  if (def.businessKeyField && typeof q[def.businessKeyField] === 'string') f.businessKey = q[def.businessKeyField] as string
+  if (def.businessKeyField && typeof q[def.businessKeyField] === 'string')
+    f.businessKey = q[def.businessKeyField] as string
   if (typeof q.state === 'string') f.state = q.state
   if (typeof q.status === 'string') f.status = q.status as AccountHolderFilter['status']
   if (typeof q.dealerGroupId === 'number') f.dealerGroupId = q.dealerGroupId
@@ -33,7 +43,13 @@ function filterFrom(def: KindDefinition, q: Record<string, unknown>): AccountHol
 
 type TypeBoxApp = Parameters<FastifyPluginAsyncTypebox>[0]
 
-function registerKind(app: TypeBoxApp, def: KindDefinition, service: AccountHolderService, clock: Clock, methods: { create: boolean }) {
+function registerKind(
+  app: TypeBoxApp,
+  def: KindDefinition,
+  service: AccountHolderService,
+  clock: Clock,
+  methods: { create: boolean },
+) {
   app.addSchema(replySchema(def))
   const ref = Type.Unsafe<Record<string, unknown>>({ $ref: `${replySchemaId(def)}#` })
   const one = `${def.path}/:${def.idParam}`
@@ -43,121 +59,176 @@ function registerKind(app: TypeBoxApp, def: KindDefinition, service: AccountHold
     return toReply(def, row, clock.now(), mayRevealSensitive(ctxOf(req)))
   }
 
-  app.get(def.path, {
-    schema: {
-      tags: [def.tag], summary: `List ${def.noun}s`,
-      description: `Filtered, ordered by id, bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see only the ${def.noun}s their groups grant.`,
-      querystring: listQuery(def),
-      response: { 200: Type.Array(ref), ...problemResponses() },
+  app.get(
+    def.path,
+    {
+      schema: {
+        tags: [def.tag],
+        summary: `List ${def.noun}s`,
+        description: `Filtered, ordered by id, bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see only the ${def.noun}s their groups grant.`,
+        querystring: listQuery(def),
+        response: { 200: Type.Array(ref), ...problemResponses() },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => {
-    const q = req.query as Record<string, unknown>
-    const result = await service.list(ctxOf(req), def, filterFrom(def, q), listWindow(q))
-    const now = clock.now()
-    const reveal = mayRevealSensitive(ctxOf(req))
-    return sendList(res, { items: result.rows.map((r) => toReply(def, r, now, reveal)), totalCount: result.total })
-  })
+    async (req, res) => {
+      const q = req.query as Record<string, unknown>
+      const result = await service.list(ctxOf(req), def, filterFrom(def, q), listWindow(q))
+      const now = clock.now()
+      const reveal = mayRevealSensitive(ctxOf(req))
+      return sendList(res, { items: result.rows.map((r) => toReply(def, r, now, reveal)), totalCount: result.total })
+    },
+  )
 
   if (methods.create) {
-    app.post(def.path, {
-      schema: {
-        tags: [def.tag], summary: `Create a ${def.noun}`,
-        description: `${def.businessKeyField ? `${def.businessKeyField} is unique in the tenant (409 when taken). ` : ''}Referenced account holders must exist (422 naming the field).`,
-        body: createBodySchema(def),
-        response: { 201: ref, ...problemResponses(409, 415, 422) },
+    app.post(
+      def.path,
+      {
+        schema: {
+          tags: [def.tag],
+          summary: `Create a ${def.noun}`,
+          description: `${def.businessKeyField ? `${def.businessKeyField} is unique in the tenant (409 when taken). ` : ''}Referenced account holders must exist (422 naming the field).`,
+          body: createBodySchema(def),
+          response: { 201: ref, ...problemResponses(409, 415, 422) },
+        },
+        config: WRITE,
       },
-      config: WRITE,
-    }, async (req, res) => {
-      const row = await service.create(ctxOf(req), def, req.body as Record<string, unknown>)
-      res.code(201).header('location', `${def.path}/${row.id}`)
-      return send(req, res, row)
-    })
+      async (req, res) => {
+        const row = await service.create(ctxOf(req), def, req.body as Record<string, unknown>)
+        res.code(201).header('location', `${def.path}/${row.id}`)
+        return send(req, res, row)
+      },
+    )
   }
 
-  app.get(one, {
-    schema: {
-      tags: [def.tag], summary: `Read a ${def.noun}`,
-      params: idParams(def),
-      response: { 200: ref, ...problemResponses(404) },
+  app.get(
+    one,
+    {
+      schema: {
+        tags: [def.tag],
+        summary: `Read a ${def.noun}`,
+        params: idParams(def),
+        response: { 200: ref, ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => send(req, res, await service.get(ctxOf(req), def, idOf(req))))
+    async (req, res) => send(req, res, await service.get(ctxOf(req), def, idOf(req))),
+  )
 
-  app.patch(one, {
-    schema: {
-      tags: [def.tag], summary: `Change a ${def.noun}`,
-      description: 'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch). '
-        + 'id, kind, isActive and the timestamps cannot change (422 naming them); the result is validated as a whole (422 listing every field). If-Match is honoured.',
-      params: idParams(def),
-      body: PatchBody({ displayName: 'New display name' }),
-      consumes: [...PATCH_MEDIA_TYPES],
-      response: { 200: ref, ...problemResponses(404, 409, 412, 415, 422) },
+  app.patch(
+    one,
+    {
+      schema: {
+        tags: [def.tag],
+        summary: `Change a ${def.noun}`,
+        description:
+          'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch). ' +
+          'id, kind, isActive and the timestamps cannot change (422 naming them); the result is validated as a whole (422 listing every field). If-Match is honoured.',
+        params: idParams(def),
+        body: PatchBody({ displayName: 'New display name' }),
+        consumes: [...PATCH_MEDIA_TYPES],
+        response: { 200: ref, ...problemResponses(404, 409, 412, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, res) => {
-    const row = await service.patch(ctxOf(req), def, idOf(req), req.body, req.headers['content-type'], expectedVersion(req))
-    return send(req, res, row)
-  })
+    async (req, res) => {
+      const row = await service.patch(
+        ctxOf(req),
+        def,
+        idOf(req),
+        req.body,
+        req.headers['content-type'],
+        expectedVersion(req),
+      )
+      return send(req, res, row)
+    },
+  )
 }
 
-export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHolderService; clock: Clock }> = async (app, { service, clock }) => {
+export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHolderService; clock: Clock }> = async (
+  app,
+  { service, clock },
+) => {
   app.addSchema(AccountHolderSummarySchema)
   const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'AccountHolderSummary#' })
 
   for (const def of Object.values(KINDS)) registerKind(app, def, service, clock, { create: def.creatable })
 
-  app.get('/api/accountholders', {
-    schema: {
-      tags: ['Account holders'], summary: 'Search account holders of every kind',
-      description: 'Filters combine with AND; ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only what their groups grant.',
-      querystring: AccountHolderSearchQuery,
-      response: { 200: Type.Array(summaryRef), ...problemResponses() },
+  app.get(
+    '/api/accountholders',
+    {
+      schema: {
+        tags: ['Account holders'],
+        summary: 'Search account holders of every kind',
+        description:
+          'Filters combine with AND; ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only what their groups grant.',
+        querystring: AccountHolderSearchQuery,
+        response: { 200: Type.Array(summaryRef), ...problemResponses() },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => {
-    const q = req.query
-    const filter: AccountHolderFilter = {}
-    if (q.kind) filter.kind = q.kind
-    if (q.name) filter.name = q.name
-    if (q.businessKey) filter.businessKey = q.businessKey
-    if (q.state) filter.state = q.state
-    if (q.status) filter.status = q.status as AccountHolderFilter['status']
-    const result = await service.list(ctxOf(req), null, filter, listWindow(q))
-    const now = clock.now()
-    return sendList(res, { items: result.rows.map((r) => toSummary(r, now)), totalCount: result.total })
-  })
+    async (req, res) => {
+      const q = req.query
+      const filter: AccountHolderFilter = {}
+      if (q.kind) filter.kind = q.kind
+      if (q.name) filter.name = q.name
+      if (q.businessKey) filter.businessKey = q.businessKey
+      if (q.state) filter.state = q.state
+      if (q.status) filter.status = q.status as AccountHolderFilter['status']
+      const result = await service.list(ctxOf(req), null, filter, listWindow(q))
+      const now = clock.now()
+      return sendList(res, { items: result.rows.map((r) => toSummary(r, now)), totalCount: result.total })
+    },
+  )
 
   app.addSchema(replySchema(ADMIN_COMPANY))
-  app.get('/api/admincompanies/:adminCompanyId', {
-    schema: {
-      tags: [ADMIN_COMPANY.tag], summary: 'Read the administrator company',
-      description: 'The tenant\'s own record as product administrator (the obligor on its contracts). Its id is in GET /api/accountholders?kind=ADMIN_COMPANY.',
-      params: Type.Object({ adminCompanyId: IntegerId('Administrator company id') }),
-      response: { 200: Type.Unsafe({ $ref: `${replySchemaId(ADMIN_COMPANY)}#` }), ...problemResponses(404) },
+  app.get(
+    '/api/admincompanies/:adminCompanyId',
+    {
+      schema: {
+        tags: [ADMIN_COMPANY.tag],
+        summary: 'Read the administrator company',
+        description:
+          "The tenant's own record as product administrator (the obligor on its contracts). Its id is in GET /api/accountholders?kind=ADMIN_COMPANY.",
+        params: Type.Object({ adminCompanyId: IntegerId('Administrator company id') }),
+        response: { 200: Type.Unsafe({ $ref: `${replySchemaId(ADMIN_COMPANY)}#` }), ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => {
-    const row = await service.adminCompany(ctxOf(req), req.params.adminCompanyId)
-    setEtag(res, row.version)
-    return toReply(ADMIN_COMPANY, row, clock.now(), mayRevealSensitive(ctxOf(req)))
-  })
+    async (req, res) => {
+      const row = await service.adminCompany(ctxOf(req), req.params.adminCompanyId)
+      setEtag(res, row.version)
+      return toReply(ADMIN_COMPANY, row, clock.now(), mayRevealSensitive(ctxOf(req)))
+    },
+  )
 
   const lienHolders = KINDS.LIEN_HOLDER
-  app.get('/api/v2/lienHolders', {
-    schema: {
-      tags: [lienHolders.tag], summary: 'List lien holders, paged',
-      description: 'The paged shape: { items, pageNumber, pageSize, totalCount, totalPages }, ordered by id.',
-      querystring: PagedLienHolderQuery,
-      response: { 200: Paged(Type.Unsafe({ $ref: `${replySchemaId(lienHolders)}#` }), 'PagedLienHolders'), ...problemResponses() },
+  app.get(
+    '/api/v2/lienHolders',
+    {
+      schema: {
+        tags: [lienHolders.tag],
+        summary: 'List lien holders, paged',
+        description: 'The paged shape: { items, pageNumber, pageSize, totalCount, totalPages }, ordered by id.',
+        querystring: PagedLienHolderQuery,
+        response: {
+          200: Paged(Type.Unsafe({ $ref: `${replySchemaId(lienHolders)}#` }), 'PagedLienHolders'),
+          ...problemResponses(),
+        },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req) => {
-    const q = req.query as Record<string, unknown>
-    const window = pageWindow(req.query)
-    const result = await service.list(ctxOf(req), lienHolders, filterFrom(lienHolders, q), window)
-    const now = clock.now()
-    const reveal = mayRevealSensitive(ctxOf(req))
-    return toPage(result.rows.map((r) => toReply(lienHolders, r, now, reveal)), result.total, window)
-  })
+    async (req) => {
+      const q = req.query as Record<string, unknown>
+      const window = pageWindow(req.query)
+      const result = await service.list(ctxOf(req), lienHolders, filterFrom(lienHolders, q), window)
+      const now = clock.now()
+      const reveal = mayRevealSensitive(ctxOf(req))
+      return toPage(
+        result.rows.map((r) => toReply(lienHolders, r, now, reveal)),
+        result.total,
+        window,
+      )
+    },
+  )
 }

@@ -32,16 +32,22 @@ export function mayRevealSensitive(ctx: AuthenticatedContext): boolean {
 }
 
 function toWrite(def: KindDefinition, input: Input): repo.AccountHolderWrite {
-  const addresses: Input[] = ((input.addresses as Input[] | undefined) ?? []).map((a) => ({ type: 'MAILING', ...a, country: 'US' }))
+  const addresses: Input[] = ((input.addresses as Input[] | undefined) ?? []).map((a) => ({
+    type: 'MAILING',
+    ...a,
+    country: 'US',
+  }))
   const phones = ((input.phones as Input[] | undefined) ?? []).map((p) => ({ type: 'OFFICE', ...p }))
   const emails = ((input.emails as Input[] | undefined) ?? []).map((e) => ({ type: 'PRIMARY', ...e }))
   const details: Input = {}
-  for (const key of Object.keys(def.details)) if (input[key] !== undefined && input[key] !== null) details[key] = input[key]
+  for (const key of Object.keys(def.details))
+    if (input[key] !== undefined && input[key] !== null) details[key] = input[key]
   const legalName = String(input.legalName).trim()
   return {
     business_key: def.businessKeyField ? String(input[def.businessKeyField]) : null,
     legal_name: legalName,
-    display_name: typeof input.displayName === 'string' && input.displayName.trim() ? input.displayName.trim() : legalName,
+    display_name:
+      typeof input.displayName === 'string' && input.displayName.trim() ? input.displayName.trim() : legalName,
     status: input.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE',
     expired_date: typeof input.expiredDate === 'string' ? new Date(input.expiredDate) : null,
     tax_id: typeof input.taxId === 'string' ? input.taxId : null,
@@ -73,37 +79,65 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
     partiesErrors.create('account_holder_not_found', `No ${def.noun} with id ${id}`)
 
   /** Referenced account holders must exist in the tenant, with the right kind. */
-  async function assertReferences(tx: Transaction<DB>, ctx: AuthenticatedContext, def: KindDefinition, input: Input): Promise<void> {
+  async function assertReferences(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    def: KindDefinition,
+    input: Input,
+  ): Promise<void> {
     const checks: Array<{ field: string; id: number; kind: AccountHolderKind | null; noun: string }> = []
-    if (typeof input.dealerGroupId === 'number') checks.push({ field: 'dealerGroupId', id: input.dealerGroupId, kind: 'DEALER_GROUP', noun: 'dealer group' })
+    if (typeof input.dealerGroupId === 'number')
+      checks.push({ field: 'dealerGroupId', id: input.dealerGroupId, kind: 'DEALER_GROUP', noun: 'dealer group' })
     if (Array.isArray(input.agentIds)) {
-      (input.agentIds as number[]).forEach((id, i) => checks.push({ field: `agentIds[${i}]`, id, kind: 'AGENT', noun: 'agent' }))
+      ;(input.agentIds as number[]).forEach((id, i) =>
+        checks.push({ field: `agentIds[${i}]`, id, kind: 'AGENT', noun: 'agent' }),
+      )
     }
-    if (def.kind === 'CUSTOMER' && typeof input.dealerId === 'number') checks.push({ field: 'dealerId', id: input.dealerId, kind: 'DEALER', noun: 'dealer' })
+    if (def.kind === 'CUSTOMER' && typeof input.dealerId === 'number')
+      checks.push({ field: 'dealerId', id: input.dealerId, kind: 'DEALER', noun: 'dealer' })
     if (def.kind === 'CLAIM_PAYEE' && typeof input.relatedAccountHolderId === 'number') {
-      checks.push({ field: 'relatedAccountHolderId', id: input.relatedAccountHolderId, kind: null, noun: 'account holder' })
+      checks.push({
+        field: 'relatedAccountHolderId',
+        id: input.relatedAccountHolderId,
+        kind: null,
+        noun: 'account holder',
+      })
     }
     const errors: FieldError[] = []
     for (const c of checks) {
       const found = isStorableId(c.id) ? await repo.existingOfKind(tx, ctx.tenantId, c.kind, [c.id]) : new Set<number>()
-      if (!found.has(c.id)) errors.push({ field: c.field, code: 'unknown_reference', message: `${c.noun} ${c.id} does not exist` })
+      if (!found.has(c.id))
+        errors.push({ field: c.field, code: 'unknown_reference', message: `${c.noun} ${c.id} does not exist` })
     }
-    if (errors.length > 0) throw partiesErrors.create('unknown_reference', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
+    if (errors.length > 0)
+      throw partiesErrors.create('unknown_reference', errors.map((e) => `${e.field}: ${e.message}`).join('; '), {
+        errors,
+      })
   }
 
   function conflict(def: KindDefinition, err: unknown, write: repo.AccountHolderWrite): never {
     if (isUniqueViolation(err, 'account_holder_business_key_uq') && def.businessKeyField) {
-      throw partiesErrors.create('business_key_taken', `Another ${def.noun} already has ${def.businessKeyField} ${write.business_key}`, {
-        errors: [{ field: def.businessKeyField, code: 'taken', message: `is already used by another ${def.noun}` }],
-      })
+      throw partiesErrors.create(
+        'business_key_taken',
+        `Another ${def.noun} already has ${def.businessKeyField} ${write.business_key}`,
+        {
+          errors: [{ field: def.businessKeyField, code: 'taken', message: `is already used by another ${def.noun}` }],
+        },
+      )
     }
     throw err
   }
 
-  async function load(ctx: AuthenticatedContext, def: KindDefinition, id: number, exec?: Transaction<DB>): Promise<repo.AccountHolderRow> {
+  async function load(
+    ctx: AuthenticatedContext,
+    def: KindDefinition,
+    id: number,
+    exec?: Transaction<DB>,
+  ): Promise<repo.AccountHolderRow> {
     const row = isStorableId(id)
-      ? await (exec ? repo.findAccountHolder(exec, ctx.tenantId, def.kind, id, visibilityOf(ctx))
-        : db.read(ctx.tenantId, (x) => repo.findAccountHolder(x, ctx.tenantId, def.kind, id, visibilityOf(ctx))))
+      ? await (exec
+          ? repo.findAccountHolder(exec, ctx.tenantId, def.kind, id, visibilityOf(ctx))
+          : db.read(ctx.tenantId, (x) => repo.findAccountHolder(x, ctx.tenantId, def.kind, id, visibilityOf(ctx))))
       : undefined
     if (!row) throw notFound(def, id)
     return row
@@ -112,9 +146,16 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
   return {
     get: (ctx: AuthenticatedContext, def: KindDefinition, id: number) => load(ctx, def, id),
 
-    async list(ctx: AuthenticatedContext, def: KindDefinition | null, filter: repo.AccountHolderFilter, window: Window) {
+    async list(
+      ctx: AuthenticatedContext,
+      def: KindDefinition | null,
+      filter: repo.AccountHolderFilter,
+      window: Window,
+    ) {
       const effective = def ? { ...filter, kind: def.kind } : filter
-      return db.read(ctx.tenantId, (x) => repo.listAccountHolders(x, ctx.tenantId, effective, visibilityOf(ctx), clock.now(), window))
+      return db.read(ctx.tenantId, (x) =>
+        repo.listAccountHolders(x, ctx.tenantId, effective, visibilityOf(ctx), clock.now(), window),
+      )
     },
 
     async create(ctx: AuthenticatedContext, def: KindDefinition, input: Input): Promise<repo.AccountHolderRow> {
@@ -124,9 +165,15 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
         const created = await db.transaction(ctx.tenantId, async (tx) => {
           await assertReferences(tx, ctx, def, input)
           const id = await repo.insertAccountHolder(tx, ctx.tenantId, def.kind, write, now)
-          if (def.kind === 'DEALER') await repo.replaceDealerAgents(tx, ctx.tenantId, id, (input.agentIds as number[] | undefined) ?? [])
+          if (def.kind === 'DEALER')
+            await repo.replaceDealerAgents(tx, ctx.tenantId, id, (input.agentIds as number[] | undefined) ?? [])
           const row = (await repo.findAccountHolder(tx, ctx.tenantId, def.kind, id, null)) as repo.AccountHolderRow
-          await writeAudit(tx, ctx, now, { action: `${def.kind.toLowerCase()}.created`, entityType: 'account_holder', entityId: id, changes: { after: auditable(toEditable(def, row)) } })
+          await writeAudit(tx, ctx, now, {
+            action: `${def.kind.toLowerCase()}.created`,
+            entityType: 'account_holder',
+            entityId: id,
+            changes: { after: auditable(toEditable(def, row)) },
+          })
           return row
         })
         await db.afterCommit(() => bus.publish(ACCOUNT_HOLDER_TOPIC, `${ctx.tenantId}:`))
@@ -140,7 +187,14 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
      * Applies a JSON Patch or merge patch to the record's full representation; identity, kind and
      * timestamps cannot change; the result is validated as a whole before it is saved.
      */
-    async patch(ctx: AuthenticatedContext, def: KindDefinition, id: number, body: unknown, contentType: string | undefined, checkVersion: (v: number) => void): Promise<repo.AccountHolderRow> {
+    async patch(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      id: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: (v: number) => void,
+    ): Promise<repo.AccountHolderRow> {
       if (!isStorableId(id)) throw notFound(def, id)
       const now = clock.now()
       let write: repo.AccountHolderWrite | undefined
@@ -156,10 +210,13 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
           await assertReferences(tx, ctx, def, patched)
           write = toWrite(def, patched)
           await repo.updateAccountHolder(tx, ctx.tenantId, id, write, now)
-          if (def.kind === 'DEALER') await repo.replaceDealerAgents(tx, ctx.tenantId, id, (patched.agentIds as number[] | undefined) ?? [])
+          if (def.kind === 'DEALER')
+            await repo.replaceDealerAgents(tx, ctx.tenantId, id, (patched.agentIds as number[] | undefined) ?? [])
           const after = (await repo.findAccountHolder(tx, ctx.tenantId, def.kind, id, null)) as repo.AccountHolderRow
           await writeAudit(tx, ctx, now, {
-            action: `${def.kind.toLowerCase()}.updated`, entityType: 'account_holder', entityId: id,
+            action: `${def.kind.toLowerCase()}.updated`,
+            entityType: 'account_holder',
+            entityId: id,
             changes: { before: auditable(current), after: auditable(toEditable(def, after)) },
           })
           return after
@@ -178,7 +235,13 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
 
     /** Creates the tenant's administrator-company record (the obligor) inside tenant creation. */
     async initializeTenant(tx: Transaction<DB>, tenant: { id: number; name: string }, now: Date): Promise<void> {
-      await repo.insertAccountHolder(tx, tenant.id, 'ADMIN_COMPANY', toWrite(ADMIN_COMPANY, { companyCode: 'ADMIN', legalName: tenant.name }), now)
+      await repo.insertAccountHolder(
+        tx,
+        tenant.id,
+        'ADMIN_COMPANY',
+        toWrite(ADMIN_COMPANY, { companyCode: 'ADMIN', legalName: tenant.name }),
+        now,
+      )
     },
   }
 }

@@ -4,11 +4,34 @@
 // expiry; bad requests; permissions; idempotent replay.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  json,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/harness.ts'
 
-type Expired = { id: number; kind: string; businessKey: string | null; legalName: string; reason: string; detail: string; lastContractDate: string | null; previousExpiredDate: string | null }
+type Expired = {
+  id: number
+  kind: string
+  businessKey: string | null
+  legalName: string
+  reason: string
+  detail: string
+  lastContractDate: string | null
+  previousExpiredDate: string | null
+}
 type Skipped = { id: number; kind: string | null; businessKey: string | null; reason: string; detail: string }
-type Result = { dryRun: boolean; expiredDate: string; matchedCount: number; truncated: boolean; expired: Expired[]; skipped: Skipped[] }
+type Result = {
+  dryRun: boolean
+  expiredDate: string
+  matchedCount: number
+  truncated: boolean
+  expired: Expired[]
+  skipped: Skipped[]
+}
 type Problem = { code: string; errors?: Array<{ field: string; code: string }> }
 type Rep = { id: number; isActive: boolean; expiredDate: string | null; version: number }
 
@@ -27,33 +50,64 @@ before(async () => {
 })
 after(() => t.close())
 
-const request = (payload: unknown, who: TestTenant | { headers: Record<string, string> } = tenant, extra: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: URL, headers: { ...who.headers, ...extra }, payload: payload as Record<string, unknown> })
+const request = (
+  payload: unknown,
+  who: TestTenant | { headers: Record<string, string> } = tenant,
+  extra: Record<string, string> = {},
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: URL,
+    headers: { ...who.headers, ...extra },
+    payload: payload as Record<string, unknown>,
+  })
 
 async function create(path: string, body: Record<string, unknown>, who: TestTenant = tenant): Promise<number> {
   const res = await t.app.inject({ method: 'POST', url: path, headers: who.headers, payload: body })
   assert.equal(res.statusCode, 201, res.body)
   return json<{ id: number }>(res).id
 }
-const dealer = (who: TestTenant = tenant, extra: Record<string, unknown> = {}) => create('/api/dealers', { dealerNumber: `D-${++seq}`, legalName: `Dealer ${seq} LLC`, ...extra }, who)
-const agent = (who: TestTenant = tenant, extra: Record<string, unknown> = {}) => create('/api/agents', { agentCode: `A-${++seq}`, legalName: `Agent ${seq} LLC`, ...extra }, who)
-const read = async (path: string, id: number, who: TestTenant = tenant) => json<Rep>(await t.app.inject({ method: 'GET', url: `${path}/${id}`, headers: who.headers }))
+const dealer = (who: TestTenant = tenant, extra: Record<string, unknown> = {}) =>
+  create('/api/dealers', { dealerNumber: `D-${++seq}`, legalName: `Dealer ${seq} LLC`, ...extra }, who)
+const agent = (who: TestTenant = tenant, extra: Record<string, unknown> = {}) =>
+  create('/api/agents', { agentCode: `A-${++seq}`, legalName: `Agent ${seq} LLC`, ...extra }, who)
+const read = async (path: string, id: number, who: TestTenant = tenant) =>
+  json<Rep>(await t.app.inject({ method: 'GET', url: `${path}/${id}`, headers: who.headers }))
 
 /** Arranges what contracts will maintain (last sale) and what only time gives (an older record). */
 async function arrange(who: TestTenant, id: number, values: { last_contract_date?: string | null; created_at?: Date }) {
-  await t.db.transaction(who.tenantId, (tx) => tx.updateTable('account_holder').set(values).where('tenant_id', '=', who.tenantId).where('id', '=', id).execute())
+  await t.db.transaction(who.tenantId, (tx) =>
+    tx.updateTable('account_holder').set(values).where('tenant_id', '=', who.tenantId).where('id', '=', id).execute(),
+  )
 }
 
-const auditOf = (who: TestTenant, id: number) => t.db.read(who.tenantId, (x) => x.selectFrom('audit_log').select(['action', 'changes', 'actor_label'])
-  .where('tenant_id', '=', who.tenantId).where('entity_id', '=', String(id)).where('action', 'like', '%.expired').orderBy('id').execute())
+const auditOf = (who: TestTenant, id: number) =>
+  t.db.read(who.tenantId, (x) =>
+    x
+      .selectFrom('audit_log')
+      .select(['action', 'changes', 'actor_label'])
+      .where('tenant_id', '=', who.tenantId)
+      .where('entity_id', '=', String(id))
+      .where('action', 'like', '%.expired')
+      .orderBy('id')
+      .execute(),
+  )
 
-const adminCompanyId = async (who: TestTenant) => json<Array<{ id: number }>>(await t.app.inject({ method: 'GET', url: '/api/accountholders?kind=ADMIN_COMPANY', headers: who.headers }))[0]!.id
+const adminCompanyId = async (who: TestTenant) =>
+  json<Array<{ id: number }>>(
+    await t.app.inject({ method: 'GET', url: '/api/accountholders?kind=ADMIN_COMPANY', headers: who.headers }),
+  )[0]!.id
 
 describe('explicit ids', () => {
   test('dry run (the default) lists what would be expired and why, and changes nothing; the real run expires', async () => {
     const [d1, d2, gone] = [await dealer(), await agent(), await dealer()]
     await create('/api/dealergroups', { groupCode: `G-${++seq}`, legalName: 'Unrelated group' })
-    const expireGone = await t.app.inject({ method: 'PATCH', url: `/api/dealers/${gone}`, headers: { ...tenant.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ expiredDate: '2026-01-01T00:00:00Z' }) })
+    const expireGone = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/dealers/${gone}`,
+      headers: { ...tenant.headers, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ expiredDate: '2026-01-01T00:00:00Z' }),
+    })
     assert.equal(expireGone.statusCode, 200)
     const theirs = await dealer(other)
     const admin = await adminCompanyId(tenant)
@@ -67,14 +121,26 @@ describe('explicit ids', () => {
     assert.equal(preview.expiredDate, NOW.toISOString())
     assert.equal(preview.matchedCount, 7)
     assert.equal(preview.truncated, false)
-    assert.deepEqual(preview.expired.map((e) => [e.id, e.kind, e.reason, e.previousExpiredDate]), [[d1, 'DEALER', 'REQUESTED', null], [d2, 'AGENT', 'REQUESTED', null]])
+    assert.deepEqual(
+      preview.expired.map((e) => [e.id, e.kind, e.reason, e.previousExpiredDate]),
+      [
+        [d1, 'DEALER', 'REQUESTED', null],
+        [d2, 'AGENT', 'REQUESTED', null],
+      ],
+    )
     assert.equal(preview.expired[0]!.businessKey, `D-${seq - 4}`)
     const skipped = Object.fromEntries(preview.skipped.map((s) => [s.id, [s.reason, s.kind]]))
     assert.deepEqual(skipped, {
-      [admin]: ['NOT_EXPIRABLE', 'ADMIN_COMPANY'], [gone]: ['ALREADY_EXPIRED', 'DEALER'], [theirs]: ['NOT_FOUND', null],
-      999999999: ['NOT_FOUND', null], 1e20: ['NOT_FOUND', null],
+      [admin]: ['NOT_EXPIRABLE', 'ADMIN_COMPANY'],
+      [gone]: ['ALREADY_EXPIRED', 'DEALER'],
+      [theirs]: ['NOT_FOUND', null],
+      999999999: ['NOT_FOUND', null],
+      1e20: ['NOT_FOUND', null],
     })
-    assert.deepEqual(preview.skipped.map((s) => s.id), preview.skipped.map((s) => s.id).toSorted((a, b) => a - b))
+    assert.deepEqual(
+      preview.skipped.map((s) => s.id),
+      preview.skipped.map((s) => s.id).toSorted((a, b) => a - b),
+    )
     assert.deepEqual(await read('/api/dealers', d1), original)
     assert.deepEqual(await auditOf(tenant, d1), [])
 
@@ -93,14 +159,21 @@ describe('explicit ids', () => {
     assert.equal(audit.length, 1)
     assert.equal(audit[0]!.action, 'dealer.expired')
     assert.deepEqual(audit[0]!.changes, {
-      before: { expiredDate: null }, after: { expiredDate: NOW.toISOString() }, reason: 'REQUESTED', detail: 'named in accountHolderIds', note: 'Agreements terminated',
+      before: { expiredDate: null },
+      after: { expiredDate: NOW.toISOString() },
+      reason: 'REQUESTED',
+      detail: 'named in accountHolderIds',
+      note: 'Agreements terminated',
     })
     assert.equal((await auditOf(tenant, d2))[0]!.action, 'agent.expired')
 
     // Once expired, never expired again (nor moved).
     const again = json<Result>(await request({ accountHolderIds: [d1], dryRun: false }))
     assert.deepEqual(again.expired, [])
-    assert.deepEqual(again.skipped.map((s) => s.reason), ['ALREADY_EXPIRED'])
+    assert.deepEqual(
+      again.skipped.map((s) => s.reason),
+      ['ALREADY_EXPIRED'],
+    )
     assert.equal((await auditOf(tenant, d1)).length, 1)
   })
 
@@ -109,17 +182,31 @@ describe('explicit ids', () => {
     const july = '2026-07-01T00:00:00.000Z'
     const scheduled = json<Result>(await request({ accountHolderIds: [a, b], expiredDate: july, dryRun: false }))
     assert.equal(scheduled.expiredDate, july)
-    assert.deepEqual(scheduled.expired.map((e) => e.id), [a, b])
+    assert.deepEqual(
+      scheduled.expired.map((e) => e.id),
+      [a, b],
+    )
     const rep = await read('/api/dealers', a)
     assert.equal(rep.expiredDate, july)
     assert.equal(rep.isActive, true)
 
     // Due by the requested date already → skipped; due later → brought forward.
     const later = json<Result>(await request({ accountHolderIds: [a], expiredDate: '2026-08-01T00:00:00Z' }))
-    assert.deepEqual(later.skipped.map((s) => s.reason), ['ALREADY_SCHEDULED'])
-    const sooner = json<Result>(await request({ accountHolderIds: [b, c], expiredDate: '2020-01-01T00:00:00Z', dryRun: false }))
+    assert.deepEqual(
+      later.skipped.map((s) => s.reason),
+      ['ALREADY_SCHEDULED'],
+    )
+    const sooner = json<Result>(
+      await request({ accountHolderIds: [b, c], expiredDate: '2020-01-01T00:00:00Z', dryRun: false }),
+    )
     assert.equal(sooner.expiredDate, NOW.toISOString())
-    assert.deepEqual(sooner.expired.map((e) => [e.id, e.previousExpiredDate]), [[b, july], [c, null]])
+    assert.deepEqual(
+      sooner.expired.map((e) => [e.id, e.previousExpiredDate]),
+      [
+        [b, july],
+        [c, null],
+      ],
+    )
     assert.equal((await read('/api/dealers', b)).isActive, false)
   })
 })
@@ -147,21 +234,35 @@ describe('rules', () => {
     assert.equal(preview.matchedCount, 2)
     assert.equal(preview.truncated, false)
     assert.deepEqual(preview.skipped, [])
-    assert.deepEqual(preview.expired.map((e) => [e.id, e.reason, e.lastContractDate, e.detail]), [
-      [stale, 'NO_CONTRACTS_SINCE', '2025-11-30', 'last contract sold 2025-11-30, before 2026-01-01'],
-      [neverSoldOld, 'NO_CONTRACTS_SINCE', null, 'no contract ever sold; created 2025-03-01, before 2026-01-01'],
-    ])
+    assert.deepEqual(
+      preview.expired.map((e) => [e.id, e.reason, e.lastContractDate, e.detail]),
+      [
+        [stale, 'NO_CONTRACTS_SINCE', '2025-11-30', 'last contract sold 2025-11-30, before 2026-01-01'],
+        [neverSoldOld, 'NO_CONTRACTS_SINCE', null, 'no contract ever sold; created 2025-03-01, before 2026-01-01'],
+      ],
+    )
 
     const limited = json<Result>(await request({ rule, limit: 1 }, own))
     assert.equal(limited.matchedCount, 2)
     assert.equal(limited.truncated, true)
-    assert.deepEqual(limited.expired.map((e) => e.id), [stale])
+    assert.deepEqual(
+      limited.expired.map((e) => e.id),
+      [stale],
+    )
 
     // A real run in two requests of one: the second takes the rest.
-    assert.deepEqual(json<Result>(await request({ rule, limit: 1, dryRun: false }, own)).expired.map((e) => e.id), [stale])
+    assert.deepEqual(
+      json<Result>(await request({ rule, limit: 1, dryRun: false }, own)).expired.map((e) => e.id),
+      [stale],
+    )
     const rest = json<Result>(await request({ rule, dryRun: false }, own))
     assert.deepEqual([rest.matchedCount, rest.truncated, rest.expired.map((e) => e.id)], [1, false, [neverSoldOld]])
-    for (const [id, active] of [[stale, false], [neverSoldOld, false], [selling, true], [neverSoldNew, true]] as const) {
+    for (const [id, active] of [
+      [stale, false],
+      [neverSoldOld, false],
+      [selling, true],
+      [neverSoldNew, true],
+    ] as const) {
       assert.equal((await read('/api/dealers', id, own)).isActive, active, String(id))
     }
     assert.equal((await auditOf(own, neverSoldOld))[0]!.action, 'dealer.expired')
@@ -176,9 +277,20 @@ describe('rules', () => {
     const inactiveAgent = await agent(own, { status: 'INACTIVE' })
     await dealer(own)
     const all = json<Result>(await request({ rule: { type: 'INACTIVE_STATUS' } }, own))
-    assert.deepEqual(all.expired.map((e) => [e.id, e.reason]), [[inactiveDealer, 'INACTIVE_STATUS'], [inactiveAgent, 'INACTIVE_STATUS']])
-    const agents = json<Result>(await request({ rule: { type: 'INACTIVE_STATUS', kinds: ['AGENT'] }, dryRun: false }, own))
-    assert.deepEqual(agents.expired.map((e) => e.id), [inactiveAgent])
+    assert.deepEqual(
+      all.expired.map((e) => [e.id, e.reason]),
+      [
+        [inactiveDealer, 'INACTIVE_STATUS'],
+        [inactiveAgent, 'INACTIVE_STATUS'],
+      ],
+    )
+    const agents = json<Result>(
+      await request({ rule: { type: 'INACTIVE_STATUS', kinds: ['AGENT'] }, dryRun: false }, own),
+    )
+    assert.deepEqual(
+      agents.expired.map((e) => e.id),
+      [inactiveAgent],
+    )
     assert.equal((await read('/api/agents', inactiveAgent, own)).expiredDate, NOW.toISOString())
     assert.equal((await read('/api/dealers', inactiveDealer, own)).expiredDate, null)
   })
@@ -190,7 +302,11 @@ describe('bad requests, permissions, idempotency', () => {
       [{}, 400, ['accountHolderIds', 'rule']],
       [{ accountHolderIds: [1], rule: { type: 'INACTIVE_STATUS' } }, 400, ['accountHolderIds', 'rule']],
       [{ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE' } }, 400, ['rule.since']],
-      [{ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-01-01', kinds: ['DEALER'] } }, 400, ['rule.kinds']],
+      [
+        { rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-01-01', kinds: ['DEALER'] } },
+        400,
+        ['rule.kinds'],
+      ],
       [{ rule: { type: 'INACTIVE_STATUS', since: '2026-01-01' } }, 400, ['rule.since']],
       [{ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '01/01/2026' } }, 400, ['rule.since']],
       [{ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-06-02' } }, 422, ['rule.since']],
@@ -207,11 +323,21 @@ describe('bad requests, permissions, idempotency', () => {
     for (const [body, status, fields] of cases) {
       const res = await request(body)
       assert.equal(res.statusCode, status, `${JSON.stringify(body)}: ${res.body}`)
-      assert.deepEqual(json<Problem>(res).errors?.map((e) => e.field), fields, JSON.stringify(body))
+      assert.deepEqual(
+        json<Problem>(res).errors?.map((e) => e.field),
+        fields,
+        JSON.stringify(body),
+      )
     }
-    assert.equal(json<Problem>(await request({ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-06-02' } })).code, 'auto_expire_rule_invalid')
+    assert.equal(
+      json<Problem>(await request({ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-06-02' } })).code,
+      'auto_expire_rule_invalid',
+    )
     // Today is allowed.
-    assert.equal((await request({ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-06-01' } })).statusCode, 200)
+    assert.equal(
+      (await request({ rule: { type: 'DEALERS_WITHOUT_CONTRACTS_SINCE', since: '2026-06-01' } })).statusCode,
+      200,
+    )
   })
 
   test('a read-only user is refused, even for a dry run', async () => {

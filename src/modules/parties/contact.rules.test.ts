@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { isActiveAccountHolder, maskTaxId, PHONE_PATTERN, phoneToE164, TAX_ID_PATTERN, US_STATES, ZIP_PATTERN } from './contact.rules.ts'
+import {
+  isActiveAccountHolder,
+  maskTaxId,
+  PHONE_PATTERN,
+  phoneToE164,
+  TAX_ID_PATTERN,
+  US_STATES,
+  ZIP_PATTERN,
+} from './contact.rules.ts'
 
 test('phone numbers', () => {
   const re = new RegExp(PHONE_PATTERN)
@@ -27,11 +35,24 @@ test('phone numbers', () => {
 
 test('ZIP codes, tax ids and states', () => {
   const zip = new RegExp(ZIP_PATTERN)
-  for (const [input, ok] of [['78701', true], ['78701-1234', true], ['7870', false], ['787011234', false], ['ABCDE', false]] as const) {
+  for (const [input, ok] of [
+    ['78701', true],
+    ['78701-1234', true],
+    ['7870', false],
+    ['787011234', false],
+    ['ABCDE', false],
+  ] as const) {
     assert.equal(zip.test(input), ok, input)
   }
   const tax = new RegExp(TAX_ID_PATTERN)
-  for (const [input, ok] of [['12-3456789', true], ['123456789', true], ['123-45-6789', true], ['12-345678', false], ['1234-5-6789', false], ['AB-CDEFGHI', false]] as const) {
+  for (const [input, ok] of [
+    ['12-3456789', true],
+    ['123456789', true],
+    ['123-45-6789', true],
+    ['12-345678', false],
+    ['1234-5-6789', false],
+    ['AB-CDEFGHI', false],
+  ] as const) {
     assert.equal(tax.test(input), ok, input)
   }
   assert.equal(US_STATES.length, 56)
@@ -49,5 +70,6 @@ test('isActiveAccountHolder', () => {
     ['ACTIVE', new Date('2026-01-01T00:00:00Z'), false],
     ['INACTIVE', null, false],
   ]
-  for (const [status, expired, expected] of cases) assert.equal(isActiveAccountHolder({ status, expired_date: expired }, now), expected, `${status} ${expired}`)
+  for (const [status, expired, expected] of cases)
+    assert.equal(isActiveAccountHolder({ status, expired_date: expired }, now), expected, `${status} ${expired}`)
 })

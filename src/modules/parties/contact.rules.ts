@@ -3,9 +3,62 @@
 
 /** USPS codes: the 50 states, DC, and the territories where contracts are sold. */
 export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
-  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
-  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC', 'PR', 'GU', 'VI', 'AS', 'MP',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'DC',
+  'PR',
+  'GU',
+  'VI',
+  'AS',
+  'MP',
 ] as const
 
 export type UsState = (typeof US_STATES)[number]
@@ -17,7 +70,8 @@ export const ZIP_PATTERN = '^[0-9]{5}(-[0-9]{4})?$'
  * E.164 (+15125550100) or the North American national form: 10 digits, optionally with a leading
  * 1, parentheses around the area code, and spaces, dots or dashes between groups.
  */
-export const PHONE_PATTERN = '^(\\+[1-9][0-9]{6,14}|(1[ .-]?)?(\\([2-9][0-9]{2}\\)|[2-9][0-9]{2})[ .-]?[2-9][0-9]{2}[ .-]?[0-9]{4})$'
+export const PHONE_PATTERN =
+  '^(\\+[1-9][0-9]{6,14}|(1[ .-]?)?(\\([2-9][0-9]{2}\\)|[2-9][0-9]{2})[ .-]?[2-9][0-9]{2}[ .-]?[0-9]{4})$'
 
 /** EIN (12-3456789) or SSN/ITIN (123-45-6789), dashes optional. */
 export const TAX_ID_PATTERN = '^([0-9]{2}-?[0-9]{7}|[0-9]{3}-?[0-9]{2}-?[0-9]{4})$'
@@ -37,6 +91,9 @@ export function maskTaxId(taxId: string | null): string | null {
 }
 
 /** An account holder can take new business while active and not past its expired date. */
-export function isActiveAccountHolder(row: { status: 'ACTIVE' | 'INACTIVE'; expired_date: Date | null }, now: Date): boolean {
+export function isActiveAccountHolder(
+  row: { status: 'ACTIVE' | 'INACTIVE'; expired_date: Date | null },
+  now: Date,
+): boolean {
   return row.status === 'ACTIVE' && (row.expired_date === null || row.expired_date.getTime() > now.getTime())
 }

@@ -10,17 +10,32 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import { insertAccountHolder } from './account-holder.repository.ts'
 
-export type PartyAddress = { line1: string; line2?: string | null; city: string; state: string; postalCode: string; country?: string | null }
+export type PartyAddress = {
+  line1: string
+  line2?: string | null
+  city: string
+  state: string
+  postalCode: string
+  country?: string | null
+}
 export type CustomerInput = {
-  firstName?: string | null; middleInitial?: string | null; lastName?: string | null; companyName?: string | null
-  emailAddress?: string | null; phoneNumber?: string | null; address?: PartyAddress | null
+  firstName?: string | null
+  middleInitial?: string | null
+  lastName?: string | null
+  companyName?: string | null
+  emailAddress?: string | null
+  phoneNumber?: string | null
+  address?: PartyAddress | null
 }
 export type LienHolderInput = { name: string; address?: PartyAddress | null; phoneNumber?: string | null }
 export type LienHolderRecord = { id: number; name: string; address: PartyAddress | null; phoneNumber: string | null }
 
 /** The legal name of a contract holder: a company, else "first middle last". */
 export function customerLegalName(c: CustomerInput): string {
-  const person = [c.firstName, c.middleInitial, c.lastName].map((p) => p?.trim()).filter(Boolean).join(' ')
+  const person = [c.firstName, c.middleInitial, c.lastName]
+    .map((p) => p?.trim())
+    .filter(Boolean)
+    .join(' ')
   return (c.companyName?.trim() || person).slice(0, 200)
 }
 
@@ -31,7 +46,14 @@ export function customerLegalName(c: CustomerInput): string {
 function firstAddress(addresses: unknown): PartyAddress | null {
   const a = ((addresses as Array<Partial<PartyAddress>> | null | undefined) ?? [])[0]
   if (!a || !a.line1 || !a.city || !a.state || !a.postalCode) return null
-  return { line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state, postalCode: a.postalCode, country: 'US' }
+  return {
+    line1: a.line1,
+    line2: a.line2 ?? null,
+    city: a.city,
+    state: a.state,
+    postalCode: a.postalCode,
+    country: 'US',
+  }
 }
 
 type ContactRow = { id: number; emails: unknown; addresses: unknown }
@@ -46,7 +68,14 @@ function sameCustomer(row: ContactRow, c: CustomerInput): boolean {
   if (email && emails.some((e) => e.address?.toLowerCase() === email)) return true
   const a = c.address
   const addresses = (row.addresses as Array<Partial<PartyAddress>> | null) ?? []
-  return !!a && addresses.some((x) => x.postalCode?.slice(0, 5) === a.postalCode.slice(0, 5) && x.line1?.trim().toLowerCase() === a.line1.trim().toLowerCase())
+  return (
+    !!a &&
+    addresses.some(
+      (x) =>
+        x.postalCode?.slice(0, 5) === a.postalCode.slice(0, 5) &&
+        x.line1?.trim().toLowerCase() === a.line1.trim().toLowerCase(),
+    )
+  )
 }
 
 export function createContractParties({ db }: { db: Database; clock: Clock }) {
@@ -55,20 +84,39 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
   async function administratorId(tenantId: number): Promise<number> {
     const known = administrators.get(tenantId)
     if (known !== undefined) return known
-    const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select('id')
-      .where('tenant_id', '=', tenantId).where('kind', '=', 'ADMIN_COMPANY').orderBy('id').limit(1).executeTakeFirstOrThrow())
+    const row = await db.read(tenantId, (x) =>
+      x
+        .selectFrom('account_holder')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', 'ADMIN_COMPANY')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirstOrThrow(),
+    )
     administrators.set(tenantId, row.id)
     return row.id
   }
   return {
     /** The customer record of a contract holder: an existing one (sameCustomer) or a new one. */
-    async matchOrCreateCustomer(tx: Transaction<DB>, ctx: RequestContext, c: CustomerInput, dealerId: number, now: Date): Promise<number> {
+    async matchOrCreateCustomer(
+      tx: Transaction<DB>,
+      ctx: RequestContext,
+      c: CustomerInput,
+      dealerId: number,
+      now: Date,
+    ): Promise<number> {
       const tenantId = ctx.tenantId
       const legalName = customerLegalName(c)
-      const candidates = await tx.selectFrom('account_holder').select(['id', 'emails', 'addresses'])
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'CUSTOMER')
+      const candidates = await tx
+        .selectFrom('account_holder')
+        .select(['id', 'emails', 'addresses'])
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', 'CUSTOMER')
         .where('legal_name_key', '=', sql<string>`lower(${legalName})`)
-        .orderBy('id').limit(50).execute()
+        .orderBy('id')
+        .limit(50)
+        .execute()
       const found = candidates.find((row) => sameCustomer(row, c))
       if (found) return found.id
       const details: Record<string, unknown> = { dealerId }
@@ -76,51 +124,114 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
         const v = c[k]?.trim()
         if (v) details[k] = v
       }
-      const id = await insertAccountHolder(tx, tenantId, 'CUSTOMER', {
-        business_key: null, legal_name: legalName, display_name: legalName, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
-        addresses: JSON.stringify(c.address ? [{ type: 'MAILING', ...c.address, country: 'US' }] : []),
-        phones: JSON.stringify(c.phoneNumber ? [{ type: 'MOBILE', number: c.phoneNumber }] : []),
-        emails: JSON.stringify(c.emailAddress ? [{ type: 'PRIMARY', address: c.emailAddress.trim() }] : []),
-        primary_state: c.address?.state ?? null, details: JSON.stringify(details), dealer_group_id: null,
-      }, now)
-      await writeAudit(tx, ctx, now, { action: 'customer.created', entityType: 'account_holder', entityId: id, changes: { after: { legalName, ...details }, source: 'contract' } })
+      const id = await insertAccountHolder(
+        tx,
+        tenantId,
+        'CUSTOMER',
+        {
+          business_key: null,
+          legal_name: legalName,
+          display_name: legalName,
+          status: 'ACTIVE',
+          expired_date: null,
+          tax_id: null,
+          w9_on_file: false,
+          addresses: JSON.stringify(c.address ? [{ type: 'MAILING', ...c.address, country: 'US' }] : []),
+          phones: JSON.stringify(c.phoneNumber ? [{ type: 'MOBILE', number: c.phoneNumber }] : []),
+          emails: JSON.stringify(c.emailAddress ? [{ type: 'PRIMARY', address: c.emailAddress.trim() }] : []),
+          primary_state: c.address?.state ?? null,
+          details: JSON.stringify(details),
+          dealer_group_id: null,
+        },
+        now,
+      )
+      await writeAudit(tx, ctx, now, {
+        action: 'customer.created',
+        entityType: 'account_holder',
+        entityId: id,
+        changes: { after: { legalName, ...details }, source: 'contract' },
+      })
       return id
     },
 
     /** A lien holder of the tenant by id; undefined when there is none. */
     async lienHolder(tx: Transaction<DB>, tenantId: number, id: number): Promise<LienHolderRecord | undefined> {
-      const row = await tx.selectFrom('account_holder').select(['id', 'legal_name', 'addresses', 'phones'])
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('id', '=', id).executeTakeFirst()
+      const row = await tx
+        .selectFrom('account_holder')
+        .select(['id', 'legal_name', 'addresses', 'phones'])
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', 'LIEN_HOLDER')
+        .where('id', '=', id)
+        .executeTakeFirst()
       if (!row) return undefined
       const phone = ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null
       return { id: row.id, name: row.legal_name, address: firstAddress(row.addresses), phoneNumber: phone }
     },
 
     /** A lien holder given inline: the tenant's record with that name (compared as the database lower-cases it), else a new one. */
-    async matchOrCreateLienHolder(tx: Transaction<DB>, ctx: RequestContext, l: LienHolderInput, now: Date): Promise<number> {
+    async matchOrCreateLienHolder(
+      tx: Transaction<DB>,
+      ctx: RequestContext,
+      l: LienHolderInput,
+      now: Date,
+    ): Promise<number> {
       const tenantId = ctx.tenantId
       const name = l.name.trim().slice(0, 200)
-      const existing = await tx.selectFrom('account_holder').select('id')
-        .where('tenant_id', '=', tenantId).where('kind', '=', 'LIEN_HOLDER').where('legal_name_key', '=', sql<string>`lower(${name})`)
-        .orderBy('id').limit(1).executeTakeFirst()
+      const existing = await tx
+        .selectFrom('account_holder')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', 'LIEN_HOLDER')
+        .where('legal_name_key', '=', sql<string>`lower(${name})`)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst()
       if (existing) return existing.id
-      const id = await insertAccountHolder(tx, tenantId, 'LIEN_HOLDER', {
-        business_key: null, legal_name: name, display_name: name, status: 'ACTIVE', expired_date: null, tax_id: null, w9_on_file: false,
-        addresses: JSON.stringify(l.address ? [{ type: 'MAILING', ...l.address, country: 'US' }] : []),
-        phones: JSON.stringify(l.phoneNumber ? [{ type: 'OFFICE', number: l.phoneNumber }] : []),
-        emails: '[]', primary_state: l.address?.state ?? null, details: '{}', dealer_group_id: null,
-      }, now)
-      await writeAudit(tx, ctx, now, { action: 'lien_holder.created', entityType: 'account_holder', entityId: id, changes: { after: { legalName: name }, source: 'contract' } })
+      const id = await insertAccountHolder(
+        tx,
+        tenantId,
+        'LIEN_HOLDER',
+        {
+          business_key: null,
+          legal_name: name,
+          display_name: name,
+          status: 'ACTIVE',
+          expired_date: null,
+          tax_id: null,
+          w9_on_file: false,
+          addresses: JSON.stringify(l.address ? [{ type: 'MAILING', ...l.address, country: 'US' }] : []),
+          phones: JSON.stringify(l.phoneNumber ? [{ type: 'OFFICE', number: l.phoneNumber }] : []),
+          emails: '[]',
+          primary_state: l.address?.state ?? null,
+          details: '{}',
+          dealer_group_id: null,
+        },
+        now,
+      )
+      await writeAudit(tx, ctx, now, {
+        action: 'lien_holder.created',
+        entityType: 'account_holder',
+        entityId: id,
+        changes: { after: { legalName: name }, source: 'contract' },
+      })
       return id
     },
 
     administratorId,
 
     /** The administrator company's name and address, as printed on contracts. */
-    async administrator(tenantId: number): Promise<{ name: string; address: PartyAddress | null; phoneNumber: string | null }> {
+    async administrator(
+      tenantId: number,
+    ): Promise<{ name: string; address: PartyAddress | null; phoneNumber: string | null }> {
       const id = await administratorId(tenantId)
-      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['display_name', 'addresses', 'phones'])
-        .where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirstOrThrow())
+      const row = await db.read(tenantId, (x) =>
+        x
+          .selectFrom('account_holder')
+          .select(['display_name', 'addresses', 'phones'])
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow(),
+      )
       return {
         name: row.display_name,
         address: firstAddress(row.addresses),
@@ -130,8 +241,14 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
 
     /** A dealer's name and address, as printed on contracts. */
     async dealerContact(tenantId: number, dealerId: number): Promise<{ address: PartyAddress | null }> {
-      const row = await db.read(tenantId, (x) => x.selectFrom('account_holder').select(['addresses'])
-        .where('tenant_id', '=', tenantId).where('id', '=', dealerId).executeTakeFirst())
+      const row = await db.read(tenantId, (x) =>
+        x
+          .selectFrom('account_holder')
+          .select(['addresses'])
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', dealerId)
+          .executeTakeFirst(),
+      )
       return { address: firstAddress(row?.addresses) }
     },
 
@@ -139,10 +256,18 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
      * Moves the last contract date of the parties forward to `saleDate` (never back). Only rows
      * that change are written, so concurrent sales of one dealer rarely wait on each other.
      */
-    async recordContractSale(tx: Transaction<DB>, tenantId: number, accountHolderIds: readonly number[], saleDate: string): Promise<void> {
+    async recordContractSale(
+      tx: Transaction<DB>,
+      tenantId: number,
+      accountHolderIds: readonly number[],
+      saleDate: string,
+    ): Promise<void> {
       if (accountHolderIds.length === 0) return
-      await tx.updateTable('account_holder').set({ last_contract_date: saleDate })
-        .where('tenant_id', '=', tenantId).where('id', 'in', [...new Set(accountHolderIds)])
+      await tx
+        .updateTable('account_holder')
+        .set({ last_contract_date: saleDate })
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', [...new Set(accountHolderIds)])
         .where((eb) => eb.or([eb('last_contract_date', 'is', null), eb('last_contract_date', '<', saleDate)]))
         .execute()
     },

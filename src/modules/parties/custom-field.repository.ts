@@ -2,7 +2,12 @@
 // (the unique indexes are on lower(name)); a field's label comes from the definition of its name.
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
-import type { AccountHolderCustomFieldTable, CustomFieldDefinitionTable, CustomFieldType, DB } from '../../platform/db/schema.ts'
+import type {
+  AccountHolderCustomFieldTable,
+  CustomFieldDefinitionTable,
+  CustomFieldType,
+  DB,
+} from '../../platform/db/schema.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
 import type { CustomFieldKind, CustomFieldValue } from './custom-field.rules.ts'
 
@@ -14,7 +19,13 @@ export type DefinitionRow = Selectable<CustomFieldDefinitionTable>
  * of the definition of that name (exclusive): a field is checked against the definition that
  * commits, and a definition against every field that exists when it commits.
  */
-export async function lockFieldName(tx: Transaction<DB>, tenantId: number, kind: CustomFieldKind, name: string, mode: 'shared' | 'exclusive'): Promise<void> {
+export async function lockFieldName(
+  tx: Transaction<DB>,
+  tenantId: number,
+  kind: CustomFieldKind,
+  name: string,
+  mode: 'shared' | 'exclusive',
+): Promise<void> {
   const key = `custom_field|${tenantId}|${kind}|${name.toLowerCase()}`
   if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(tx)
   else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx)
@@ -36,16 +47,36 @@ export async function listDefinitions(db: Executor, tenantId: number, filter: De
 }
 
 export function findDefinition(db: Executor, tenantId: number, id: number): Promise<DefinitionRow | undefined> {
-  return db.selectFrom('custom_field_definition').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()
+  return db
+    .selectFrom('custom_field_definition')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
 }
 
 export function lockDefinition(tx: Transaction<DB>, tenantId: number, id: number): Promise<DefinitionRow | undefined> {
-  return tx.selectFrom('custom_field_definition').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst()
+  return tx
+    .selectFrom('custom_field_definition')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()
 }
 
-export function findDefinitionByName(db: Executor, tenantId: number, kind: CustomFieldKind, name: string): Promise<DefinitionRow | undefined> {
-  return db.selectFrom('custom_field_definition').selectAll()
-    .where('tenant_id', '=', tenantId).where('applies_to', '=', kind).where(sql<string>`lower(name)`, '=', name.toLowerCase())
+export function findDefinitionByName(
+  db: Executor,
+  tenantId: number,
+  kind: CustomFieldKind,
+  name: string,
+): Promise<DefinitionRow | undefined> {
+  return db
+    .selectFrom('custom_field_definition')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('applies_to', '=', kind)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst()
 }
 
@@ -56,16 +87,34 @@ export type DefinitionWrite = {
   max_length: number | null
 }
 
-export async function insertDefinition(tx: Transaction<DB>, tenantId: number, key: { applies_to: CustomFieldKind; name: string; type: CustomFieldType }, values: DefinitionWrite, now: Date): Promise<number> {
-  const row = await tx.insertInto('custom_field_definition')
+export async function insertDefinition(
+  tx: Transaction<DB>,
+  tenantId: number,
+  key: { applies_to: CustomFieldKind; name: string; type: CustomFieldType },
+  values: DefinitionWrite,
+  now: Date,
+): Promise<number> {
+  const row = await tx
+    .insertInto('custom_field_definition')
     .values({ ...key, ...values, tenant_id: tenantId, created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow()
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return row.id
 }
 
-export async function updateDefinition(tx: Transaction<DB>, tenantId: number, id: number, values: DefinitionWrite, now: Date): Promise<void> {
-  await tx.updateTable('custom_field_definition').set({ ...values, updated_at: now, version: sql`version + 1` })
-    .where('tenant_id', '=', tenantId).where('id', '=', id).execute()
+export async function updateDefinition(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  values: DefinitionWrite,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('custom_field_definition')
+    .set({ ...values, updated_at: now, version: sql`version + 1` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute()
 }
 
 export async function deleteDefinition(tx: Transaction<DB>, tenantId: number, id: number): Promise<void> {
@@ -81,25 +130,52 @@ export type ConflictMember = 'type' | 'allowedValues' | 'maxLength'
  * goes away): LIST fields, which cannot exist without one. At most 10, with the total.
  */
 export async function conflictingFields(
-  db: Executor, tenantId: number, key: { applies_to: CustomFieldKind; name: string },
+  db: Executor,
+  tenantId: number,
+  key: { applies_to: CustomFieldKind; name: string },
   rules: { type: CustomFieldType; allowed_values: string[] | null; max_length: number | null } | null,
 ) {
-  const reasons: Array<[ConflictMember, Expression<SqlBool>]> = rules === null
-    ? [['type', sql<SqlBool>`f.type = 'LIST'`]]
-    : [
-      ['type', sql<SqlBool>`f.type <> ${rules.type}`],
-      ...(rules.type === 'LIST' && rules.allowed_values ? [['allowedValues', sql<SqlBool>`not (f.value #>> '{}' = any(${rules.allowed_values}::text[]))`] as [ConflictMember, Expression<SqlBool>]] : []),
-      ...(rules.type === 'STRING' && rules.max_length !== null ? [['maxLength', sql<SqlBool>`char_length(f.value #>> '{}') > ${rules.max_length}`] as [ConflictMember, Expression<SqlBool>]] : []),
-    ]
-  const q = db.selectFrom('account_holder_custom_field as f')
-    .innerJoin('account_holder as ah', (j) => j.onRef('ah.tenant_id', '=', 'f.tenant_id').onRef('ah.id', '=', 'f.account_holder_id'))
+  const reasons: Array<[ConflictMember, Expression<SqlBool>]> =
+    rules === null
+      ? [['type', sql<SqlBool>`f.type = 'LIST'`]]
+      : [
+          ['type', sql<SqlBool>`f.type <> ${rules.type}`],
+          ...(rules.type === 'LIST' && rules.allowed_values
+            ? [
+                ['allowedValues', sql<SqlBool>`not (f.value #>> '{}' = any(${rules.allowed_values}::text[]))`] as [
+                  ConflictMember,
+                  Expression<SqlBool>,
+                ],
+              ]
+            : []),
+          ...(rules.type === 'STRING' && rules.max_length !== null
+            ? [
+                ['maxLength', sql<SqlBool>`char_length(f.value #>> '{}') > ${rules.max_length}`] as [
+                  ConflictMember,
+                  Expression<SqlBool>,
+                ],
+              ]
+            : []),
+        ]
+  const q = db
+    .selectFrom('account_holder_custom_field as f')
+    .innerJoin('account_holder as ah', (j) =>
+      j.onRef('ah.tenant_id', '=', 'f.tenant_id').onRef('ah.id', '=', 'f.account_holder_id'),
+    )
     .where('f.tenant_id', '=', tenantId)
     .where('ah.kind', '=', key.applies_to)
     .where(sql<string>`lower(f.name)`, '=', key.name.toLowerCase())
     .where((eb) => eb.or(reasons.map(([, condition]) => condition)))
   // The first reason that holds, in the order above (a field of another type fails on its type).
-  const reason = sql<ConflictMember>`case ${sql.join(reasons.map(([member, condition]) => sql`when ${condition} then ${sql.lit(member)}`), sql` `)} end`
-  const rows = await q.select(['f.id', 'f.account_holder_id', reason.as('reason')]).orderBy('f.id').limit(10).execute()
+  const reason = sql<ConflictMember>`case ${sql.join(
+    reasons.map(([member, condition]) => sql`when ${condition} then ${sql.lit(member)}`),
+    sql` `,
+  )} end`
+  const rows = await q
+    .select(['f.id', 'f.account_holder_id', reason.as('reason')])
+    .orderBy('f.id')
+    .limit(10)
+    .execute()
   if (rows.length < 10) return { rows, total: rows.length }
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -109,67 +185,145 @@ export async function conflictingFields(
 // Fields
 
 function selectFields(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number) {
-  return db.selectFrom('account_holder_custom_field as f')
-    .leftJoin('custom_field_definition as d', (j) => j.onRef('d.tenant_id', '=', 'f.tenant_id').on('d.applies_to', '=', kind)
-      .on(sql<string>`lower(d.name)`, '=', sql<string>`lower(f.name)`))
+  return db
+    .selectFrom('account_holder_custom_field as f')
+    .leftJoin('custom_field_definition as d', (j) =>
+      j
+        .onRef('d.tenant_id', '=', 'f.tenant_id')
+        .on('d.applies_to', '=', kind)
+        .on(sql<string>`lower(d.name)`, '=', sql<string>`lower(f.name)`),
+    )
     .selectAll('f')
     .select('d.label')
     .where('f.tenant_id', '=', tenantId)
     .where('f.account_holder_id', '=', holderId)
 }
 
-export async function listFields(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number, filter: { name?: string }, window: Window) {
+export async function listFields(
+  db: Executor,
+  tenantId: number,
+  kind: CustomFieldKind,
+  holderId: number,
+  filter: { name?: string },
+  window: Window,
+) {
   let q = selectFields(db, tenantId, kind, holderId)
   if (filter.name) q = q.where(sql<string>`lower(f.name)`, '=', filter.name.toLowerCase())
   const rows: FieldRow[] = await windowed(q.orderBy('f.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
-  let c = db.selectFrom('account_holder_custom_field as f').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('f.tenant_id', '=', tenantId).where('f.account_holder_id', '=', holderId)
+  let c = db
+    .selectFrom('account_holder_custom_field as f')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('f.tenant_id', '=', tenantId)
+    .where('f.account_holder_id', '=', holderId)
   if (filter.name) c = c.where(sql<string>`lower(f.name)`, '=', filter.name.toLowerCase())
   const count = await c.executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
 }
 
-export function findField(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number, fieldId: number): Promise<FieldRow | undefined> {
+export function findField(
+  db: Executor,
+  tenantId: number,
+  kind: CustomFieldKind,
+  holderId: number,
+  fieldId: number,
+): Promise<FieldRow | undefined> {
   return selectFields(db, tenantId, kind, holderId).where('f.id', '=', fieldId).executeTakeFirst()
 }
 
 export function lockField(tx: Transaction<DB>, tenantId: number, holderId: number, fieldId: number) {
-  return tx.selectFrom('account_holder_custom_field').select(['id', 'name', 'type', 'version'])
-    .where('tenant_id', '=', tenantId).where('account_holder_id', '=', holderId).where('id', '=', fieldId)
-    .forUpdate().executeTakeFirst()
+  return tx
+    .selectFrom('account_holder_custom_field')
+    .select(['id', 'name', 'type', 'version'])
+    .where('tenant_id', '=', tenantId)
+    .where('account_holder_id', '=', holderId)
+    .where('id', '=', fieldId)
+    .forUpdate()
+    .executeTakeFirst()
 }
 
 export async function fieldNameTaken(db: Executor, tenantId: number, holderId: number, name: string): Promise<boolean> {
-  const row = await db.selectFrom('account_holder_custom_field').select('id')
-    .where('tenant_id', '=', tenantId).where('account_holder_id', '=', holderId).where(sql<string>`lower(name)`, '=', name.toLowerCase())
+  const row = await db
+    .selectFrom('account_holder_custom_field')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('account_holder_id', '=', holderId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst()
   return row !== undefined
 }
 
-export async function insertField(tx: Transaction<DB>, tenantId: number, holderId: number, field: { name: string; type: CustomFieldType; value: CustomFieldValue }, now: Date): Promise<number> {
-  const row = await tx.insertInto('account_holder_custom_field')
-    .values({ tenant_id: tenantId, account_holder_id: holderId, name: field.name, type: field.type, value: JSON.stringify(field.value), created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow()
+export async function insertField(
+  tx: Transaction<DB>,
+  tenantId: number,
+  holderId: number,
+  field: { name: string; type: CustomFieldType; value: CustomFieldValue },
+  now: Date,
+): Promise<number> {
+  const row = await tx
+    .insertInto('account_holder_custom_field')
+    .values({
+      tenant_id: tenantId,
+      account_holder_id: holderId,
+      name: field.name,
+      type: field.type,
+      value: JSON.stringify(field.value),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return row.id
 }
 
-export async function updateFieldValue(tx: Transaction<DB>, tenantId: number, fieldId: number, value: CustomFieldValue, now: Date): Promise<void> {
-  await tx.updateTable('account_holder_custom_field').set({ value: JSON.stringify(value), updated_at: now, version: sql`version + 1` })
-    .where('tenant_id', '=', tenantId).where('id', '=', fieldId).execute()
+export async function updateFieldValue(
+  tx: Transaction<DB>,
+  tenantId: number,
+  fieldId: number,
+  value: CustomFieldValue,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('account_holder_custom_field')
+    .set({ value: JSON.stringify(value), updated_at: now, version: sql`version + 1` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', fieldId)
+    .execute()
 }
 
 export async function deleteField(tx: Transaction<DB>, tenantId: number, fieldId: number): Promise<void> {
-  await tx.deleteFrom('account_holder_custom_field').where('tenant_id', '=', tenantId).where('id', '=', fieldId).execute()
+  await tx
+    .deleteFrom('account_holder_custom_field')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', fieldId)
+    .execute()
 }
 
 /** Names of required definitions for `kind` that the account holder has no field for, by name. */
-export async function missingRequired(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number): Promise<string[]> {
-  const rows = await db.selectFrom('custom_field_definition as d').select('d.name')
-    .where('d.tenant_id', '=', tenantId).where('d.applies_to', '=', kind).where('d.required', '=', true)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('account_holder_custom_field as f').select('f.id')
-      .where('f.tenant_id', '=', tenantId).where('f.account_holder_id', '=', holderId)
-      .where(sql<string>`lower(f.name)`, '=', sql<string>`lower(d.name)`))))
+export async function missingRequired(
+  db: Executor,
+  tenantId: number,
+  kind: CustomFieldKind,
+  holderId: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('custom_field_definition as d')
+    .select('d.name')
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.applies_to', '=', kind)
+    .where('d.required', '=', true)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('account_holder_custom_field as f')
+            .select('f.id')
+            .where('f.tenant_id', '=', tenantId)
+            .where('f.account_holder_id', '=', holderId)
+            .where(sql<string>`lower(f.name)`, '=', sql<string>`lower(d.name)`),
+        ),
+      ),
+    )
     .orderBy(sql`lower(d.name)`)
     .execute()
   return rows.map((r) => r.name)

@@ -12,8 +12,17 @@ import { problemResponses } from '../../platform/http/schemas.ts'
 import { KINDS, type KindDefinition } from './account-holder.kinds.ts'
 import { toDefinitionDto, toFieldDto } from './custom-field.mapper.ts'
 import {
-  AddCustomFieldBody, CreateCustomFieldDefinitionBody, CUSTOM_FIELD_DEFINITION_EXAMPLE, CUSTOM_FIELD_EXAMPLE, CustomFieldDefinitionListQuery,
-  CustomFieldDefinitionParams, CustomFieldDefinitionSchema, CustomFieldListQuery, CustomFieldSchema, fieldParams, parentParams,
+  AddCustomFieldBody,
+  CreateCustomFieldDefinitionBody,
+  CUSTOM_FIELD_DEFINITION_EXAMPLE,
+  CUSTOM_FIELD_EXAMPLE,
+  CustomFieldDefinitionListQuery,
+  CustomFieldDefinitionParams,
+  CustomFieldDefinitionSchema,
+  CustomFieldListQuery,
+  CustomFieldSchema,
+  fieldParams,
+  parentParams,
 } from './custom-field.schemas.ts'
 import type { CustomFieldService } from './custom-field.service.ts'
 
@@ -37,103 +46,148 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
   const fieldOf = (req: FastifyRequest) => (req.params as { fieldId: number }).fieldId
   const parentRule = `The ${def.noun} must exist and be visible to the caller, else 404 \`account_holder_not_found\` (also for an id of another kind or tenant).`
 
-  app.get(collection, {
-    schema: {
-      tags, summary: `List the custom fields of a ${def.noun}`,
-      description: `Ordered by id, bounded by limit/offset; the total is in X-Total-Count. X-Missing-Required-Fields lists, comma-separated, the names of required definitions for ${def.kind} that this ${def.noun} has no field for (absent when none). ${parentRule}`,
-      params: parentParams(def),
-      querystring: CustomFieldListQuery,
-      response: {
-        200: Type.Array(fieldRef, {
-          examples: [[CUSTOM_FIELD_EXAMPLE]],
-          headers: {
-            'X-Total-Count': TotalCount,
-            'X-Missing-Required-Fields': Type.String({ description: 'Names of required fields this account holder lacks, comma-separated; absent when none.' }),
-          },
-        }),
-        ...problemResponses(404),
+  app.get(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: `List the custom fields of a ${def.noun}`,
+        description: `Ordered by id, bounded by limit/offset; the total is in X-Total-Count. X-Missing-Required-Fields lists, comma-separated, the names of required definitions for ${def.kind} that this ${def.noun} has no field for (absent when none). ${parentRule}`,
+        params: parentParams(def),
+        querystring: CustomFieldListQuery,
+        response: {
+          200: Type.Array(fieldRef, {
+            examples: [[CUSTOM_FIELD_EXAMPLE]],
+            headers: {
+              'X-Total-Count': TotalCount,
+              'X-Missing-Required-Fields': Type.String({
+                description: 'Names of required fields this account holder lacks, comma-separated; absent when none.',
+              }),
+            },
+          }),
+          ...problemResponses(404),
+        },
       },
+      config: READ,
     },
-    config: READ,
-  }, async (req, reply) => {
-    const q = req.query
-    const result = await service.listFields(ctxOf(req), def, holderOf(req), q.name === undefined ? {} : { name: q.name }, listWindow(q))
-    if (result.missingRequired.length > 0) reply.header('x-missing-required-fields', result.missingRequired.join(', '))
-    return sendList(reply, { items: result.rows.map(toFieldDto), totalCount: result.total })
-  })
+    async (req, reply) => {
+      const q = req.query
+      const result = await service.listFields(
+        ctxOf(req),
+        def,
+        holderOf(req),
+        q.name === undefined ? {} : { name: q.name },
+        listWindow(q),
+      )
+      if (result.missingRequired.length > 0)
+        reply.header('x-missing-required-fields', result.missingRequired.join(', '))
+      return sendList(reply, { items: result.rows.map(toFieldDto), totalCount: result.total })
+    },
+  )
 
-  app.post(collection, {
-    schema: {
-      tags, summary: `Add a custom field to a ${def.noun}`,
-      description: [
-        `The name is unique per ${def.noun}, ignoring case (409 \`custom_field_name_taken\`).`,
-        `The value must fit the type (INTEGER an integer, DECIMAL at most 2 decimals, DATE YYYY-MM-DD, BOOLEAN true/false, STRING 1 to 1000 characters).`,
-        `When the tenant defines the name for ${def.kind}, the type must be the definition's and the value must satisfy its allowed values or maximum length; the field takes the definition's spelling of the name.`,
-        'LIST fields need a definition. Otherwise 422 `invalid_custom_field_value` naming `type` or `value`.',
-        parentRule,
-      ].join(' '),
-      params: parentParams(def),
-      body: AddCustomFieldBody,
-      response: { 201: fieldRef, ...problemResponses(404, 409, 415, 422) },
+  app.post(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: `Add a custom field to a ${def.noun}`,
+        description: [
+          `The name is unique per ${def.noun}, ignoring case (409 \`custom_field_name_taken\`).`,
+          `The value must fit the type (INTEGER an integer, DECIMAL at most 2 decimals, DATE YYYY-MM-DD, BOOLEAN true/false, STRING 1 to 1000 characters).`,
+          `When the tenant defines the name for ${def.kind}, the type must be the definition's and the value must satisfy its allowed values or maximum length; the field takes the definition's spelling of the name.`,
+          'LIST fields need a definition. Otherwise 422 `invalid_custom_field_value` naming `type` or `value`.',
+          parentRule,
+        ].join(' '),
+        params: parentParams(def),
+        body: AddCustomFieldBody,
+        response: { 201: fieldRef, ...problemResponses(404, 409, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    const row = await service.addField(ctxOf(req), def, holderOf(req), req.body)
-    setEtag(reply, row.version)
-    reply.code(201).header('location', `${def.path}/${holderOf(req)}/customfields/${row.id}`)
-    return toFieldDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.addField(ctxOf(req), def, holderOf(req), req.body)
+      setEtag(reply, row.version)
+      reply.code(201).header('location', `${def.path}/${holderOf(req)}/customfields/${row.id}`)
+      return toFieldDto(row)
+    },
+  )
 
-  app.get(one, {
-    schema: {
-      tags, summary: `Read a custom field of a ${def.noun}`,
-      description: `A field id of another account holder is 404 \`custom_field_not_found\`. ${parentRule}`,
-      params: fieldParams(def),
-      response: { 200: fieldRef, ...problemResponses(404) },
+  app.get(
+    one,
+    {
+      schema: {
+        tags,
+        summary: `Read a custom field of a ${def.noun}`,
+        description: `A field id of another account holder is 404 \`custom_field_not_found\`. ${parentRule}`,
+        params: fieldParams(def),
+        response: { 200: fieldRef, ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, reply) => {
-    const row = await service.getField(ctxOf(req), def, holderOf(req), fieldOf(req))
-    setEtag(reply, row.version)
-    return toFieldDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.getField(ctxOf(req), def, holderOf(req), fieldOf(req))
+      setEtag(reply, row.version)
+      return toFieldDto(row)
+    },
+  )
 
-  app.patch(one, {
-    schema: {
-      tags, summary: `Change the value of a custom field of a ${def.noun}`,
-      description: [
-        'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch).',
-        'Only `value` may change: id, name, type, label, the timestamps and version are refused by name (422 `immutable_field`).',
-        'The new value is checked like one being added (422 `invalid_custom_field_value`). If-Match is honoured (412). Audited.',
-        parentRule,
-      ].join(' '),
-      params: fieldParams(def),
-      body: PatchBody({ value: 'East' }),
-      consumes: [...PATCH_MEDIA_TYPES],
-      response: { 200: fieldRef, ...problemResponses(404, 412, 415, 422) },
+  app.patch(
+    one,
+    {
+      schema: {
+        tags,
+        summary: `Change the value of a custom field of a ${def.noun}`,
+        description: [
+          'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch).',
+          'Only `value` may change: id, name, type, label, the timestamps and version are refused by name (422 `immutable_field`).',
+          'The new value is checked like one being added (422 `invalid_custom_field_value`). If-Match is honoured (412). Audited.',
+          parentRule,
+        ].join(' '),
+        params: fieldParams(def),
+        body: PatchBody({ value: 'East' }),
+        consumes: [...PATCH_MEDIA_TYPES],
+        response: { 200: fieldRef, ...problemResponses(404, 412, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    const row = await service.patchField(ctxOf(req), def, holderOf(req), fieldOf(req), req.body, req.headers['content-type'], expectedVersion(req))
-    setEtag(reply, row.version)
-    return toFieldDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.patchField(
+        ctxOf(req),
+        def,
+        holderOf(req),
+        fieldOf(req),
+        req.body,
+        req.headers['content-type'],
+        expectedVersion(req),
+      )
+      setEtag(reply, row.version)
+      return toFieldDto(row)
+    },
+  )
 
-  app.delete(one, {
-    schema: {
-      tags, summary: `Delete a custom field of a ${def.noun}`,
-      description: `A field whose definition is required cannot be deleted (409 \`custom_field_required\`); change its value instead. If-Match is honoured (412). Audited. ${parentRule}`,
-      params: fieldParams(def),
-      response: { 204: Deleted, ...problemResponses(404, 409, 412) },
+  app.delete(
+    one,
+    {
+      schema: {
+        tags,
+        summary: `Delete a custom field of a ${def.noun}`,
+        description: `A field whose definition is required cannot be deleted (409 \`custom_field_required\`); change its value instead. If-Match is honoured (412). Audited. ${parentRule}`,
+        params: fieldParams(def),
+        response: { 204: Deleted, ...problemResponses(404, 409, 412) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    await service.deleteField(ctxOf(req), def, holderOf(req), fieldOf(req), expectedVersion(req))
-    return reply.code(204).send(null)
-  })
+    async (req, reply) => {
+      await service.deleteField(ctxOf(req), def, holderOf(req), fieldOf(req), expectedVersion(req))
+      return reply.code(204).send(null)
+    },
+  )
 }
 
-export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomFieldService }> = async (app, { service }) => {
+export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomFieldService }> = async (
+  app,
+  { service },
+) => {
   app.addSchema(CustomFieldSchema)
   app.addSchema(CustomFieldDefinitionSchema)
 
@@ -142,88 +196,131 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
   const collection = '/api/customfielddefinitions'
   const one = `${collection}/:definitionId`
 
-  app.get(collection, {
-    schema: {
-      tags, summary: 'List the tenant\'s custom field definitions',
-      description: 'Filtered by appliesTo and name (exact, ignoring case); ordered by id; bounded by limit/offset, the total in X-Total-Count.',
-      querystring: CustomFieldDefinitionListQuery,
-      response: { 200: Type.Array(definitionRef, { examples: [[CUSTOM_FIELD_DEFINITION_EXAMPLE]], headers: { 'X-Total-Count': TotalCount } }), ...problemResponses() },
+  app.get(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: "List the tenant's custom field definitions",
+        description:
+          'Filtered by appliesTo and name (exact, ignoring case); ordered by id; bounded by limit/offset, the total in X-Total-Count.',
+        querystring: CustomFieldDefinitionListQuery,
+        response: {
+          200: Type.Array(definitionRef, {
+            examples: [[CUSTOM_FIELD_DEFINITION_EXAMPLE]],
+            headers: { 'X-Total-Count': TotalCount },
+          }),
+          ...problemResponses(),
+        },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, reply) => {
-    const q = req.query
-    const result = await service.listDefinitions(ctxOf(req), {
-      ...(q.appliesTo === undefined ? {} : { appliesTo: q.appliesTo }),
-      ...(q.name === undefined ? {} : { name: q.name }),
-    }, listWindow(q))
-    return sendList(reply, { items: result.rows.map(toDefinitionDto), totalCount: result.total })
-  })
+    async (req, reply) => {
+      const q = req.query
+      const result = await service.listDefinitions(
+        ctxOf(req),
+        {
+          ...(q.appliesTo === undefined ? {} : { appliesTo: q.appliesTo }),
+          ...(q.name === undefined ? {} : { name: q.name }),
+        },
+        listWindow(q),
+      )
+      return sendList(reply, { items: result.rows.map(toDefinitionDto), totalCount: result.total })
+    },
+  )
 
-  app.post(collection, {
-    schema: {
-      tags, summary: 'Define a custom field for agents, dealer groups or dealers',
-      description: [
-        'From then on, fields of that name on account holders of that kind must have the definition\'s type and satisfy its constraints.',
-        'allowedValues is required for LIST and refused otherwise; maxLength (1 to 1000) is for STRING only (422 `invalid_custom_field_definition`).',
-        'required: fields of the name cannot be deleted, and field lists report account holders that lack one (X-Missing-Required-Fields).',
-        'label defaults to the name. Names are unique per appliesTo, ignoring case (409 `custom_field_definition_name_taken`).',
-        'Fields already stored under the name must satisfy the definition (409 `custom_field_definition_conflict`, listing up to 10 of them). Audited.',
-      ].join(' '),
-      body: CreateCustomFieldDefinitionBody,
-      response: { 201: definitionRef, ...problemResponses(409, 415, 422) },
+  app.post(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: 'Define a custom field for agents, dealer groups or dealers',
+        description: [
+          "From then on, fields of that name on account holders of that kind must have the definition's type and satisfy its constraints.",
+          'allowedValues is required for LIST and refused otherwise; maxLength (1 to 1000) is for STRING only (422 `invalid_custom_field_definition`).',
+          'required: fields of the name cannot be deleted, and field lists report account holders that lack one (X-Missing-Required-Fields).',
+          'label defaults to the name. Names are unique per appliesTo, ignoring case (409 `custom_field_definition_name_taken`).',
+          'Fields already stored under the name must satisfy the definition (409 `custom_field_definition_conflict`, listing up to 10 of them). Audited.',
+        ].join(' '),
+        body: CreateCustomFieldDefinitionBody,
+        response: { 201: definitionRef, ...problemResponses(409, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    const row = await service.createDefinition(ctxOf(req), req.body)
-    setEtag(reply, row.version)
-    reply.code(201).header('location', `${collection}/${row.id}`)
-    return toDefinitionDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.createDefinition(ctxOf(req), req.body)
+      setEtag(reply, row.version)
+      reply.code(201).header('location', `${collection}/${row.id}`)
+      return toDefinitionDto(row)
+    },
+  )
 
-  app.get(one, {
-    schema: {
-      tags, summary: 'Read a custom field definition',
-      params: CustomFieldDefinitionParams,
-      response: { 200: definitionRef, ...problemResponses(404) },
+  app.get(
+    one,
+    {
+      schema: {
+        tags,
+        summary: 'Read a custom field definition',
+        params: CustomFieldDefinitionParams,
+        response: { 200: definitionRef, ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, reply) => {
-    const row = await service.getDefinition(ctxOf(req), req.params.definitionId)
-    setEtag(reply, row.version)
-    return toDefinitionDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.getDefinition(ctxOf(req), req.params.definitionId)
+      setEtag(reply, row.version)
+      return toDefinitionDto(row)
+    },
+  )
 
-  app.patch(one, {
-    schema: {
-      tags, summary: 'Change a custom field definition',
-      description: [
-        'JSON Patch or JSON Merge Patch, as for every PATCH. label, required, allowedValues and maxLength may change;',
-        'id, appliesTo, name, type, the timestamps and version are refused by name (422 `immutable_field`).',
-        'The result is validated as a whole (422), then against the fields already stored under the name (409 `custom_field_definition_conflict`).',
-        'If-Match is honoured (412). Audited.',
-      ].join(' '),
-      params: CustomFieldDefinitionParams,
-      body: PatchBody({ allowedValues: ['East', 'West', 'Central', 'Mountain'] }),
-      consumes: [...PATCH_MEDIA_TYPES],
-      response: { 200: definitionRef, ...problemResponses(404, 409, 412, 415, 422) },
+  app.patch(
+    one,
+    {
+      schema: {
+        tags,
+        summary: 'Change a custom field definition',
+        description: [
+          'JSON Patch or JSON Merge Patch, as for every PATCH. label, required, allowedValues and maxLength may change;',
+          'id, appliesTo, name, type, the timestamps and version are refused by name (422 `immutable_field`).',
+          'The result is validated as a whole (422), then against the fields already stored under the name (409 `custom_field_definition_conflict`).',
+          'If-Match is honoured (412). Audited.',
+        ].join(' '),
+        params: CustomFieldDefinitionParams,
+        body: PatchBody({ allowedValues: ['East', 'West', 'Central', 'Mountain'] }),
+        consumes: [...PATCH_MEDIA_TYPES],
+        response: { 200: definitionRef, ...problemResponses(404, 409, 412, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    const row = await service.patchDefinition(ctxOf(req), req.params.definitionId, req.body, req.headers['content-type'], expectedVersion(req))
-    setEtag(reply, row.version)
-    return toDefinitionDto(row)
-  })
+    async (req, reply) => {
+      const row = await service.patchDefinition(
+        ctxOf(req),
+        req.params.definitionId,
+        req.body,
+        req.headers['content-type'],
+        expectedVersion(req),
+      )
+      setEtag(reply, row.version)
+      return toDefinitionDto(row)
+    },
+  )
 
-  app.delete(one, {
-    schema: {
-      tags, summary: 'Delete a custom field definition',
-      description: 'Fields of its name stay and follow their type\'s own rules from then on; LIST fields cannot (409 `custom_field_definition_conflict` while any exists). If-Match is honoured (412). Audited.',
-      params: CustomFieldDefinitionParams,
-      response: { 204: Deleted, ...problemResponses(404, 409, 412) },
+  app.delete(
+    one,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a custom field definition',
+        description:
+          "Fields of its name stay and follow their type's own rules from then on; LIST fields cannot (409 `custom_field_definition_conflict` while any exists). If-Match is honoured (412). Audited.",
+        params: CustomFieldDefinitionParams,
+        response: { 204: Deleted, ...problemResponses(404, 409, 412) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, reply) => {
-    await service.deleteDefinition(ctxOf(req), req.params.definitionId, expectedVersion(req))
-    return reply.code(204).send(null)
-  })
+    async (req, reply) => {
+      await service.deleteDefinition(ctxOf(req), req.params.definitionId, expectedVersion(req))
+      return reply.code(204).send(null)
+    },
+  )
 }

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { CustomFieldType } from '../../platform/db/schema.ts'
-import { checkCustomField, definitionProblems, FIELD_NAME_PATTERN, isCalendarDate, valueProblem, type DefinitionRules } from './custom-field.rules.ts'
+import {
+  checkCustomField,
+  definitionProblems,
+  FIELD_NAME_PATTERN,
+  isCalendarDate,
+  valueProblem,
+  type DefinitionRules,
+} from './custom-field.rules.ts'
 
 test('values of each type, without a definition', () => {
   // [type, value, expected problem code or undefined]
@@ -55,8 +62,10 @@ test('values of each type, without a definition', () => {
   }
 })
 
-test('values under a definition\'s constraints', () => {
-  const cases: Array<[CustomFieldType, Pick<DefinitionRules, 'allowedValues' | 'maxLength'>, unknown, string | undefined]> = [
+test("values under a definition's constraints", () => {
+  const cases: Array<
+    [CustomFieldType, Pick<DefinitionRules, 'allowedValues' | 'maxLength'>, unknown, string | undefined]
+  > = [
     ['LIST', { allowedValues: ['East', 'West'], maxLength: null }, 'West', undefined],
     ['LIST', { allowedValues: ['East', 'West'], maxLength: null }, 'west', 'not_allowed'],
     ['LIST', { allowedValues: ['East', 'West'], maxLength: null }, 'North', 'not_allowed'],
@@ -66,10 +75,17 @@ test('values under a definition\'s constraints', () => {
     ['STRING', { allowedValues: null, maxLength: null }, 'x'.repeat(1000), undefined],
   ]
   for (const [type, rules, value, expected] of cases) {
-    assert.equal(valueProblem(type, value, rules)?.code, expected, `${type} ${JSON.stringify(rules)} ${JSON.stringify(value)}`)
+    assert.equal(
+      valueProblem(type, value, rules)?.code,
+      expected,
+      `${type} ${JSON.stringify(rules)} ${JSON.stringify(value)}`,
+    )
   }
   const long = Array.from({ length: 30 }, (_, i) => `V${i}`)
-  assert.match(valueProblem('LIST', 'nope', { allowedValues: long, maxLength: null })?.message ?? '', /V19, … \(30 values\)$/)
+  assert.match(
+    valueProblem('LIST', 'nope', { allowedValues: long, maxLength: null })?.message ?? '',
+    /V19, … \(30 values\)$/,
+  )
 })
 
 test('checkCustomField: type against the definition, LIST needs one', () => {
@@ -90,7 +106,12 @@ test('checkCustomField: type against the definition, LIST needs one', () => {
       assert.deepEqual(checked, { ok: true, value }, label)
     } else {
       assert.equal(checked.ok, false, label)
-      if (!checked.ok) assert.deepEqual(checked.errors.map((e) => [e.field, e.code]), expected, label)
+      if (!checked.ok)
+        assert.deepEqual(
+          checked.errors.map((e) => [e.field, e.code]),
+          expected,
+          label,
+        )
     }
   }
 })
@@ -102,26 +123,60 @@ test('definition coherence', () => {
     [{ type: 'LIST', allowedValues: null }, [['allowedValues', 'required']]],
     [{ type: 'LIST', allowedValues: [] }, [['allowedValues', 'required']]],
     [{ type: 'LIST', allowedValues: ['A'], maxLength: 4 }, [['maxLength', 'not_allowed']]],
-    [{ type: 'LIST', allowedValues: ['A', ' ', 'b\u0000'] }, [['allowedValues[1]', 'invalid_value'], ['allowedValues[2]', 'invalid_value']]],
+    [
+      { type: 'LIST', allowedValues: ['A', ' ', 'b\u0000'] },
+      [
+        ['allowedValues[1]', 'invalid_value'],
+        ['allowedValues[2]', 'invalid_value'],
+      ],
+    ],
     [{ type: 'STRING', maxLength: 20 }, []],
     [{ type: 'STRING', maxLength: null, allowedValues: null }, []],
     [{ type: 'STRING', allowedValues: ['A'] }, [['allowedValues', 'not_allowed']]],
     [{ type: 'INTEGER', maxLength: 3 }, [['maxLength', 'not_allowed']]],
     [{ type: 'DATE' }, []],
-    [{ type: 'BOOLEAN', allowedValues: ['Y'], maxLength: 1 }, [['allowedValues', 'not_allowed'], ['maxLength', 'not_allowed']]],
+    [
+      { type: 'BOOLEAN', allowedValues: ['Y'], maxLength: 1 },
+      [
+        ['allowedValues', 'not_allowed'],
+        ['maxLength', 'not_allowed'],
+      ],
+    ],
   ]
   for (const [def, expected] of cases) {
-    assert.deepEqual(definitionProblems(def).map((e) => [e.field, e.code]), expected, JSON.stringify(def))
+    assert.deepEqual(
+      definitionProblems(def).map((e) => [e.field, e.code]),
+      expected,
+      JSON.stringify(def),
+    )
   }
 })
 
 test('names and dates', () => {
   const name = new RegExp(FIELD_NAME_PATTERN)
-  for (const [text, ok] of [['region', true], ['Region Code', true], ['dms.provider-id_2', true], ['9lives', true], ['x', true],
-    [' region', false], ['region ', false], ['', false], ['a,b', false], ['naïve', false], ['_x', false]] as const) {
+  for (const [text, ok] of [
+    ['region', true],
+    ['Region Code', true],
+    ['dms.provider-id_2', true],
+    ['9lives', true],
+    ['x', true],
+    [' region', false],
+    ['region ', false],
+    ['', false],
+    ['a,b', false],
+    ['naïve', false],
+    ['_x', false],
+  ] as const) {
     assert.equal(name.test(text), ok, JSON.stringify(text))
   }
-  for (const [text, ok] of [['0001-01-01', true], ['0004-02-29', true], ['0100-02-29', false], ['0000-01-01', false], ['9999-12-31', true], ['2026-04-31', false]] as const) {
+  for (const [text, ok] of [
+    ['0001-01-01', true],
+    ['0004-02-29', true],
+    ['0100-02-29', false],
+    ['0000-01-01', false],
+    ['9999-12-31', true],
+    ['2026-04-31', false],
+  ] as const) {
     assert.equal(isCalendarDate(text), ok, text)
   }
 })

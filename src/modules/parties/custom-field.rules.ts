@@ -6,7 +6,14 @@ import { Decimal } from 'decimal.js'
 import type { CustomFieldType } from '../../platform/db/schema.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 
-export const CUSTOM_FIELD_TYPES = ['STRING', 'INTEGER', 'DECIMAL', 'DATE', 'BOOLEAN', 'LIST'] as const satisfies readonly CustomFieldType[]
+export const CUSTOM_FIELD_TYPES = [
+  'STRING',
+  'INTEGER',
+  'DECIMAL',
+  'DATE',
+  'BOOLEAN',
+  'LIST',
+] as const satisfies readonly CustomFieldType[]
 
 /** The account-holder kinds that carry custom fields. */
 export const CUSTOM_FIELD_KINDS = ['AGENT', 'DEALER_GROUP', 'DEALER'] as const
@@ -68,7 +75,11 @@ function listing(values: readonly string[]): string {
  * definition's constraints (of the same type); LIST values need them, since only a definition
  * lists the allowed values.
  */
-export function valueProblem(type: CustomFieldType, value: unknown, rules?: Pick<DefinitionRules, 'allowedValues' | 'maxLength'>): ValueProblem | undefined {
+export function valueProblem(
+  type: CustomFieldType,
+  value: unknown,
+  rules?: Pick<DefinitionRules, 'allowedValues' | 'maxLength'>,
+): ValueProblem | undefined {
   switch (type) {
     case 'STRING': {
       if (typeof value !== 'string') return { code: 'invalid_type', message: 'must be a string' }
@@ -79,14 +90,24 @@ export function valueProblem(type: CustomFieldType, value: unknown, rules?: Pick
       return undefined
     }
     case 'INTEGER':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return { code: 'invalid_type', message: 'must be an integer' }
-      if (!Number.isSafeInteger(value)) return { code: 'out_of_range', message: `must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` }
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return { code: 'invalid_type', message: 'must be an integer' }
+      if (!Number.isSafeInteger(value))
+        return {
+          code: 'out_of_range',
+          message: `must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+        }
       return undefined
     case 'DECIMAL': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return { code: 'invalid_type', message: 'must be a number' }
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return { code: 'invalid_type', message: 'must be a number' }
       const d = new Decimal(value)
       if (d.decimalPlaces() > 2) return { code: 'too_precise', message: 'must have at most 2 decimal places' }
-      if (d.abs().greaterThan(DECIMAL_LIMIT)) return { code: 'out_of_range', message: `must be between -${DECIMAL_LIMIT.toFixed(2)} and ${DECIMAL_LIMIT.toFixed(2)}` }
+      if (d.abs().greaterThan(DECIMAL_LIMIT))
+        return {
+          code: 'out_of_range',
+          message: `must be between -${DECIMAL_LIMIT.toFixed(2)} and ${DECIMAL_LIMIT.toFixed(2)}`,
+        }
       return undefined
     }
     case 'DATE':
@@ -110,12 +131,34 @@ export function valueProblem(type: CustomFieldType, value: unknown, rules?: Pick
  * satisfy its constraints; without one the type's own rules apply, and LIST is refused because
  * nothing lists its values.
  */
-export function checkCustomField(type: CustomFieldType, value: unknown, definition: DefinitionRules | undefined): Checked {
+export function checkCustomField(
+  type: CustomFieldType,
+  value: unknown,
+  definition: DefinitionRules | undefined,
+): Checked {
   if (definition && definition.type !== type) {
-    return { ok: false, errors: [{ field: 'type', code: 'mismatch', message: `must be ${definition.type}, as the definition of ${definition.name} says` }] }
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'type',
+          code: 'mismatch',
+          message: `must be ${definition.type}, as the definition of ${definition.name} says`,
+        },
+      ],
+    }
   }
   if (!definition && type === 'LIST') {
-    return { ok: false, errors: [{ field: 'type', code: 'definition_required', message: 'LIST fields need a definition that lists the allowed values' }] }
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'type',
+          code: 'definition_required',
+          message: 'LIST fields need a definition that lists the allowed values',
+        },
+      ],
+    }
   }
   const problem = valueProblem(type, value, definition)
   if (problem) return { ok: false, errors: [{ field: 'value', ...problem }] }
@@ -142,7 +185,12 @@ export function definitionProblems(def: DefinitionShape): FieldError[] {
     errors.push({ field: 'maxLength', code: 'not_allowed', message: 'only STRING definitions have a maximum length' })
   }
   def.allowedValues?.forEach((v, i) => {
-    if (v.trim() === '' || hasControlCharacter(v)) errors.push({ field: `allowedValues[${i}]`, code: 'invalid_value', message: 'must be non-blank text without control characters' })
+    if (v.trim() === '' || hasControlCharacter(v))
+      errors.push({
+        field: `allowedValues[${i}]`,
+        code: 'invalid_value',
+        message: 'must be non-blank text without control characters',
+      })
   })
   return errors
 }

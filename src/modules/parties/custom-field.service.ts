@@ -19,10 +19,20 @@ import type { AccountHolderService } from './account-holder.service.ts'
 import { customFieldErrors } from './custom-field.errors.ts'
 import { toDefinitionDto, toFieldDto } from './custom-field.mapper.ts'
 import * as repo from './custom-field.repository.ts'
-import { checkCustomField, CUSTOM_FIELD_KINDS, definitionProblems, type CustomFieldKind, type CustomFieldValue } from './custom-field.rules.ts'
 import {
-  CUSTOM_FIELD_DEFINITION_READ_ONLY, CUSTOM_FIELD_READ_ONLY, PatchedCustomFieldDefinitionSchema, PatchedCustomFieldSchema,
-  type AddCustomFieldInput, type CreateCustomFieldDefinitionInput,
+  checkCustomField,
+  CUSTOM_FIELD_KINDS,
+  definitionProblems,
+  type CustomFieldKind,
+  type CustomFieldValue,
+} from './custom-field.rules.ts'
+import {
+  CUSTOM_FIELD_DEFINITION_READ_ONLY,
+  CUSTOM_FIELD_READ_ONLY,
+  PatchedCustomFieldDefinitionSchema,
+  PatchedCustomFieldSchema,
+  type AddCustomFieldInput,
+  type CreateCustomFieldDefinitionInput,
 } from './custom-field.schemas.ts'
 
 type Deps = { db: Database; clock: Clock; accountHolders: Pick<AccountHolderService, 'get'> }
@@ -54,44 +64,95 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
   const definitionNotFound = (id: number) =>
     customFieldErrors.create('custom_field_definition_not_found', `No custom field definition with id ${id}`)
   const nameTaken = (def: KindDefinition, holderId: number, name: string) =>
-    customFieldErrors.create('custom_field_name_taken', `${def.noun} ${holderId} already has a custom field named ${name}`, {
-      errors: [{ field: 'name', code: 'taken', message: 'is already used by another custom field of this account holder (names ignore case)' }],
-    })
+    customFieldErrors.create(
+      'custom_field_name_taken',
+      `${def.noun} ${holderId} already has a custom field named ${name}`,
+      {
+        errors: [
+          {
+            field: 'name',
+            code: 'taken',
+            message: 'is already used by another custom field of this account holder (names ignore case)',
+          },
+        ],
+      },
+    )
   const definitionNameTaken = (kind: CustomFieldKind, name: string) =>
-    customFieldErrors.create('custom_field_definition_name_taken', `A ${NOUNS[kind]} custom field named ${name} is already defined`, {
-      errors: [{ field: 'name', code: 'taken', message: `is already defined for ${kind} (names ignore case)` }],
-    })
+    customFieldErrors.create(
+      'custom_field_definition_name_taken',
+      `A ${NOUNS[kind]} custom field named ${name} is already defined`,
+      {
+        errors: [{ field: 'name', code: 'taken', message: `is already defined for ${kind} (names ignore case)` }],
+      },
+    )
 
-  function checkValue(type: repo.FieldRow['type'], value: unknown, definition: repo.DefinitionRow | undefined): CustomFieldValue {
+  function checkValue(
+    type: repo.FieldRow['type'],
+    value: unknown,
+    definition: repo.DefinitionRow | undefined,
+  ): CustomFieldValue {
     const checked = checkCustomField(type, value, rulesOf(definition))
-    if (!checked.ok) throw customFieldErrors.create('invalid_custom_field_value', `The custom field is not valid: ${describe(checked.errors)}`, { errors: checked.errors })
+    if (!checked.ok)
+      throw customFieldErrors.create(
+        'invalid_custom_field_value',
+        `The custom field is not valid: ${describe(checked.errors)}`,
+        { errors: checked.errors },
+      )
     return checked.value
   }
 
   function checkDefinition(shape: Parameters<typeof definitionProblems>[0]): void {
     const errors = definitionProblems(shape)
-    if (errors.length > 0) throw customFieldErrors.create('invalid_custom_field_definition', `The definition is not valid: ${describe(errors)}`, { errors })
+    if (errors.length > 0)
+      throw customFieldErrors.create(
+        'invalid_custom_field_definition',
+        `The definition is not valid: ${describe(errors)}`,
+        { errors },
+      )
   }
 
   /**
    * Refuses a definition (or, with `rules` null, the removal of one) that fields already stored
    * under its name would contradict.
    */
-  async function assertNoConflicts(tx: Transaction<DB>, ctx: AuthenticatedContext, key: { applies_to: CustomFieldKind; name: string }, rules: Parameters<typeof repo.conflictingFields>[3]): Promise<void> {
+  async function assertNoConflicts(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    key: { applies_to: CustomFieldKind; name: string },
+    rules: Parameters<typeof repo.conflictingFields>[3],
+  ): Promise<void> {
     const found = await repo.conflictingFields(tx, ctx.tenantId, key, rules)
     if (found.total === 0) return
     const noun = NOUNS[key.applies_to]
-    const detail = rules === null
-      ? `${found.total} ${noun} LIST custom field(s) named ${key.name} need this definition; delete them first`
-      : `${found.total} existing ${noun} custom field(s) named ${key.name} do not satisfy the definition; change or delete them first`
+    const detail =
+      rules === null
+        ? `${found.total} ${noun} LIST custom field(s) named ${key.name} need this definition; delete them first`
+        : `${found.total} existing ${noun} custom field(s) named ${key.name} do not satisfy the definition; change or delete them first`
     const members = [...new Set(found.rows.map((r) => r.reason))]
     throw customFieldErrors.create('custom_field_definition_conflict', detail, {
-      errors: members.map((field) => ({ field, code: 'conflict', message: `contradicts existing ${noun} custom fields named ${key.name}` })),
-      extensions: { conflictingFields: found.rows.map((r) => ({ accountHolderId: r.account_holder_id, fieldId: r.id, member: r.reason })) },
+      errors: members.map((field) => ({
+        field,
+        code: 'conflict',
+        message: `contradicts existing ${noun} custom fields named ${key.name}`,
+      })),
+      extensions: {
+        conflictingFields: found.rows.map((r) => ({
+          accountHolderId: r.account_holder_id,
+          fieldId: r.id,
+          member: r.reason,
+        })),
+      },
     })
   }
 
-  async function lockedField(tx: Transaction<DB>, ctx: AuthenticatedContext, def: KindDefinition, holderId: number, fieldId: number, checkVersion: VersionCheck) {
+  async function lockedField(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    def: KindDefinition,
+    holderId: number,
+    fieldId: number,
+    checkVersion: VersionCheck,
+  ) {
     await accountHolders.get(ctx, def, holderId)
     const locked = isStorableId(fieldId) ? await repo.lockField(tx, ctx.tenantId, holderId, fieldId) : undefined
     if (!locked) throw fieldNotFound(def, holderId, fieldId)
@@ -100,7 +161,12 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     return (await repo.findField(tx, ctx.tenantId, kindOf(def), holderId, fieldId)) as repo.FieldRow
   }
 
-  async function lockedDefinition(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, checkVersion: VersionCheck): Promise<repo.DefinitionRow> {
+  async function lockedDefinition(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    id: number,
+    checkVersion: VersionCheck,
+  ): Promise<repo.DefinitionRow> {
     const found = isStorableId(id) ? await repo.findDefinition(tx, ctx.tenantId, id) : undefined
     if (!found) throw definitionNotFound(id)
     // appliesTo and name never change, so the name lock taken from this read is the right one.
@@ -116,7 +182,13 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     // Fields
 
     /** A page of the account holder's fields, and the required definitions it has no field for. */
-    async listFields(ctx: AuthenticatedContext, def: KindDefinition, holderId: number, filter: { name?: string }, window: Window) {
+    async listFields(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      holderId: number,
+      filter: { name?: string },
+      window: Window,
+    ) {
       const kind = kindOf(def)
       await accountHolders.get(ctx, def, holderId)
       return db.read(ctx.tenantId, async (x) => ({
@@ -125,16 +197,28 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
       }))
     },
 
-    async getField(ctx: AuthenticatedContext, def: KindDefinition, holderId: number, fieldId: number): Promise<repo.FieldRow> {
+    async getField(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      holderId: number,
+      fieldId: number,
+    ): Promise<repo.FieldRow> {
       const kind = kindOf(def)
       await accountHolders.get(ctx, def, holderId)
-      const row = isStorableId(fieldId) ? await db.read(ctx.tenantId, (x) => repo.findField(x, ctx.tenantId, kind, holderId, fieldId)) : undefined
+      const row = isStorableId(fieldId)
+        ? await db.read(ctx.tenantId, (x) => repo.findField(x, ctx.tenantId, kind, holderId, fieldId))
+        : undefined
       if (!row) throw fieldNotFound(def, holderId, fieldId)
       return row
     },
 
     /** Adds a field; with a definition of its name, the definition's type, constraints and spelling apply. */
-    async addField(ctx: AuthenticatedContext, def: KindDefinition, holderId: number, input: AddCustomFieldInput): Promise<repo.FieldRow> {
+    async addField(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      holderId: number,
+      input: AddCustomFieldInput,
+    ): Promise<repo.FieldRow> {
       const kind = kindOf(def)
       const now = clock.now()
       try {
@@ -148,7 +232,9 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
           const id = await repo.insertField(tx, ctx.tenantId, holderId, { name, type: input.type, value }, now)
           const row = (await repo.findField(tx, ctx.tenantId, kind, holderId, id)) as repo.FieldRow
           await writeAudit(tx, ctx, now, {
-            action: 'custom_field.created', entityType: 'custom_field', entityId: id,
+            action: 'custom_field.created',
+            entityType: 'custom_field',
+            entityId: id,
             changes: { accountHolderId: holderId, kind, after: toFieldDto(row) },
           })
           return row
@@ -164,7 +250,15 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
      * Applies a JSON Patch or merge patch to the field's representation. Only `value` may change;
      * the result is validated as a whole, then against the type and the definition.
      */
-    async patchField(ctx: AuthenticatedContext, def: KindDefinition, holderId: number, fieldId: number, body: unknown, contentType: string | undefined, checkVersion: VersionCheck): Promise<repo.FieldRow> {
+    async patchField(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      holderId: number,
+      fieldId: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: VersionCheck,
+    ): Promise<repo.FieldRow> {
       const kind = kindOf(def)
       const now = clock.now()
       return db.transaction(ctx.tenantId, async (tx) => {
@@ -177,7 +271,9 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
         await repo.updateFieldValue(tx, ctx.tenantId, fieldId, value, now)
         const after = (await repo.findField(tx, ctx.tenantId, kind, holderId, fieldId)) as repo.FieldRow
         await writeAudit(tx, ctx, now, {
-          action: 'custom_field.updated', entityType: 'custom_field', entityId: fieldId,
+          action: 'custom_field.updated',
+          entityType: 'custom_field',
+          entityId: fieldId,
           changes: { accountHolderId: holderId, kind, before: current, after: toFieldDto(after) },
         })
         return after
@@ -185,19 +281,29 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     },
 
     /** Deletes a field, unless a required definition governs its name (409). */
-    async deleteField(ctx: AuthenticatedContext, def: KindDefinition, holderId: number, fieldId: number, checkVersion: VersionCheck): Promise<void> {
+    async deleteField(
+      ctx: AuthenticatedContext,
+      def: KindDefinition,
+      holderId: number,
+      fieldId: number,
+      checkVersion: VersionCheck,
+    ): Promise<void> {
       const kind = kindOf(def)
       const now = clock.now()
       await db.transaction(ctx.tenantId, async (tx) => {
         const before = await lockedField(tx, ctx, def, holderId, fieldId, checkVersion)
         const definition = await repo.findDefinitionByName(tx, ctx.tenantId, kind, before.name)
         if (definition?.required) {
-          throw customFieldErrors.create('custom_field_required',
-            `${before.name} is required on every ${def.noun} (custom field definition ${definition.id}); change its value instead, or make the definition optional first`)
+          throw customFieldErrors.create(
+            'custom_field_required',
+            `${before.name} is required on every ${def.noun} (custom field definition ${definition.id}); change its value instead, or make the definition optional first`,
+          )
         }
         await repo.deleteField(tx, ctx.tenantId, fieldId)
         await writeAudit(tx, ctx, now, {
-          action: 'custom_field.deleted', entityType: 'custom_field', entityId: fieldId,
+          action: 'custom_field.deleted',
+          entityType: 'custom_field',
+          entityId: fieldId,
           changes: { accountHolderId: holderId, kind, before: toFieldDto(before) },
         })
       })
@@ -211,13 +317,18 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     },
 
     async getDefinition(ctx: AuthenticatedContext, id: number): Promise<repo.DefinitionRow> {
-      const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findDefinition(x, ctx.tenantId, id)) : undefined
+      const row = isStorableId(id)
+        ? await db.read(ctx.tenantId, (x) => repo.findDefinition(x, ctx.tenantId, id))
+        : undefined
       if (!row) throw definitionNotFound(id)
       return row
     },
 
     /** Creates a definition; fields already stored under its name must satisfy it (409 otherwise). */
-    async createDefinition(ctx: AuthenticatedContext, input: CreateCustomFieldDefinitionInput): Promise<repo.DefinitionRow> {
+    async createDefinition(
+      ctx: AuthenticatedContext,
+      input: CreateCustomFieldDefinitionInput,
+    ): Promise<repo.DefinitionRow> {
       checkDefinition(input)
       const now = clock.now()
       const key = { applies_to: input.appliesTo, name: input.name, type: input.type }
@@ -230,15 +341,22 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
       try {
         return await db.transaction(ctx.tenantId, async (tx) => {
           await repo.lockFieldName(tx, ctx.tenantId, input.appliesTo, input.name, 'exclusive')
-          if (await repo.findDefinitionByName(tx, ctx.tenantId, input.appliesTo, input.name)) throw definitionNameTaken(input.appliesTo, input.name)
+          if (await repo.findDefinitionByName(tx, ctx.tenantId, input.appliesTo, input.name))
+            throw definitionNameTaken(input.appliesTo, input.name)
           await assertNoConflicts(tx, ctx, key, { type: key.type, ...write })
           const id = await repo.insertDefinition(tx, ctx.tenantId, key, write, now)
           const row = (await repo.findDefinition(tx, ctx.tenantId, id)) as repo.DefinitionRow
-          await writeAudit(tx, ctx, now, { action: 'custom_field_definition.created', entityType: 'custom_field_definition', entityId: id, changes: { after: toDefinitionDto(row) } })
+          await writeAudit(tx, ctx, now, {
+            action: 'custom_field_definition.created',
+            entityType: 'custom_field_definition',
+            entityId: id,
+            changes: { after: toDefinitionDto(row) },
+          })
           return row
         })
       } catch (err) {
-        if (isUniqueViolation(err, 'custom_field_definition_name_uq')) throw definitionNameTaken(input.appliesTo, input.name)
+        if (isUniqueViolation(err, 'custom_field_definition_name_uq'))
+          throw definitionNameTaken(input.appliesTo, input.name)
         throw err
       }
     },
@@ -247,14 +365,25 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
      * Applies a JSON Patch or merge patch to the definition. label, required, allowedValues and
      * maxLength may change; stored fields must satisfy the result (409 otherwise).
      */
-    async patchDefinition(ctx: AuthenticatedContext, id: number, body: unknown, contentType: string | undefined, checkVersion: VersionCheck): Promise<repo.DefinitionRow> {
+    async patchDefinition(
+      ctx: AuthenticatedContext,
+      id: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: VersionCheck,
+    ): Promise<repo.DefinitionRow> {
       const now = clock.now()
       return db.transaction(ctx.tenantId, async (tx) => {
         const locked = await lockedDefinition(tx, ctx, id, checkVersion)
         const current = toDefinitionDto(locked)
         const patched = applyPatch(current, body, contentType, CUSTOM_FIELD_DEFINITION_READ_ONLY)
         validatePatchedDefinition(patched)
-        const next = patched as { label: string; required: boolean; allowedValues?: string[] | null; maxLength?: number | null }
+        const next = patched as {
+          label: string
+          required: boolean
+          allowedValues?: string[] | null
+          maxLength?: number | null
+        }
         const write: repo.DefinitionWrite = {
           label: next.label,
           required: next.required,
@@ -266,7 +395,9 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
         await repo.updateDefinition(tx, ctx.tenantId, locked.id, write, now)
         const after = (await repo.findDefinition(tx, ctx.tenantId, locked.id)) as repo.DefinitionRow
         await writeAudit(tx, ctx, now, {
-          action: 'custom_field_definition.updated', entityType: 'custom_field_definition', entityId: locked.id,
+          action: 'custom_field_definition.updated',
+          entityType: 'custom_field_definition',
+          entityId: locked.id,
           changes: { before: current, after: toDefinitionDto(after) },
         })
         return after
@@ -284,7 +415,9 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
         await assertNoConflicts(tx, ctx, locked, null)
         await repo.deleteDefinition(tx, ctx.tenantId, locked.id)
         await writeAudit(tx, ctx, now, {
-          action: 'custom_field_definition.deleted', entityType: 'custom_field_definition', entityId: locked.id,
+          action: 'custom_field_definition.deleted',
+          entityType: 'custom_field_definition',
+          entityId: locked.id,
           changes: { before: toDefinitionDto(locked) },
         })
       })

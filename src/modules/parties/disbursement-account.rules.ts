@@ -107,7 +107,9 @@ const ROUTING_MESSAGES: Record<RoutingNumberProblem, string> = {
  */
 export function disbursementAccountViolations(a: DisbursementAccountFields): FieldError[] {
   const errors: FieldError[] = []
-  const method = (PAYMENT_METHODS as readonly unknown[]).includes(a.paymentMethod) ? a.paymentMethod as PaymentMethod : undefined
+  const method = (PAYMENT_METHODS as readonly unknown[]).includes(a.paymentMethod)
+    ? (a.paymentMethod as PaymentMethod)
+    : undefined
   if (method) {
     for (const field of BANK_FIELDS) {
       if (!allowedBankFields(method).includes(field) && present(a[field])) {
@@ -120,7 +122,12 @@ export function disbursementAccountViolations(a: DisbursementAccountFields): Fie
   const listed = new Set(errors.map((e) => e.field))
   if (typeof a.routingNumber === 'string' && !listed.has('routingNumber')) {
     const problem = routingNumberProblem(a.routingNumber)
-    if (problem) errors.push({ field: 'routingNumber', code: problem === 'invalid_format' ? 'invalid_format' : 'invalid_value', message: ROUTING_MESSAGES[problem] })
+    if (problem)
+      errors.push({
+        field: 'routingNumber',
+        code: problem === 'invalid_format' ? 'invalid_format' : 'invalid_value',
+        message: ROUTING_MESSAGES[problem],
+      })
   }
   if (typeof a.accountNumber === 'string' && !listed.has('accountNumber') && !isValidAccountNumber(a.accountNumber)) {
     errors.push({ field: 'accountNumber', code: 'invalid_format', message: 'must be 4 to 17 digits' })

@@ -15,8 +15,19 @@ import { isStorableId } from '../../platform/ids.ts'
 import { mayRevealSensitive, visibilityOf } from './account-holder.service.ts'
 import { disbursementAccountErrors } from './disbursement-account.errors.ts'
 import * as repo from './disbursement-account.repository.ts'
-import { disbursementAccountViolations, maskBankNumber, SENSITIVE_FIELDS, type AccountType, type PaymentMethod } from './disbursement-account.rules.ts'
-import { CreateDisbursementAccountBody, IMMUTABLE_FIELDS, PatchedDisbursementAccountSchema, type DisbursementAccount } from './disbursement-account.schemas.ts'
+import {
+  disbursementAccountViolations,
+  maskBankNumber,
+  SENSITIVE_FIELDS,
+  type AccountType,
+  type PaymentMethod,
+} from './disbursement-account.rules.ts'
+import {
+  CreateDisbursementAccountBody,
+  IMMUTABLE_FIELDS,
+  PatchedDisbursementAccountSchema,
+  type DisbursementAccount,
+} from './disbursement-account.schemas.ts'
 import { partiesErrors } from './parties.errors.ts'
 
 type Deps = { db: Database; clock: Clock }
@@ -72,7 +83,7 @@ function toWrite(input: Input): repo.DisbursementAccountWrite {
   return {
     name: String(input.name).trim(),
     payment_method: method,
-    bank_name: bank ? text(input.bankName)?.trim() ?? null : null,
+    bank_name: bank ? (text(input.bankName)?.trim() ?? null) : null,
     routing_number: bank ? text(input.routingNumber) : null,
     account_number: bank ? text(input.accountNumber) : null,
     account_type: bank ? (text(input.accountType) as AccountType | null) : null,
@@ -87,39 +98,65 @@ function toWrite(input: Input): repo.DisbursementAccountWrite {
  */
 function withoutRowData(err: unknown): unknown {
   const e = err as { code?: unknown; constraint?: unknown }
-  if (err instanceof Error && !(err instanceof AppError) && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
-    return new Error(`disbursement account write failed: SQLSTATE ${e.code}${typeof e.constraint === 'string' ? ` (${e.constraint})` : ''}`)
+  if (
+    err instanceof Error &&
+    !(err instanceof AppError) &&
+    typeof e.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(e.code)
+  ) {
+    return new Error(
+      `disbursement account write failed: SQLSTATE ${e.code}${typeof e.constraint === 'string' ? ` (${e.constraint})` : ''}`,
+    )
   }
   return err
 }
 
 export function createDisbursementAccountService({ db, clock }: Deps) {
-  const notFound = (id: number) => disbursementAccountErrors.create('disbursement_account_not_found', `No disbursement account with id ${id}`)
+  const notFound = (id: number) =>
+    disbursementAccountErrors.create('disbursement_account_not_found', `No disbursement account with id ${id}`)
 
-  const unknownAccountHolder = (id: number) => partiesErrors.create('unknown_reference', `accountHolderId: account holder ${id} does not exist`, {
-    errors: [{ field: 'accountHolderId', code: 'unknown_reference', message: `account holder ${id} does not exist` }],
-  })
+  const unknownAccountHolder = (id: number) =>
+    partiesErrors.create('unknown_reference', `accountHolderId: account holder ${id} does not exist`, {
+      errors: [{ field: 'accountHolderId', code: 'unknown_reference', message: `account holder ${id} does not exist` }],
+    })
 
   /** Makes `accountId` (or the new account, null) the holder's only default; audits the account it replaces. */
-  async function takeDefault(tx: Transaction<DB>, ctx: AuthenticatedContext, accountHolderId: number, accountId: number | null, now: Date) {
+  async function takeDefault(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    accountHolderId: number,
+    accountId: number | null,
+    now: Date,
+  ) {
     const cleared = await repo.clearDefault(tx, ctx.tenantId, accountHolderId, accountId, now)
     for (const id of cleared) {
       await writeAudit(tx, ctx, now, {
-        action: 'disbursement_account.updated', entityType: 'disbursement_account', entityId: id,
-        changes: { before: { isDefault: true }, after: { isDefault: false }, reason: 'another account of the account holder became the default' },
+        action: 'disbursement_account.updated',
+        entityType: 'disbursement_account',
+        entityId: id,
+        changes: {
+          before: { isDefault: true },
+          after: { isDefault: false },
+          reason: 'another account of the account holder became the default',
+        },
       })
     }
   }
 
   return {
     async list(ctx: AuthenticatedContext, filter: repo.DisbursementAccountFilter, window: Window) {
-      if (filter.accountHolderId !== undefined && !isStorableId(filter.accountHolderId)) return { items: [], totalCount: 0 }
-      const result = await db.read(ctx.tenantId, (x) => repo.listDisbursementAccounts(x, ctx.tenantId, filter, visibilityOf(ctx), window))
+      if (filter.accountHolderId !== undefined && !isStorableId(filter.accountHolderId))
+        return { items: [], totalCount: 0 }
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.listDisbursementAccounts(x, ctx.tenantId, filter, visibilityOf(ctx), window),
+      )
       return { items: result.rows.map((r) => toDisbursementAccount(r)), totalCount: result.total }
     },
 
     async get(ctx: AuthenticatedContext, id: number): Promise<DisbursementAccount> {
-      const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findDisbursementAccount(x, ctx.tenantId, id, visibilityOf(ctx))) : undefined
+      const row = isStorableId(id)
+        ? await db.read(ctx.tenantId, (x) => repo.findDisbursementAccount(x, ctx.tenantId, id, visibilityOf(ctx)))
+        : undefined
       if (!row) throw notFound(id)
       return toDisbursementAccount(row)
     },
@@ -135,7 +172,9 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
         const row = await repo.findDisbursementAccount(tx, ctx.tenantId, id, visibilityOf(ctx))
         if (!row) throw notFound(id)
         await writeAudit(tx, ctx, now, {
-          action: 'disbursement_account.bank_details_revealed', entityType: 'disbursement_account', entityId: id,
+          action: 'disbursement_account.bank_details_revealed',
+          entityType: 'disbursement_account',
+          entityId: id,
           changes: { fields: [...SENSITIVE_FIELDS], accountHolderId: row.account_holder_id },
         })
         return toDisbursementAccount(row, true)
@@ -146,7 +185,11 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
     async create(ctx: AuthenticatedContext, body: unknown): Promise<DisbursementAccount> {
       const errors = violations(validateCreateSchema, body)
       if (errors.length > 0) {
-        throw platformErrors.create('validation_failed', `${errors.length} invalid field(s) in the body: ${errors.map((e) => e.field).join(', ')}`, { errors })
+        throw platformErrors.create(
+          'validation_failed',
+          `${errors.length} invalid field(s) in the body: ${errors.map((e) => e.field).join(', ')}`,
+          { errors },
+        )
       }
       const input = body as Input
       const accountHolderId = input.accountHolderId as number
@@ -155,10 +198,16 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
       const now = clock.now()
       try {
         return await db.transaction(ctx.tenantId, async (tx) => {
-          if (!(await repo.lockVisibleAccountHolder(tx, ctx.tenantId, accountHolderId, visibilityOf(ctx)))) throw unknownAccountHolder(accountHolderId)
+          if (!(await repo.lockVisibleAccountHolder(tx, ctx.tenantId, accountHolderId, visibilityOf(ctx))))
+            throw unknownAccountHolder(accountHolderId)
           if (write.is_default) await takeDefault(tx, ctx, accountHolderId, null, now)
           const row = await repo.insertDisbursementAccount(tx, ctx.tenantId, accountHolderId, write, now)
-          await writeAudit(tx, ctx, now, { action: 'disbursement_account.created', entityType: 'disbursement_account', entityId: row.id, changes: { after: auditable(row) } })
+          await writeAudit(tx, ctx, now, {
+            action: 'disbursement_account.created',
+            entityType: 'disbursement_account',
+            entityId: row.id,
+            changes: { after: auditable(row) },
+          })
           return toDisbursementAccount(row)
         })
       } catch (err) {
@@ -173,7 +222,13 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
      * id, accountHolderId and the bookkeeping members cannot change; the result is validated as a
      * whole (422 listing every field).
      */
-    async patch(ctx: AuthenticatedContext, id: number, body: unknown, contentType: string | undefined, checkVersion: (v: number) => void): Promise<DisbursementAccount> {
+    async patch(
+      ctx: AuthenticatedContext,
+      id: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: (v: number) => void,
+    ): Promise<DisbursementAccount> {
       if (!isStorableId(id)) throw notFound(id)
       const now = clock.now()
       try {
@@ -181,7 +236,8 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
           // account_holder_id never changes, so reading it before taking the locks is safe.
           const seen = await repo.findDisbursementAccount(tx, ctx.tenantId, id, visibilityOf(ctx))
           if (!seen) throw notFound(id)
-          if (!(await repo.lockVisibleAccountHolder(tx, ctx.tenantId, seen.account_holder_id, visibilityOf(ctx)))) throw notFound(id)
+          if (!(await repo.lockVisibleAccountHolder(tx, ctx.tenantId, seen.account_holder_id, visibilityOf(ctx))))
+            throw notFound(id)
           const before = await repo.lockDisbursementAccount(tx, ctx.tenantId, id)
           if (!before) throw notFound(id)
           checkVersion(before.version)
@@ -195,7 +251,11 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
           }
           const errors = violations(validatePatchedSchema, patched)
           if (errors.length > 0) {
-            throw patchErrors.create('patched_resource_invalid', `The patched resource has ${errors.length} invalid field(s): ${errors.map((e) => e.field).join(', ')}`, { errors })
+            throw patchErrors.create(
+              'patched_resource_invalid',
+              `The patched resource has ${errors.length} invalid field(s): ${errors.map((e) => e.field).join(', ')}`,
+              { errors },
+            )
           }
 
           const write = toWrite(patched)
@@ -206,7 +266,9 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
             ...(after.account_number !== before.account_number ? ['accountNumber'] : []),
           ]
           await writeAudit(tx, ctx, now, {
-            action: 'disbursement_account.updated', entityType: 'disbursement_account', entityId: id,
+            action: 'disbursement_account.updated',
+            entityType: 'disbursement_account',
+            entityId: id,
             // The masked numbers can look unchanged when only leading digits changed; say which changed.
             changes: { before: auditable(before), after: auditable(after), bankDetailsChanged },
           })

@@ -8,7 +8,13 @@ import type { Database } from '../../platform/db/database.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { accountHolderRoutes } from './account-holder.routes.ts'
-import { existingOfKind, findDealerByNumber, idsByBusinessKey, kindsOf, listAccountHolders } from './account-holder.repository.ts'
+import {
+  existingOfKind,
+  findDealerByNumber,
+  idsByBusinessKey,
+  kindsOf,
+  listAccountHolders,
+} from './account-holder.repository.ts'
 import { ACCOUNT_HOLDER_TOPIC, createAccountHolderService } from './account-holder.service.ts'
 import { autoExpireRoutes } from './auto-expire.routes.ts'
 import { createAutoExpireService } from './auto-expire.service.ts'
@@ -22,7 +28,15 @@ import { customFieldRoutes } from './custom-field.routes.ts'
 import { createCustomFieldService } from './custom-field.service.ts'
 
 export { KINDS } from './account-holder.kinds.ts'
-export { createContractParties, customerLegalName, type ContractParties, type CustomerInput, type LienHolderInput, type LienHolderRecord, type PartyAddress } from './contract-parties.ts'
+export {
+  createContractParties,
+  customerLegalName,
+  type ContractParties,
+  type CustomerInput,
+  type LienHolderInput,
+  type LienHolderRecord,
+  type PartyAddress,
+} from './contract-parties.ts'
 export { isActiveAccountHolder } from './contact.rules.ts'
 
 /** What a rate quote needs of its dealer (see createDealerDirectory.dealerByNumber). */
@@ -51,23 +65,43 @@ export function createDealerDirectory({ db, clock, bus }: { db: Database; clock:
     dealerByNumber(tenantId: number, dealerNumber: string): Promise<DealerProfile | undefined> {
       return profiles.getOrLoad(`${tenantId}:${dealerNumber.toLowerCase()}`, async () => {
         const row = await db.read(tenantId, (x) => findDealerByNumber(x, tenantId, dealerNumber))
-        return row && {
-          id: row.id, dealerNumber: row.business_key ?? dealerNumber, name: row.display_name, state: row.primary_state,
-          status: row.status, expiredDate: row.expired_date, dealerGroupId: row.dealer_group_id, agentIds: row.agent_ids.map(Number),
-        }
+        return (
+          row && {
+            id: row.id,
+            dealerNumber: row.business_key ?? dealerNumber,
+            name: row.display_name,
+            state: row.primary_state,
+            status: row.status,
+            expiredDate: row.expired_date,
+            dealerGroupId: row.dealer_group_id,
+            agentIds: row.agent_ids.map(Number),
+          }
+        )
       })
     },
-    existingDealerIds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
+    existingDealerIds: (tenantId: number, ids: number[]) =>
+      db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
     /** Ids of account holders by kind and business key, keyed `KIND/lower-case key`; unknown ones are absent. */
-    idsByBusinessKey: (tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>) => db.read(tenantId, (x) => idsByBusinessKey(x, tenantId, keys)),
+    idsByBusinessKey: (tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>) =>
+      db.read(tenantId, (x) => idsByBusinessKey(x, tenantId, keys)),
     /** The kind of each id that is an account holder of the tenant (absent: no such account holder). */
     accountHolderKinds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => kindsOf(x, tenantId, ids)),
     async dealerSummaries(tenantId: number, ids: number[]) {
       const now = clock.now()
       // Exactly these dealers: the ids act as the visible set of the list query.
-      const { rows } = await db.read(tenantId, (x) => listAccountHolders(x, tenantId, { kind: 'DEALER' }, new Set(ids), now, { limit: Math.max(ids.length, 1), offset: 0 }))
+      const { rows } = await db.read(tenantId, (x) =>
+        listAccountHolders(x, tenantId, { kind: 'DEALER' }, new Set(ids), now, {
+          limit: Math.max(ids.length, 1),
+          offset: 0,
+        }),
+      )
       return rows.map((r) => ({
-        id: r.id, dealerNumber: r.business_key, legalName: r.legal_name, displayName: r.display_name, status: r.status, isActive: isActiveAccountHolder(r, now),
+        id: r.id,
+        dealerNumber: r.business_key,
+        legalName: r.legal_name,
+        displayName: r.display_name,
+        status: r.status,
+        isActive: isActiveAccountHolder(r, now),
       }))
     },
   }

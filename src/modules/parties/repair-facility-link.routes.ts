@@ -9,8 +9,14 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import {
-  DealerIdParams, FacilityOfDealerSchema, LinkChangeBody, LinkedAccountHolderSchema, LinkListQuery, LinkRemovalQuery,
-  MAX_LINKS_PER_KIND, RepairFacilityIdParams,
+  DealerIdParams,
+  FacilityOfDealerSchema,
+  LinkChangeBody,
+  LinkedAccountHolderSchema,
+  LinkListQuery,
+  LinkRemovalQuery,
+  MAX_LINKS_PER_KIND,
+  RepairFacilityIdParams,
 } from './repair-facility-link.schemas.ts'
 import type { LinkKind, RepairFacilityLinkService } from './repair-facility-link.service.ts'
 
@@ -28,7 +34,10 @@ const SEGMENTS: Array<{ kind: LinkKind; segment: string; plural: string }> = [
   { kind: 'DEALER_GROUP', segment: 'dealergroups', plural: 'dealer groups' },
 ]
 
-export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: RepairFacilityLinkService }> = async (app, { service }) => {
+export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: RepairFacilityLinkService }> = async (
+  app,
+  { service },
+) => {
   app.addSchema(LinkedAccountHolderSchema)
   app.addSchema(FacilityOfDealerSchema)
   const linkedList = Type.Array(Type.Unsafe<Record<string, unknown>>({ $ref: 'RepairFacilityLinkedAccountHolder#' }))
@@ -37,52 +46,78 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
   for (const { kind, segment, plural } of SEGMENTS) {
     const url = `/api/repairfacilities/:repairFacilityId/${segment}`
 
-    app.get(url, {
-      schema: {
-        tags: [TAG], summary: `List the ${plural} a repair facility serves`,
-        description: `Ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only the ${plural} their groups grant. 404 when the repair facility does not exist or is not visible.`,
-        params: RepairFacilityIdParams,
-        querystring: LinkListQuery,
-        response: { 200: linkedList, ...problemResponses(404) },
+    app.get(
+      url,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `List the ${plural} a repair facility serves`,
+          description: `Ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only the ${plural} their groups grant. 404 when the repair facility does not exist or is not visible.`,
+          params: RepairFacilityIdParams,
+          querystring: LinkListQuery,
+          response: { 200: linkedList, ...problemResponses(404) },
+        },
+        config: READ,
       },
-      config: READ,
-    }, async (req, res) => sendList(res, await service.list(ctxOf(req), req.params.repairFacilityId, kind, listWindow(req.query))))
+      async (req, res) =>
+        sendList(res, await service.list(ctxOf(req), req.params.repairFacilityId, kind, listWindow(req.query))),
+    )
 
-    app.patch(url, {
-      schema: {
-        tags: [TAG], summary: `Link ${plural} to a repair facility`,
-        description: `Body: exactly one of \`add\` (link these ${plural} too) or \`replace\` (the complete new set; \`[]\` unlinks all), at most ${MAX_LINKS_PER_KIND} ids. `
-          + `Every id must be a ${kind} of the tenant (422 unknown_reference naming add[i] or replace[i]); a facility links at most ${MAX_LINKS_PER_KIND} ${plural} (422 repair_facility_link_limit). `
-          + 'Answers with the resulting set of links (X-Total-Count). Idempotent: repeating a request changes nothing.',
-        params: RepairFacilityIdParams,
-        body: LinkChangeBody,
-        response: { 200: linkedList, ...problemResponses(404, 422) },
+    app.patch(
+      url,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `Link ${plural} to a repair facility`,
+          description:
+            `Body: exactly one of \`add\` (link these ${plural} too) or \`replace\` (the complete new set; \`[]\` unlinks all), at most ${MAX_LINKS_PER_KIND} ids. ` +
+            `Every id must be a ${kind} of the tenant (422 unknown_reference naming add[i] or replace[i]); a facility links at most ${MAX_LINKS_PER_KIND} ${plural} (422 repair_facility_link_limit). ` +
+            'Answers with the resulting set of links (X-Total-Count). Idempotent: repeating a request changes nothing.',
+          params: RepairFacilityIdParams,
+          body: LinkChangeBody,
+          response: { 200: linkedList, ...problemResponses(404, 422) },
+        },
+        config: WRITE,
       },
-      config: WRITE,
-    }, async (req, res) => sendList(res, await service.change(ctxOf(req), req.params.repairFacilityId, kind, req.body)))
+      async (req, res) => sendList(res, await service.change(ctxOf(req), req.params.repairFacilityId, kind, req.body)),
+    )
 
-    app.delete(url, {
-      schema: {
-        tags: [TAG], summary: `Unlink ${plural} from a repair facility`,
-        description: `The ${plural} to unlink are named in the query (\`?ids=1042,1043\`), not in a body, because proxies and HTTP clients may drop DELETE bodies. `
-          + 'Ids that are not linked are ignored. Answers with the remaining links (X-Total-Count). To unlink everything, PATCH with `{ "replace": [] }`.',
-        params: RepairFacilityIdParams,
-        querystring: LinkRemovalQuery,
-        response: { 200: linkedList, ...problemResponses(404) },
+    app.delete(
+      url,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `Unlink ${plural} from a repair facility`,
+          description:
+            `The ${plural} to unlink are named in the query (\`?ids=1042,1043\`), not in a body, because proxies and HTTP clients may drop DELETE bodies. ` +
+            'Ids that are not linked are ignored. Answers with the remaining links (X-Total-Count). To unlink everything, PATCH with `{ "replace": [] }`.',
+          params: RepairFacilityIdParams,
+          querystring: LinkRemovalQuery,
+          response: { 200: linkedList, ...problemResponses(404) },
+        },
+        config: WRITE,
       },
-      config: WRITE,
-    }, async (req, res) => sendList(res, await service.remove(ctxOf(req), req.params.repairFacilityId, kind, parseIds(req.query.ids))))
+      async (req, res) =>
+        sendList(res, await service.remove(ctxOf(req), req.params.repairFacilityId, kind, parseIds(req.query.ids))),
+    )
   }
 
-  app.get('/api/repairfacilities/repairfacilityofdealer/:dealerId', {
-    schema: {
-      tags: [TAG], summary: 'List the repair facilities that serve a dealer',
-      description: 'Facilities linked to the dealer itself (`via: DEALER`) or to its dealer group (`via: DEALER_GROUP`); a facility linked both ways is listed once, as DEALER. '
-        + 'Expired and inactive facilities are included (see isActive). Ordered by id; bounded by limit/offset with X-Total-Count. 404 when the dealer does not exist or is not visible.',
-      params: DealerIdParams,
-      querystring: LinkListQuery,
-      response: { 200: facilityList, ...problemResponses(404) },
+  app.get(
+    '/api/repairfacilities/repairfacilityofdealer/:dealerId',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'List the repair facilities that serve a dealer',
+        description:
+          'Facilities linked to the dealer itself (`via: DEALER`) or to its dealer group (`via: DEALER_GROUP`); a facility linked both ways is listed once, as DEALER. ' +
+          'Expired and inactive facilities are included (see isActive). Ordered by id; bounded by limit/offset with X-Total-Count. 404 when the dealer does not exist or is not visible.',
+        params: DealerIdParams,
+        querystring: LinkListQuery,
+        response: { 200: facilityList, ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => sendList(res, await service.facilitiesOfDealer(ctxOf(req), req.params.dealerId, listWindow(req.query))))
+    async (req, res) =>
+      sendList(res, await service.facilitiesOfDealer(ctxOf(req), req.params.dealerId, listWindow(req.query))),
+  )
 }

@@ -2,7 +2,14 @@
 // version read (today, `date`, `version`), 404s, no book, another tenant, credentials.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  json,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/harness.ts'
 import { systemContext } from '../../platform/http/context.ts'
 import { demoRateBook } from './index.ts'
 
@@ -28,14 +35,26 @@ function book(effectiveDate: string, change: (b: ReturnType<typeof demoRateBook>
   return b
 }
 
-async function importBook(tenant: TestTenant, effectiveDate: string, change?: (b: ReturnType<typeof demoRateBook>) => void) {
-  await t.modules.rating.rateBooks.importBook(systemContext(tenant.tenantId), book(effectiveDate, change), { dryRun: false })
+async function importBook(
+  tenant: TestTenant,
+  effectiveDate: string,
+  change?: (b: ReturnType<typeof demoRateBook>) => void,
+) {
+  await t.modules.rating.rateBooks.importBook(systemContext(tenant.tenantId), book(effectiveDate, change), {
+    dryRun: false,
+  })
 }
 
 async function world(name = 'Catalogue'): Promise<World> {
   const tenant = await createTenant(t, name)
   await importBook(tenant, '2026-01-01')
-  const items = await t.db.read(tenant.tenantId, (x) => x.selectFrom('rating_catalogue_item').select(['id', 'kind', 'code']).where('tenant_id', '=', tenant.tenantId).execute())
+  const items = await t.db.read(tenant.tenantId, (x) =>
+    x
+      .selectFrom('rating_catalogue_item')
+      .select(['id', 'kind', 'code'])
+      .where('tenant_id', '=', tenant.tenantId)
+      .execute(),
+  )
   return {
     tenant,
     id(kind, code) {
@@ -67,11 +86,25 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     const res = await get(w.tenant.headers, '/api/Rates/AssetTypes')
     assert.equal(res.statusCode, 200)
     assert.equal(res.headers['x-rate-book-version'], '1')
-    const types = json<Array<{ code: string; description: string; products: Array<{ id: number; code: string; name: string }> }>>(res)
-    assert.deepEqual(types.map((a) => [a.code, a.products.map((p) => p.code)]), [
-      ['AUTO', ['VSC', 'GAP', 'TW', 'PPM']], ['RV', ['GAP']], ['MARINE', []], ['POWERSPORTS', ['GAP']], ['OTHER', []],
-    ])
-    assert.deepEqual(types[1]!.products[0], { id: w.id('PRODUCT', 'GAP'), code: 'GAP', name: 'Guaranteed Asset Protection' })
+    const types =
+      json<Array<{ code: string; description: string; products: Array<{ id: number; code: string; name: string }> }>>(
+        res,
+      )
+    assert.deepEqual(
+      types.map((a) => [a.code, a.products.map((p) => p.code)]),
+      [
+        ['AUTO', ['VSC', 'GAP', 'TW', 'PPM']],
+        ['RV', ['GAP']],
+        ['MARINE', []],
+        ['POWERSPORTS', ['GAP']],
+        ['OTHER', []],
+      ],
+    )
+    assert.deepEqual(types[1]!.products[0], {
+      id: w.id('PRODUCT', 'GAP'),
+      code: 'GAP',
+      name: 'Guaranteed Asset Protection',
+    })
     assert.ok(types.every((a) => a.description.length > 0))
   })
 
@@ -82,9 +115,17 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     const products = json<Array<Record<string, unknown>>>(res)
     assert.deepEqual(codes(products), ['VSC', 'GAP', 'TW', 'PPM'])
     assert.deepEqual(products[0], {
-      id: w.id('PRODUCT', 'VSC'), code: 'VSC', name: 'Vehicle Service Contract', type: 'VSC', assetTypes: ['AUTO'],
-      requiredInputs: ['vehicle', 'vehicleCondition', 'odometer', 'inServiceDate'], effectiveFrom: null, effectiveTo: null,
-      deductibleCount: 4, programCount: 3, factorTableIds: [w.id('FACTOR_TABLE', 'STATE_RESERVE')],
+      id: w.id('PRODUCT', 'VSC'),
+      code: 'VSC',
+      name: 'Vehicle Service Contract',
+      type: 'VSC',
+      assetTypes: ['AUTO'],
+      requiredInputs: ['vehicle', 'vehicleCondition', 'odometer', 'inServiceDate'],
+      effectiveFrom: null,
+      effectiveTo: null,
+      deductibleCount: 4,
+      programCount: 3,
+      factorTableIds: [w.id('FACTOR_TABLE', 'STATE_RESERVE')],
     })
     assert.deepEqual(codes(await ok(w.tenant.headers, '/api/Rates/Products?type=gap')), ['GAP'])
     assert.deepEqual(codes(await ok(w.tenant.headers, '/api/Rates/Products?assetType=Powersports')), ['GAP'])
@@ -101,17 +142,33 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     const all = await ok(w.tenant.headers, '/api/Rates/Programs')
     assert.deepEqual(codes(all), ['PLAT', 'GOLD', 'PWT', 'GAP', 'TW', 'PPM'])
     assert.deepEqual(all[0], {
-      id: w.id('PROGRAM', 'PLAT'), code: 'PLAT', name: 'Platinum Exclusionary',
+      id: w.id('PROGRAM', 'PLAT'),
+      code: 'PLAT',
+      name: 'Platinum Exclusionary',
       product: { id: w.id('PRODUCT', 'VSC'), code: 'VSC', name: 'Vehicle Service Contract', type: 'VSC' },
-      plans: [{ id: w.id('PLAN', 'PLAT-NEW'), code: 'PLAT-NEW', name: 'Platinum - New' }, { id: w.id('PLAN', 'PLAT-USED'), code: 'PLAT-USED', name: 'Platinum - Used' }],
+      plans: [
+        { id: w.id('PLAN', 'PLAT-NEW'), code: 'PLAT-NEW', name: 'Platinum - New' },
+        { id: w.id('PLAN', 'PLAT-USED'), code: 'PLAT-USED', name: 'Platinum - Used' },
+      ],
     })
-    assert.deepEqual(codes(await ok(w.tenant.headers, `/api/Rates/Programs?productId=${w.id('PRODUCT', 'VSC')}`)), ['PLAT', 'GOLD', 'PWT'])
+    assert.deepEqual(codes(await ok(w.tenant.headers, `/api/Rates/Programs?productId=${w.id('PRODUCT', 'VSC')}`)), [
+      'PLAT',
+      'GOLD',
+      'PWT',
+    ])
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/Programs?productId=999999999'), [])
-    assert.deepEqual(await ok(w.tenant.headers, `/api/Rates/Programs?productId=${w.id('PLAN', 'GAP-STD')}`), [], 'a plan id is not a product id')
+    assert.deepEqual(
+      await ok(w.tenant.headers, `/api/Rates/Programs?productId=${w.id('PLAN', 'GAP-STD')}`),
+      [],
+      'a plan id is not a product id',
+    )
   })
 
   test('plans of a product: program, conditions, form, coverage, services, custom fields', async () => {
-    const plans = await ok<Array<Record<string, unknown>>>(w.tenant.headers, `/api/Rates/Plans/${w.id('PRODUCT', 'VSC')}`)
+    const plans = await ok<Array<Record<string, unknown>>>(
+      w.tenant.headers,
+      `/api/Rates/Plans/${w.id('PRODUCT', 'VSC')}`,
+    )
     assert.deepEqual(codes(plans), ['PLAT-NEW', 'PLAT-USED', 'GOLD-USED', 'PWT-USED'])
     const used = plans[1]!
     assert.equal(used.id, w.id('PLAN', 'PLAT-USED'))
@@ -119,14 +176,41 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     assert.deepEqual(used.conditions, ['USED', 'CERTIFIED'])
     assert.equal(used.formNumber, 'VSC-PLAT-U-0126')
     assert.equal(used.effectiveFrom, null)
-    assert.deepEqual((used.coverageGroups as Array<{ code: string }>).map((g) => g.code), ['ENGINE', 'TRANS', 'DRIVE', 'AC', 'ELEC', 'STEER', 'HITECH'])
-    assert.deepEqual((used.coverageGroups as Array<{ components: unknown[] }>)[0]!.components[0], { code: 'BLOCK', name: 'Cylinder block' })
+    assert.deepEqual(
+      (used.coverageGroups as Array<{ code: string }>).map((g) => g.code),
+      ['ENGINE', 'TRANS', 'DRIVE', 'AC', 'ELEC', 'STEER', 'HITECH'],
+    )
+    assert.deepEqual((used.coverageGroups as Array<{ components: unknown[] }>)[0]!.components[0], {
+      code: 'BLOCK',
+      name: 'Cylinder block',
+    })
     assert.deepEqual(used.ppmServices, [])
     assert.deepEqual(used.customFields, [
-      { key: 'financeManagerCode', label: 'F&I manager code', type: 'STRING', required: true, unique: false, order: 1, level: 'PRODUCT', maxLength: 10 },
-      { key: 'stockNumber', label: 'Stock #', type: 'STRING', required: false, unique: false, order: 2, level: 'PRODUCT', maxLength: 20 },
+      {
+        key: 'financeManagerCode',
+        label: 'F&I manager code',
+        type: 'STRING',
+        required: true,
+        unique: false,
+        order: 1,
+        level: 'PRODUCT',
+        maxLength: 10,
+      },
+      {
+        key: 'stockNumber',
+        label: 'Stock #',
+        type: 'STRING',
+        required: false,
+        unique: false,
+        order: 2,
+        level: 'PRODUCT',
+        maxLength: 20,
+      },
     ])
-    const [ppm] = await ok<Array<{ ppmServices: unknown[]; coverageGroups: unknown[] }>>(w.tenant.headers, `/api/Rates/Plans/${w.id('PRODUCT', 'PPM')}`)
+    const [ppm] = await ok<Array<{ ppmServices: unknown[]; coverageGroups: unknown[] }>>(
+      w.tenant.headers,
+      `/api/Rates/Plans/${w.id('PRODUCT', 'PPM')}`,
+    )
     assert.equal(ppm!.ppmServices.length, 3)
     assert.deepEqual(ppm!.coverageGroups, [])
     await problem(w.tenant.headers, '/api/Rates/Plans/999999999', 404, 'catalogue_item_not_found')
@@ -137,10 +221,25 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
 
   test('terms of a plan; deductibles of a product', async () => {
     const terms = await ok(w.tenant.headers, `/api/Rates/Terms/Plan/${w.id('PLAN', 'PLAT-NEW')}`)
-    assert.deepEqual(terms[0], { id: w.id('TERM', 'PLAT-NEW/36-36000'), code: '36-36000', months: 36, miles: 36000, milesBasis: 'FROM_ZERO' })
+    assert.deepEqual(terms[0], {
+      id: w.id('TERM', 'PLAT-NEW/36-36000'),
+      code: '36-36000',
+      months: 36,
+      miles: 36000,
+      milesBasis: 'FROM_ZERO',
+    })
     assert.deepEqual(codes(terms), ['36-36000', '48-60000', '60-75000', '72-100000'])
     const gap = await ok(w.tenant.headers, `/api/Rates/Terms/Plan/${w.id('PLAN', 'GAP-STD')}`)
-    assert.deepEqual(gap.map((x) => [x.months, x.miles, x.milesBasis]), [[36, 0, 'FROM_SALE_ODOMETER'], [48, 0, 'FROM_SALE_ODOMETER'], [60, 0, 'FROM_SALE_ODOMETER'], [72, 0, 'FROM_SALE_ODOMETER'], [84, 0, 'FROM_SALE_ODOMETER']])
+    assert.deepEqual(
+      gap.map((x) => [x.months, x.miles, x.milesBasis]),
+      [
+        [36, 0, 'FROM_SALE_ODOMETER'],
+        [48, 0, 'FROM_SALE_ODOMETER'],
+        [60, 0, 'FROM_SALE_ODOMETER'],
+        [72, 0, 'FROM_SALE_ODOMETER'],
+        [84, 0, 'FROM_SALE_ODOMETER'],
+      ],
+    )
     await problem(w.tenant.headers, `/api/Rates/Terms/Plan/${w.id('PRODUCT', 'GAP')}`, 404, 'catalogue_item_not_found')
 
     const deductibles = await ok(w.tenant.headers, `/api/Rates/DeductiblesByProduct/${w.id('PRODUCT', 'VSC')}`)
@@ -158,7 +257,14 @@ describe('products, programs, plans, terms, deductibles, asset types', () => {
     const res = await get(w.tenant.headers, `/api/factorTables/${id}`)
     assert.equal(res.statusCode, 200)
     assert.equal(res.headers['x-rate-book-version'], '1')
-    assert.deepEqual(json(res), { id, code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: 1, entries: { FL: 1.1, NY: 1.08, CA: 1.05 } })
+    assert.deepEqual(json(res), {
+      id,
+      code: 'STATE_RESERVE',
+      name: 'State reserve factor',
+      fact: 'customerState',
+      defaultFactor: 1,
+      entries: { FL: 1.1, NY: 1.08, CA: 1.05 },
+    })
     assert.match(res.body, /"defaultFactor":1,"entries":\{"FL":1\.1,"NY":1\.08,"CA":1\.05\}/)
     await problem(w.tenant.headers, `/api/FACTORTABLES/${w.id('PRODUCT', 'VSC')}`, 404, 'catalogue_item_not_found')
     await problem(w.tenant.headers, '/api/factorTables/0', 404, 'catalogue_item_not_found')
@@ -181,27 +287,41 @@ describe('vehicles', () => {
 
   test('models by make (any case) and year', async () => {
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleModels?make=honda'), [
-      { make: 'HONDA', model: 'ACCORD' }, { make: 'HONDA', model: 'CIVIC' }, { make: 'HONDA', model: 'CR-V' }, { make: 'HONDA', model: 'PILOT' },
+      { make: 'HONDA', model: 'ACCORD' },
+      { make: 'HONDA', model: 'CIVIC' },
+      { make: 'HONDA', model: 'CR-V' },
+      { make: 'HONDA', model: 'PILOT' },
     ])
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleModels?make=Honda&year=2009'), [])
-    assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleModels?make=Hyundai'), [], 'a make-only entry has no models')
+    assert.deepEqual(
+      await ok(w.tenant.headers, '/api/Rates/VehicleModels?make=Hyundai'),
+      [],
+      'a make-only entry has no models',
+    )
     const all = await get(w.tenant.headers, '/api/Rates/VehicleModels')
     assert.equal(all.headers['x-total-count'], '14', 'the two F-150 entries are one model')
   })
 
   test('series, trims and body styles', async () => {
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleSeries'), [
-      { make: 'CHEVROLET', model: 'SILVERADO 1500', series: 'SILVERADO' }, { make: 'FORD', model: 'F-150', series: 'F-SERIES' },
+      { make: 'CHEVROLET', model: 'SILVERADO 1500', series: 'SILVERADO' },
+      { make: 'FORD', model: 'F-150', series: 'F-SERIES' },
     ])
-    assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleSeries?make=ford&model=F-150'), [{ make: 'FORD', model: 'F-150', series: 'F-SERIES' }])
+    assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleSeries?make=ford&model=F-150'), [
+      { make: 'FORD', model: 'F-150', series: 'F-SERIES' },
+    ])
     const trims = await ok(w.tenant.headers, '/api/Rates/VehicleTrims?make=FORD&model=f-150&year=2020')
     assert.deepEqual(codes(trims, 'trim'), ['KING RANCH', 'LARIAT', 'PLATINUM', 'RAPTOR', 'XL', 'XLT'])
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleTrims?make=FORD&model=f-150&year=2030'), [])
     assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleBodyStyles?make=honda&model=civic'), [
-      { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Hatchback' }, { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Sedan' },
+      { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Hatchback' },
+      { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Sedan' },
     ])
     const styles = await ok(w.tenant.headers, '/api/Rates/VehicleBodyStyles?make=Toyota')
-    assert.deepEqual(styles.map((s) => `${s.model}/${s.bodyStyle}`), ['CAMRY/Sedan', 'COROLLA/Hatchback', 'COROLLA/Sedan', 'RAV4/SUV', 'TACOMA/Pickup'])
+    assert.deepEqual(
+      styles.map((s) => `${s.model}/${s.bodyStyle}`),
+      ['CAMRY/Sedan', 'COROLLA/Hatchback', 'COROLLA/Sedan', 'RAV4/SUV', 'TACOMA/Pickup'],
+    )
   })
 
   test('segmentations: every class, or the class of one vehicle', async () => {
@@ -211,17 +331,32 @@ describe('vehicles', () => {
       { vehicleClass: 'C', description: 'Premium and luxury', isDefault: false },
       { vehicleClass: 'D', description: 'High-risk luxury', isDefault: false },
     ])
-    assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=bmw&model=x5&trim=xDrive40i&year=2022'), [
-      { vehicleClass: 'D', description: 'High-risk luxury', isDefault: false, matchedBy: 'ENTRY' },
+    assert.deepEqual(
+      await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=bmw&model=x5&trim=xDrive40i&year=2022'),
+      [{ vehicleClass: 'D', description: 'High-risk luxury', isDefault: false, matchedBy: 'ENTRY' }],
+    )
+    assert.deepEqual(codes(await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=BMW'), 'vehicleClass'), [
+      'C',
     ])
-    assert.deepEqual(codes(await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=BMW'), 'vehicleClass'), ['C'])
-    assert.deepEqual(await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=Yugo'), [], 'no entry and no default class')
+    assert.deepEqual(
+      await ok(w.tenant.headers, '/api/Rates/VehicleSegmentations?make=Yugo'),
+      [],
+      'no entry and no default class',
+    )
     const bad = await problem(w.tenant.headers, '/api/Rates/VehicleSegmentations?model=X5', 400, 'validation_failed')
-    assert.deepEqual(bad.errors!.map((e) => [e.field, e.code]), [['make', 'required']])
+    assert.deepEqual(
+      bad.errors!.map((e) => [e.field, e.code]),
+      [['make', 'required']],
+    )
   })
 
   test('bad filters are 400 listing each', async () => {
-    const bad = await problem(w.tenant.headers, '/api/Rates/VehicleTrims?year=1800&make=%20&color=red', 400, 'validation_failed')
+    const bad = await problem(
+      w.tenant.headers,
+      '/api/Rates/VehicleTrims?year=1800&make=%20&color=red',
+      400,
+      'validation_failed',
+    )
     assert.deepEqual(bad.errors!.map((e) => e.field).toSorted(), ['color', 'make', 'year'])
     await problem(w.tenant.headers, '/api/Rates/VehicleMakes?limit=0', 400, 'validation_failed')
   })
@@ -230,7 +365,16 @@ describe('vehicles', () => {
 describe('which rate book', () => {
   test('no book in force: lists are empty, by-id routes 404 rate_book_not_found', async () => {
     const earlier = '?date=2025-12-31'
-    for (const path of ['Products', 'Programs', 'VehicleMakes', 'VehicleModels', 'VehicleSeries', 'VehicleTrims', 'VehicleBodyStyles', 'VehicleSegmentations']) {
+    for (const path of [
+      'Products',
+      'Programs',
+      'VehicleMakes',
+      'VehicleModels',
+      'VehicleSeries',
+      'VehicleTrims',
+      'VehicleBodyStyles',
+      'VehicleSegmentations',
+    ]) {
       const res = await get(w.tenant.headers, `/api/Rates/${path}${earlier}`)
       assert.equal(res.statusCode, 200, path)
       assert.deepEqual(json(res), [], path)
@@ -241,9 +385,24 @@ describe('which rate book', () => {
     assert.equal(types.length, 5)
     assert.ok(types.every((a) => a.products.length === 0))
     await problem(w.tenant.headers, `/api/Rates/Plans/${w.id('PRODUCT', 'VSC')}${earlier}`, 404, 'rate_book_not_found')
-    await problem(w.tenant.headers, `/api/Rates/Terms/Plan/${w.id('PLAN', 'GAP-STD')}${earlier}`, 404, 'rate_book_not_found')
-    await problem(w.tenant.headers, `/api/Rates/DeductiblesByProduct/${w.id('PRODUCT', 'VSC')}${earlier}`, 404, 'rate_book_not_found')
-    await problem(w.tenant.headers, `/api/factorTables/${w.id('FACTOR_TABLE', 'STATE_RESERVE')}${earlier}`, 404, 'rate_book_not_found')
+    await problem(
+      w.tenant.headers,
+      `/api/Rates/Terms/Plan/${w.id('PLAN', 'GAP-STD')}${earlier}`,
+      404,
+      'rate_book_not_found',
+    )
+    await problem(
+      w.tenant.headers,
+      `/api/Rates/DeductiblesByProduct/${w.id('PRODUCT', 'VSC')}${earlier}`,
+      404,
+      'rate_book_not_found',
+    )
+    await problem(
+      w.tenant.headers,
+      `/api/factorTables/${w.id('FACTOR_TABLE', 'STATE_RESERVE')}${earlier}`,
+      404,
+      'rate_book_not_found',
+    )
   })
 
   test('a later version: today still reads the one in force; date and version choose', async () => {
@@ -259,7 +418,10 @@ describe('which rate book', () => {
     assert.deepEqual(codes(json(today)), ['VSC', 'GAP', 'TW', 'PPM'])
     const july = await get(h, '/api/Rates/Products?date=2026-07-01')
     assert.equal(july.headers['x-rate-book-version'], '2')
-    assert.deepEqual(json<Array<{ name: string }>>(july).map((p) => p.name), ['Vehicle Service Contract 2026', 'Guaranteed Asset Protection', 'Prepaid Maintenance'])
+    assert.deepEqual(
+      json<Array<{ name: string }>>(july).map((p) => p.name),
+      ['Vehicle Service Contract 2026', 'Guaranteed Asset Protection', 'Prepaid Maintenance'],
+    )
     assert.deepEqual(codes(await ok(h, '/api/Rates/Products?version=2')), ['VSC', 'GAP', 'PPM'])
     assert.deepEqual(codes(await ok(h, '/api/Rates/Products?version=1&type=tire_wheel')), ['TW'])
     // Catalogue ids are kept across versions; an item the version lacks is 404.
@@ -269,7 +431,10 @@ describe('which rate book', () => {
     await problem(h, '/api/Rates/Products?version=9', 404, 'rate_book_not_found')
     await problem(h, '/api/Rates/AssetTypes?version=9', 404, 'rate_book_not_found')
     const both = await problem(h, '/api/Rates/Products?version=1&date=2026-07-01', 400, 'validation_failed')
-    assert.deepEqual(both.errors!.map((e) => [e.field, e.code]), [['version', 'conflict']])
+    assert.deepEqual(
+      both.errors!.map((e) => [e.field, e.code]),
+      [['version', 'conflict']],
+    )
     await problem(h, '/api/Rates/Products?date=2026-02-30', 400, 'validation_failed')
   })
 })
@@ -294,7 +459,13 @@ describe('tenancy and credentials', () => {
 
   test('401 without credentials; 403 without rates:read', async () => {
     const nobody = await createUserWithRoles(t, w.tenant, [])
-    for (const url of ['/api/Rates/AssetTypes', '/api/Rates/Products', `/api/Rates/Plans/${w.id('PRODUCT', 'VSC')}`, '/api/Rates/VehicleMakes', `/api/factorTables/${w.id('FACTOR_TABLE', 'STATE_RESERVE')}`]) {
+    for (const url of [
+      '/api/Rates/AssetTypes',
+      '/api/Rates/Products',
+      `/api/Rates/Plans/${w.id('PRODUCT', 'VSC')}`,
+      '/api/Rates/VehicleMakes',
+      `/api/factorTables/${w.id('FACTOR_TABLE', 'STATE_RESERVE')}`,
+    ]) {
       const none = await t.app.inject({ method: 'GET', url })
       assert.equal(none.statusCode, 401, url)
       assert.equal(json(none).code, 'unauthenticated')

@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
-  assetTypes, classifyVehicle, deductibleItems, factorTableItem, planItem, productFilter, productItem, selectVehicleRows,
-  vehicleClasses, vehicleItem, vehicleRows, windowOf, yearMatches, type VehicleFilter, type VehicleList,
+  assetTypes,
+  classifyVehicle,
+  deductibleItems,
+  factorTableItem,
+  planItem,
+  productFilter,
+  productItem,
+  selectVehicleRows,
+  vehicleClasses,
+  vehicleItem,
+  vehicleRows,
+  windowOf,
+  yearMatches,
+  type VehicleFilter,
+  type VehicleList,
 } from './catalogue.rules.ts'
 import { demoRateBook } from './demo-ratebook.ts'
 import { buildRateBookIndex, catalogueKey } from './ratebook.index.ts'
@@ -10,45 +23,161 @@ import { catalogueItemsOf, checkRateBook, type RateBook } from './ratebook.rules
 
 /** A book's vehicles as stored: make, model, series and trims upper-cased; one make left mixed-case to show folding. */
 const VEHICLES: RateBook['vehicles'] = [
-  { make: 'HONDA', model: 'ACCORD', trims: ['LX', 'EX'], bodyStyles: ['Sedan'], yearFrom: 2010, yearTo: 2020, vehicleClass: 'A' },
-  { make: 'HONDA', model: 'CIVIC', trims: ['SI', 'LX'], bodyStyles: ['Sedan', 'Hatchback'], yearFrom: 2015, vehicleClass: 'A' },
-  { make: 'FORD', model: 'F-150', series: 'F-SERIES', trims: ['XL', 'RAPTOR'], bodyStyles: ['Pickup'], yearFrom: 2010, yearTo: 2027, vehicleClass: 'B' },
-  { make: 'FORD', model: 'F-150', series: 'F-SERIES', trims: ['RAPTOR'], bodyStyles: ['PICKUP', 'Crew cab'], yearFrom: 2021, vehicleClass: 'C' },
+  {
+    make: 'HONDA',
+    model: 'ACCORD',
+    trims: ['LX', 'EX'],
+    bodyStyles: ['Sedan'],
+    yearFrom: 2010,
+    yearTo: 2020,
+    vehicleClass: 'A',
+  },
+  {
+    make: 'HONDA',
+    model: 'CIVIC',
+    trims: ['SI', 'LX'],
+    bodyStyles: ['Sedan', 'Hatchback'],
+    yearFrom: 2015,
+    vehicleClass: 'A',
+  },
+  {
+    make: 'FORD',
+    model: 'F-150',
+    series: 'F-SERIES',
+    trims: ['XL', 'RAPTOR'],
+    bodyStyles: ['Pickup'],
+    yearFrom: 2010,
+    yearTo: 2027,
+    vehicleClass: 'B',
+  },
+  {
+    make: 'FORD',
+    model: 'F-150',
+    series: 'F-SERIES',
+    trims: ['RAPTOR'],
+    bodyStyles: ['PICKUP', 'Crew cab'],
+    yearFrom: 2021,
+    vehicleClass: 'C',
+  },
   { make: 'HONDA', vehicleClass: 'A' },
   { make: 'Kia', vehicleClass: 'A' },
   { make: 'BMW', series: 'M', trims: ['M3'], yearTo: 2012, vehicleClass: 'C' },
 ]
 
-const list = (kind: VehicleList, filter: VehicleFilter) => selectVehicleRows(vehicleRows(VEHICLES, kind), filter).map((r) => vehicleItem(kind, r))
+const list = (kind: VehicleList, filter: VehicleFilter) =>
+  selectVehicleRows(vehicleRows(VEHICLES, kind), filter).map((r) => vehicleItem(kind, r))
 
 describe('vehicle lists', () => {
   const cases: Array<[string, VehicleList, VehicleFilter, Array<Record<string, string | null>>]> = [
-    ['every make, sorted, each once', 'makes', {}, [{ make: 'BMW' }, { make: 'FORD' }, { make: 'HONDA' }, { make: 'Kia' }]],
-    ['makes of a year: entries without years match every year', 'makes', { year: 2025 }, [{ make: 'FORD' }, { make: 'HONDA' }, { make: 'Kia' }]],
-    ['makes of a year before every range', 'makes', { year: 1990 }, [{ make: 'BMW' }, { make: 'HONDA' }, { make: 'Kia' }]],
-    ['models: make-only entries are not models', 'models', {}, [{ make: 'FORD', model: 'F-150' }, { make: 'HONDA', model: 'ACCORD' }, { make: 'HONDA', model: 'CIVIC' }]],
-    ['models of a make, any case, blanks ignored', 'models', { make: ' honda ' }, [{ make: 'HONDA', model: 'ACCORD' }, { make: 'HONDA', model: 'CIVIC' }]],
+    [
+      'every make, sorted, each once',
+      'makes',
+      {},
+      [{ make: 'BMW' }, { make: 'FORD' }, { make: 'HONDA' }, { make: 'Kia' }],
+    ],
+    [
+      'makes of a year: entries without years match every year',
+      'makes',
+      { year: 2025 },
+      [{ make: 'FORD' }, { make: 'HONDA' }, { make: 'Kia' }],
+    ],
+    [
+      'makes of a year before every range',
+      'makes',
+      { year: 1990 },
+      [{ make: 'BMW' }, { make: 'HONDA' }, { make: 'Kia' }],
+    ],
+    [
+      'models: make-only entries are not models',
+      'models',
+      {},
+      [
+        { make: 'FORD', model: 'F-150' },
+        { make: 'HONDA', model: 'ACCORD' },
+        { make: 'HONDA', model: 'CIVIC' },
+      ],
+    ],
+    [
+      'models of a make, any case, blanks ignored',
+      'models',
+      { make: ' honda ' },
+      [
+        { make: 'HONDA', model: 'ACCORD' },
+        { make: 'HONDA', model: 'CIVIC' },
+      ],
+    ],
     ['models of a make and year', 'models', { make: 'Honda', year: 2022 }, [{ make: 'HONDA', model: 'CIVIC' }]],
-    ['a mixed-case make matches in any case', 'makes', { year: 2000 }, [{ make: 'BMW' }, { make: 'HONDA' }, { make: 'Kia' }]],
+    [
+      'a mixed-case make matches in any case',
+      'makes',
+      { year: 2000 },
+      [{ make: 'BMW' }, { make: 'HONDA' }, { make: 'Kia' }],
+    ],
     ['models of an unknown make', 'models', { make: 'Tesla' }, []],
-    ['series, a model-less entry first within its make', 'series', {}, [{ make: 'BMW', model: null, series: 'M' }, { make: 'FORD', model: 'F-150', series: 'F-SERIES' }]],
-    ['series of a model', 'series', { make: 'ford', model: 'f-150' }, [{ make: 'FORD', model: 'F-150', series: 'F-SERIES' }]],
+    [
+      'series, a model-less entry first within its make',
+      'series',
+      {},
+      [
+        { make: 'BMW', model: null, series: 'M' },
+        { make: 'FORD', model: 'F-150', series: 'F-SERIES' },
+      ],
+    ],
+    [
+      'series of a model',
+      'series',
+      { make: 'ford', model: 'f-150' },
+      [{ make: 'FORD', model: 'F-150', series: 'F-SERIES' }],
+    ],
     ['a model filter leaves out model-less entries', 'series', { make: 'bmw', model: 'M3' }, []],
-    ['trims of two entries of one model, each once, sorted', 'trims', { make: 'FORD', model: 'F-150' }, [
-      { make: 'FORD', model: 'F-150', trim: 'RAPTOR' }, { make: 'FORD', model: 'F-150', trim: 'XL' },
-    ]],
-    ['trims of a year only one entry covers', 'trims', { make: 'FORD', model: 'F-150', year: 2012 }, [
-      { make: 'FORD', model: 'F-150', trim: 'RAPTOR' }, { make: 'FORD', model: 'F-150', trim: 'XL' },
-    ]],
-    ['trims of a model filter alone, across makes', 'trims', { model: 'civic' }, [{ make: 'HONDA', model: 'CIVIC', trim: 'LX' }, { make: 'HONDA', model: 'CIVIC', trim: 'SI' }]],
+    [
+      'trims of two entries of one model, each once, sorted',
+      'trims',
+      { make: 'FORD', model: 'F-150' },
+      [
+        { make: 'FORD', model: 'F-150', trim: 'RAPTOR' },
+        { make: 'FORD', model: 'F-150', trim: 'XL' },
+      ],
+    ],
+    [
+      'trims of a year only one entry covers',
+      'trims',
+      { make: 'FORD', model: 'F-150', year: 2012 },
+      [
+        { make: 'FORD', model: 'F-150', trim: 'RAPTOR' },
+        { make: 'FORD', model: 'F-150', trim: 'XL' },
+      ],
+    ],
+    [
+      'trims of a model filter alone, across makes',
+      'trims',
+      { model: 'civic' },
+      [
+        { make: 'HONDA', model: 'CIVIC', trim: 'LX' },
+        { make: 'HONDA', model: 'CIVIC', trim: 'SI' },
+      ],
+    ],
     ['trims of a year outside the range', 'trims', { make: 'HONDA', model: 'ACCORD', year: 2021 }, []],
-    ['body styles: the same style in another case counts once (first spelling)', 'bodyStyles', { make: 'FORD' }, [
-      { make: 'FORD', model: 'F-150', bodyStyle: 'Crew cab' }, { make: 'FORD', model: 'F-150', bodyStyle: 'Pickup' },
-    ]],
+    [
+      'body styles: the same style in another case counts once (first spelling)',
+      'bodyStyles',
+      { make: 'FORD' },
+      [
+        { make: 'FORD', model: 'F-150', bodyStyle: 'Crew cab' },
+        { make: 'FORD', model: 'F-150', bodyStyle: 'Pickup' },
+      ],
+    ],
     ['body styles of a newer year', 'bodyStyles', { make: 'FORD', year: 2009 }, []],
-    ['body styles of every Honda', 'bodyStyles', { make: 'HONDA' }, [
-      { make: 'HONDA', model: 'ACCORD', bodyStyle: 'Sedan' }, { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Hatchback' }, { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Sedan' },
-    ]],
+    [
+      'body styles of every Honda',
+      'bodyStyles',
+      { make: 'HONDA' },
+      [
+        { make: 'HONDA', model: 'ACCORD', bodyStyle: 'Sedan' },
+        { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Hatchback' },
+        { make: 'HONDA', model: 'CIVIC', bodyStyle: 'Sedan' },
+      ],
+    ],
   ]
   for (const [name, kind, filter, expected] of cases) {
     test(name, () => assert.deepEqual(list(kind, filter), expected))
@@ -88,37 +217,65 @@ describe('the demo book through its index', () => {
       ['a model entry, any case', { make: 'ford', model: 'f-150', trim: 'xl', year: 2022 }, 'B', 'ENTRY'],
       ['a model entry over its make entry', { make: 'bmw', model: 'x5', trim: 'XDRIVE40I', year: 2022 }, 'D', 'ENTRY'],
       ['the make entry when the year is unknown', { make: 'Honda', model: 'Pilot', trim: 'Elite' }, 'A', 'ENTRY'],
-      ['the model entry with its year and trim', { make: 'Honda', model: 'Pilot', trim: 'Elite', year: 2020 }, 'B', 'ENTRY'],
+      [
+        'the model entry with its year and trim',
+        { make: 'Honda', model: 'Pilot', trim: 'Elite', year: 2020 },
+        'B',
+        'ENTRY',
+      ],
       ['a make alone', { make: 'porsche' }, 'D', 'ENTRY'],
       ['an unknown make and no default class', { make: 'Yugo' }, undefined, undefined],
     ]
     for (const [name, vehicle, cls, by] of cases) {
       test(name, () => {
         const found = classifyVehicle(index, vehicle)
-        assert.deepEqual(found.map((c) => c.vehicleClass), cls ? [cls] : [])
+        assert.deepEqual(
+          found.map((c) => c.vehicleClass),
+          cls ? [cls] : [],
+        )
         assert.equal(found[0]?.matchedBy, by)
       })
     }
     test('the default class, when the book has one', () => {
       const withDefault = { ...index, book: { ...book, defaultVehicleClass: 'B' } }
       const classify: typeof index.classify = (v) => index.classify(v) ?? { vehicleClass: 'B', entry: null }
-      assert.deepEqual(classifyVehicle({ book: withDefault.book, classify }, { make: 'Yugo' }), [{ vehicleClass: 'B', description: 'Domestic cars, trucks and SUVs', isDefault: true, matchedBy: 'DEFAULT' }])
+      assert.deepEqual(classifyVehicle({ book: withDefault.book, classify }, { make: 'Yugo' }), [
+        { vehicleClass: 'B', description: 'Domestic cars, trucks and SUVs', isDefault: true, matchedBy: 'DEFAULT' },
+      ])
     })
   })
 
   test('vehicle classes, by code, with descriptions', () => {
-    assert.deepEqual(vehicleClasses({ ...book, vehicleClasses: book.vehicleClasses.toReversed(), defaultVehicleClass: 'A' }).map((c) => [c.vehicleClass, c.isDefault, c.description]), [
-      ['A', true, 'Economy and mainstream imports'], ['B', false, 'Domestic cars, trucks and SUVs'], ['C', false, 'Premium and luxury'], ['D', false, 'High-risk luxury'],
-    ])
+    assert.deepEqual(
+      vehicleClasses({ ...book, vehicleClasses: book.vehicleClasses.toReversed(), defaultVehicleClass: 'A' }).map(
+        (c) => [c.vehicleClass, c.isDefault, c.description],
+      ),
+      [
+        ['A', true, 'Economy and mainstream imports'],
+        ['B', false, 'Domestic cars, trucks and SUVs'],
+        ['C', false, 'Premium and luxury'],
+        ['D', false, 'High-risk luxury'],
+      ],
+    )
   })
 
   test('asset types list every type with the products sold for it', () => {
     const types = assetTypes(index.products)
-    assert.deepEqual(types.map((t) => [t.code, t.products.map((p) => p.code)]), [
-      ['AUTO', ['VSC', 'GAP', 'TW', 'PPM']], ['RV', ['GAP']], ['MARINE', []], ['POWERSPORTS', ['GAP']], ['OTHER', []],
-    ])
+    assert.deepEqual(
+      types.map((t) => [t.code, t.products.map((p) => p.code)]),
+      [
+        ['AUTO', ['VSC', 'GAP', 'TW', 'PPM']],
+        ['RV', ['GAP']],
+        ['MARINE', []],
+        ['POWERSPORTS', ['GAP']],
+        ['OTHER', []],
+      ],
+    )
     assert.ok(types.every((t) => t.description.length > 0))
-    assert.deepEqual(assetTypes([]).map((t) => t.products), [[], [], [], [], []])
+    assert.deepEqual(
+      assetTypes([]).map((t) => t.products),
+      [[], [], [], [], []],
+    )
   })
 
   test('products: filters and the reply shape', () => {
@@ -128,30 +285,67 @@ describe('the demo book through its index', () => {
     assert.deepEqual(codes({ assetType: 'RV' }), ['GAP'])
     assert.deepEqual(codes({ type: 'VSC', assetType: 'RV' }), [])
     assert.deepEqual(productItem(index.productById.get(idOf('PRODUCT', 'GAP'))!), {
-      id: idOf('PRODUCT', 'GAP'), code: 'GAP', name: 'Guaranteed Asset Protection', type: 'GAP', assetTypes: ['AUTO', 'RV', 'POWERSPORTS'],
+      id: idOf('PRODUCT', 'GAP'),
+      code: 'GAP',
+      name: 'Guaranteed Asset Protection',
+      type: 'GAP',
+      assetTypes: ['AUTO', 'RV', 'POWERSPORTS'],
       requiredInputs: ['vehicle', 'vehiclePurchasePrice', 'financeType', 'amountFinanced', 'financeTermMonths', 'apr'],
-      effectiveFrom: null, effectiveTo: null, deductibleCount: 1, programCount: 1, factorTableIds: [],
+      effectiveFrom: null,
+      effectiveTo: null,
+      deductibleCount: 1,
+      programCount: 1,
+      factorTableIds: [],
     })
   })
 
   test('plans carry conditions in canonical order, services and custom fields', () => {
     const ppm = planItem(index.planById.get(idOf('PLAN', 'PPM-NEW'))!)
     assert.deepEqual(ppm.conditions, ['NEW', 'CERTIFIED'])
-    assert.deepEqual(ppm.ppmServices[0], { code: 'OIL_CHANGE', name: 'Synthetic oil and filter change', intervalMonths: 6, intervalMiles: 7500, count: 6 })
+    assert.deepEqual(ppm.ppmServices[0], {
+      code: 'OIL_CHANGE',
+      name: 'Synthetic oil and filter change',
+      intervalMonths: 6,
+      intervalMiles: 7500,
+      count: 6,
+    })
     const tw = planItem(index.planById.get(idOf('PLAN', 'TW-STD'))!)
-    assert.deepEqual(tw.customFields, [{
-      key: 'tireBrand', label: 'Tire brand', type: 'LIST', required: false, unique: false, order: 1, level: 'PRODUCT',
-      options: [{ value: 'MICH', label: 'Michelin' }, { value: 'GOOD', label: 'Goodyear' }, { value: 'BRID', label: 'Bridgestone' }, { value: 'OTHER', label: 'Other' }],
-    }])
+    assert.deepEqual(tw.customFields, [
+      {
+        key: 'tireBrand',
+        label: 'Tire brand',
+        type: 'LIST',
+        required: false,
+        unique: false,
+        order: 1,
+        level: 'PRODUCT',
+        options: [
+          { value: 'MICH', label: 'Michelin' },
+          { value: 'GOOD', label: 'Goodyear' },
+          { value: 'BRID', label: 'Bridgestone' },
+          { value: 'OTHER', label: 'Other' },
+        ],
+      },
+    ])
     assert.deepEqual(tw.coverageGroups, [])
   })
 
   test('deductible amounts and factors as JSON numbers', () => {
-    assert.deepEqual(deductibleItems(index.productById.get(idOf('PRODUCT', 'VSC'))!).map((d) => [d.code, d.amount, d.type]), [
-      ['D0', 0, 'STANDARD'], ['D100', 100, 'STANDARD'], ['D250', 250, 'STANDARD'], ['D100DIS', 100, 'DISAPPEARING'],
-    ])
+    assert.deepEqual(
+      deductibleItems(index.productById.get(idOf('PRODUCT', 'VSC'))!).map((d) => [d.code, d.amount, d.type]),
+      [
+        ['D0', 0, 'STANDARD'],
+        ['D100', 100, 'STANDARD'],
+        ['D250', 250, 'STANDARD'],
+        ['D100DIS', 100, 'DISAPPEARING'],
+      ],
+    )
     assert.deepEqual(factorTableItem(index.factorTableById.get(idOf('FACTOR_TABLE', 'STATE_RESERVE'))!), {
-      id: idOf('FACTOR_TABLE', 'STATE_RESERVE'), code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: 1,
+      id: idOf('FACTOR_TABLE', 'STATE_RESERVE'),
+      code: 'STATE_RESERVE',
+      name: 'State reserve factor',
+      fact: 'customerState',
+      defaultFactor: 1,
       entries: { FL: 1.1, NY: 1.08, CA: 1.05 },
     })
   })
@@ -160,15 +354,28 @@ describe('the demo book through its index', () => {
 test('fractional amounts and factors are written as exactly the decimals of the book', () => {
   const source = demoRateBook('2025-01-01')
   const deductibles = [
-    { code: 'D62', amount: '62.55', type: 'REDUCED' }, { code: 'DCENT', amount: 0.01, type: 'STANDARD' }, { code: 'DBIG', amount: '1234567890.12', type: 'STANDARD' },
+    { code: 'D62', amount: '62.55', type: 'REDUCED' },
+    { code: 'DCENT', amount: 0.01, type: 'STANDARD' },
+    { code: 'DBIG', amount: '1234567890.12', type: 'STANDARD' },
   ]
   const book = {
     ...source,
-    factorTables: [{
-      code: 'STATE_RESERVE', name: 'State reserve factor', fact: 'customerState', defaultFactor: '0.000001',
-      entries: [{ key: 'FL', factor: '9.123456' }, { key: 'NY', factor: 0.1 }, { key: 'CA', factor: '2.300000' }],
-    }],
-    products: source.products.map((p) => (p.code === 'VSC' ? { ...p, deductibles: [...p.deductibles, ...deductibles] } : p)),
+    factorTables: [
+      {
+        code: 'STATE_RESERVE',
+        name: 'State reserve factor',
+        fact: 'customerState',
+        defaultFactor: '0.000001',
+        entries: [
+          { key: 'FL', factor: '9.123456' },
+          { key: 'NY', factor: 0.1 },
+          { key: 'CA', factor: '2.300000' },
+        ],
+      },
+    ],
+    products: source.products.map((p) =>
+      p.code === 'VSC' ? { ...p, deductibles: [...p.deductibles, ...deductibles] } : p,
+    ),
   }
   const checked = checkRateBook(book, { file: 'body' })
   assert.ok(checked.ok, JSON.stringify(checked))

@@ -4,7 +4,13 @@
 // factor tables.
 import { centsToNumber } from '../../platform/money.ts'
 import type { Window } from '../../platform/http/pagination.ts'
-import type { IndexedFactorTable, IndexedPlan, IndexedProduct, IndexedProgram, RateBookIndex } from './ratebook.index.ts'
+import type {
+  IndexedFactorTable,
+  IndexedPlan,
+  IndexedProduct,
+  IndexedProgram,
+  RateBookIndex,
+} from './ratebook.index.ts'
 import type { RateBook } from './ratebook.rules.ts'
 import { ASSET_TYPES, VEHICLE_CONDITIONS, type DEDUCTIBLE_TYPES, type PRODUCT_TYPES } from './ratebook.schema.ts'
 
@@ -40,13 +46,17 @@ const fold = (s: string) => s.trim().toUpperCase()
 
 function row(v: VehicleEntry, model: string | null, value: string | null): VehicleRow {
   return {
-    make: v.make, model, value,
+    make: v.make,
+    model,
+    value,
     key: [fold(v.make), model === null ? null : fold(model), value === null ? null : fold(value)],
-    yearFrom: v.yearFrom ?? null, yearTo: v.yearTo ?? null,
+    yearFrom: v.yearFrom ?? null,
+    yearTo: v.yearTo ?? null,
   }
 }
 
-const compareText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1)
+const compareText = (a: string | null, b: string | null) =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1
 
 /** Make, then model (make-only entries first), then value, compared upper-cased by code point. */
 function compareRows(a: VehicleRow, b: VehicleRow): number {
@@ -63,18 +73,31 @@ export function vehicleRows(vehicles: readonly VehicleEntry[], list: VehicleList
   for (const v of vehicles) {
     const model = v.model ?? null
     switch (list) {
-      case 'makes': rows.push(row(v, null, null)); break
-      case 'models': if (model !== null) rows.push(row(v, model, null)); break
-      case 'series': if (v.series !== undefined) rows.push(row(v, model, v.series)); break
-      case 'trims': for (const trim of v.trims ?? []) rows.push(row(v, model, trim)); break
-      case 'bodyStyles': for (const style of v.bodyStyles ?? []) rows.push(row(v, model, style)); break
+      case 'makes':
+        rows.push(row(v, null, null))
+        break
+      case 'models':
+        if (model !== null) rows.push(row(v, model, null))
+        break
+      case 'series':
+        if (v.series !== undefined) rows.push(row(v, model, v.series))
+        break
+      case 'trims':
+        for (const trim of v.trims ?? []) rows.push(row(v, model, trim))
+        break
+      case 'bodyStyles':
+        for (const style of v.bodyStyles ?? []) rows.push(row(v, model, style))
+        break
     }
   }
   return rows.toSorted(compareRows)
 }
 
 /** An entry without years applies to every year; one with yearFrom only, to that year and later. */
-export function yearMatches(entry: { yearFrom?: number | null | undefined; yearTo?: number | null | undefined }, year: number): boolean {
+export function yearMatches(
+  entry: { yearFrom?: number | null | undefined; yearTo?: number | null | undefined },
+  year: number,
+): boolean {
   return (entry.yearFrom == null || year >= entry.yearFrom) && (entry.yearTo == null || year <= entry.yearTo)
 }
 
@@ -98,20 +121,34 @@ export function selectVehicleRows(rows: readonly VehicleRow[], filter: VehicleFi
 /** The reply line of each list. */
 export function vehicleItem(list: VehicleList, r: VehicleRow): Record<string, string | null> {
   switch (list) {
-    case 'makes': return { make: r.make }
-    case 'models': return { make: r.make, model: r.model }
-    case 'series': return { make: r.make, model: r.model, series: r.value }
-    case 'trims': return { make: r.make, model: r.model, trim: r.value }
-    case 'bodyStyles': return { make: r.make, model: r.model, bodyStyle: r.value }
+    case 'makes':
+      return { make: r.make }
+    case 'models':
+      return { make: r.make, model: r.model }
+    case 'series':
+      return { make: r.make, model: r.model, series: r.value }
+    case 'trims':
+      return { make: r.make, model: r.model, trim: r.value }
+    case 'bodyStyles':
+      return { make: r.make, model: r.model, bodyStyle: r.value }
   }
 }
 
-export type Segmentation = { vehicleClass: string; description: string | null; isDefault: boolean; matchedBy?: 'ENTRY' | 'DEFAULT' }
+export type Segmentation = {
+  vehicleClass: string
+  description: string | null
+  isDefault: boolean
+  matchedBy?: 'ENTRY' | 'DEFAULT'
+}
 
 /** The book's vehicle classes, ordered by code. */
 export function vehicleClasses(book: Pick<RateBook, 'vehicleClasses' | 'defaultVehicleClass'>): Segmentation[] {
   return book.vehicleClasses
-    .map((c) => ({ vehicleClass: c.code, description: c.description ?? null, isDefault: c.code === book.defaultVehicleClass }))
+    .map((c) => ({
+      vehicleClass: c.code,
+      description: c.description ?? null,
+      isDefault: c.code === book.defaultVehicleClass,
+    }))
     .toSorted((a, b) => compareText(a.vehicleClass, b.vehicleClass))
 }
 
@@ -152,22 +189,30 @@ const ref = (x: { id: number; code: string; name: string }) => ({ id: x.id, code
 /** Every asset type, each with the products of the book sold for it (none without a book). */
 export function assetTypes(products: readonly IndexedProduct[]) {
   return ASSET_TYPES.map((code) => ({
-    code, description: ASSET_TYPE_DESCRIPTIONS[code],
+    code,
+    description: ASSET_TYPE_DESCRIPTIONS[code],
     products: products.filter((p) => p.assetTypes.has(code)).map(ref),
   }))
 }
 
 export function productFilter(filter: { type?: string | undefined; assetType?: string | undefined }) {
-  return (p: IndexedProduct) => (filter.type === undefined || p.type === filter.type) && (filter.assetType === undefined || p.assetTypes.has(filter.assetType))
+  return (p: IndexedProduct) =>
+    (filter.type === undefined || p.type === filter.type) &&
+    (filter.assetType === undefined || p.assetTypes.has(filter.assetType))
 }
 
 export function productItem(p: IndexedProduct) {
   return {
-    id: p.id, code: p.code, name: p.name, type: p.type as ProductType,
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    type: p.type as ProductType,
     assetTypes: ASSET_TYPES.filter((a) => p.assetTypes.has(a)),
     requiredInputs: [...p.requiredInputs],
-    effectiveFrom: p.effectiveFrom, effectiveTo: p.effectiveTo,
-    deductibleCount: p.deductibles.length, programCount: p.programs.length,
+    effectiveFrom: p.effectiveFrom,
+    effectiveTo: p.effectiveTo,
+    deductibleCount: p.deductibles.length,
+    programCount: p.programs.length,
     factorTableIds: p.factorTables.map((t) => t.id),
   }
 }
@@ -178,11 +223,24 @@ export function programItem(g: IndexedProgram) {
 
 export function planItem(pl: IndexedPlan) {
   return {
-    ...ref(pl), program: ref(pl.program),
+    ...ref(pl),
+    program: ref(pl.program),
     conditions: VEHICLE_CONDITIONS.filter((c) => pl.conditions.has(c)),
-    formNumber: pl.formNumber, effectiveFrom: pl.effectiveFrom, effectiveTo: pl.effectiveTo,
-    coverageGroups: (pl.coverageGroups ?? []).map((g) => ({ code: g.code, name: g.name, components: g.components.map((c) => ({ code: c.code, name: c.name })) })),
-    ppmServices: (pl.ppmServices ?? []).map((s) => ({ code: s.code, name: s.name, intervalMonths: s.intervalMonths ?? null, intervalMiles: s.intervalMiles ?? null, count: s.count })),
+    formNumber: pl.formNumber,
+    effectiveFrom: pl.effectiveFrom,
+    effectiveTo: pl.effectiveTo,
+    coverageGroups: (pl.coverageGroups ?? []).map((g) => ({
+      code: g.code,
+      name: g.name,
+      components: g.components.map((c) => ({ code: c.code, name: c.name })),
+    })),
+    ppmServices: (pl.ppmServices ?? []).map((s) => ({
+      code: s.code,
+      name: s.name,
+      intervalMonths: s.intervalMonths ?? null,
+      intervalMiles: s.intervalMiles ?? null,
+      count: s.count,
+    })),
     customFields: pl.customFields.map(customFieldItem),
   }
 }
@@ -190,7 +248,13 @@ export function planItem(pl: IndexedPlan) {
 /** A contract custom field as the catalogue shows it: the rules POST /contracts enforces. */
 export function customFieldItem(f: IndexedPlan['customFields'][number]) {
   return {
-    key: f.key, label: f.label, type: f.type, required: f.required, unique: f.unique, order: f.order, level: f.level,
+    key: f.key,
+    label: f.label,
+    type: f.type,
+    required: f.required,
+    unique: f.unique,
+    order: f.order,
+    level: f.level,
     ...(f.minLength === undefined ? {} : { minLength: f.minLength }),
     ...(f.maxLength === undefined ? {} : { maxLength: f.maxLength }),
     ...(f.pattern === undefined ? {} : { pattern: f.pattern }),
@@ -206,7 +270,12 @@ export function termItems(pl: IndexedPlan) {
 
 /** Amounts as JSON numbers, from whole cents (exact, as the rate quote writes them). */
 export function deductibleItems(p: IndexedProduct) {
-  return p.deductibles.map((d) => ({ id: d.id, code: d.code, amount: centsToNumber(d.amountCents), type: d.type as DeductibleType }))
+  return p.deductibles.map((d) => ({
+    id: d.id,
+    code: d.code,
+    amount: centsToNumber(d.amountCents),
+    type: d.type as DeductibleType,
+  }))
 }
 
 /**
@@ -215,7 +284,9 @@ export function deductibleItems(p: IndexedProduct) {
  */
 export function factorTableItem(t: IndexedFactorTable) {
   return {
-    ...ref(t), fact: t.fact, defaultFactor: t.defaultFactor.toNumber(),
+    ...ref(t),
+    fact: t.fact,
+    defaultFactor: t.defaultFactor.toNumber(),
     entries: Object.fromEntries([...t.factors].map(([key, factor]) => [key, factor.toNumber()])),
   }
 }

@@ -51,7 +51,7 @@ function compileOperand(op: Operand): CompiledOperand {
     return { get: () => value, name: undefined, literalType: op.literal.kind }
   }
   const name = op.name
-  return { get: (facts) => (hasOwn.call(facts, name) ? facts[name] ?? null : null), name, literalType: undefined }
+  return { get: (facts) => (hasOwn.call(facts, name) ? (facts[name] ?? null) : null), name, literalType: undefined }
 }
 
 function typeName(v: FactValue): string {
@@ -66,8 +66,11 @@ function checkedPair(a: CompiledOperand, b: CompiledOperand): (facts: Facts) => 
   const dateMode = a.literalType === 'date' || b.literalType === 'date'
   const mismatch = (x: CompiledOperand, y: CompiledOperand, xv: FactValue, yv: FactValue): never => {
     const culprit = x.name ?? y.name ?? '(literal)'
-    const expected = dateMode ? "a date ('YYYY-MM-DD')" : y.literalType ?? typeName(yv)
-    throw new CriteriaEvaluationError(culprit, `fact '${culprit}' is ${typeName(xv)} ${JSON.stringify(xv)}, but is compared with ${expected}`)
+    const expected = dateMode ? "a date ('YYYY-MM-DD')" : (y.literalType ?? typeName(yv))
+    throw new CriteriaEvaluationError(
+      culprit,
+      `fact '${culprit}' is ${typeName(xv)} ${JSON.stringify(xv)}, but is compared with ${expected}`,
+    )
   }
   return (facts) => {
     const av = a.get(facts)
@@ -84,7 +87,8 @@ function checkedPair(a: CompiledOperand, b: CompiledOperand): (facts: Facts) => 
 }
 
 function orderingAllowed(pair: [FactValue, FactValue], fact: string, operator: string) {
-  if (typeof pair[0] === 'boolean') throw new CriteriaEvaluationError(fact, `booleans cannot be ordered ('${fact}' ${operator} ...): use = or <>`)
+  if (typeof pair[0] === 'boolean')
+    throw new CriteriaEvaluationError(fact, `booleans cannot be ordered ('${fact}' ${operator} ...): use = or <>`)
 }
 
 function compileNode(node: CriteriaNode, source: string): Node {
@@ -95,7 +99,9 @@ function compileNode(node: CriteriaNode, source: string): Node {
       const children = node.operands.map((n) => compileNode(n, source))
       const tests = children.map((c) => c.test)
       return {
-        text, children, combine: 'and',
+        text,
+        children,
+        combine: 'and',
         test: (facts) => {
           let result: Truth = true
           for (const t of tests) {
@@ -111,7 +117,9 @@ function compileNode(node: CriteriaNode, source: string): Node {
       const children = node.operands.map((n) => compileNode(n, source))
       const tests = children.map((c) => c.test)
       return {
-        text, children, combine: 'or',
+        text,
+        children,
+        combine: 'or',
         test: (facts) => {
           let result: Truth = false
           for (const t of tests) {
@@ -126,7 +134,15 @@ function compileNode(node: CriteriaNode, source: string): Node {
     case 'not': {
       const child = compileNode(node.operand, source)
       const inner = child.test
-      return { text, children: [child], combine: 'not', test: (facts) => { const v = inner(facts); return v === null ? null : !v } }
+      return {
+        text,
+        children: [child],
+        combine: 'not',
+        test: (facts) => {
+          const v = inner(facts)
+          return v === null ? null : !v
+        },
+      }
     }
     case 'compare': {
       const left = compileOperand(node.left)
@@ -136,7 +152,10 @@ function compileNode(node: CriteriaNode, source: string): Node {
       const op = node.operator
       if (op === '=' || op === '<>') {
         const equal = op === '='
-        return leaf((facts) => { const p = pairOf(facts); return p === null ? null : (p[0] === p[1]) === equal })
+        return leaf((facts) => {
+          const p = pairOf(facts)
+          return p === null ? null : (p[0] === p[1]) === equal
+        })
       }
       const cmp: (a: string | number, b: string | number) => boolean =
         op === '<' ? (a, b) => a < b : op === '<=' ? (a, b) => a <= b : op === '>' ? (a, b) => a > b : (a, b) => a >= b
@@ -158,9 +177,13 @@ function compileNode(node: CriteriaNode, source: string): Node {
         if (v === null) return null
         const kind = typeof v === 'string' && kinds.has('date') ? 'date' : typeof v
         if (!kinds.has(kind as Literal['kind'])) {
-          throw new CriteriaEvaluationError(fact, `fact '${fact}' is ${typeName(v)} ${JSON.stringify(v)}, but the IN list holds ${[...kinds].join(', ')} values`)
+          throw new CriteriaEvaluationError(
+            fact,
+            `fact '${fact}' is ${typeName(v)} ${JSON.stringify(v)}, but the IN list holds ${[...kinds].join(', ')} values`,
+          )
         }
-        if (kind === 'date' && !isIsoDate(v as string)) throw new CriteriaEvaluationError(fact, `fact '${fact}' is ${JSON.stringify(v)}, not a date ('YYYY-MM-DD')`)
+        if (kind === 'date' && !isIsoDate(v as string))
+          throw new CriteriaEvaluationError(fact, `fact '${fact}' is ${JSON.stringify(v)}, not a date ('YYYY-MM-DD')`)
         return values.has(v) !== negated
       })
     }
@@ -176,7 +199,9 @@ function compileNode(node: CriteriaNode, source: string): Node {
         if (lo === null || hi === null) return null
         orderingAllowed(lo, fact, 'BETWEEN')
         orderingAllowed(hi, fact, 'BETWEEN')
-        const inside = (lo[0] as string | number) >= (lo[1] as string | number) && (hi[0] as string | number) <= (hi[1] as string | number)
+        const inside =
+          (lo[0] as string | number) >= (lo[1] as string | number) &&
+          (hi[0] as string | number) <= (hi[1] as string | number)
         return inside !== negated
       })
     }
@@ -191,7 +216,11 @@ function compileNode(node: CriteriaNode, source: string): Node {
       return leaf((facts) => {
         const v = operand.get(facts)
         if (v === null) return null
-        if (typeof v !== 'boolean') throw new CriteriaEvaluationError(fact, `fact '${fact}' is used as a condition but is ${typeName(v)} ${JSON.stringify(v)}, not boolean`)
+        if (typeof v !== 'boolean')
+          throw new CriteriaEvaluationError(
+            fact,
+            `fact '${fact}' is used as a condition but is ${typeName(v)} ${JSON.stringify(v)}, not boolean`,
+          )
         return v
       })
     }
@@ -211,10 +240,16 @@ function explainNode(node: Node, facts: Facts): Explanation {
     value = !decisive
     let done = false
     for (const c of node.children) {
-      if (done) { children.push({ text: c.text, value: null, skipped: true }); continue }
+      if (done) {
+        children.push({ text: c.text, value: null, skipped: true })
+        continue
+      }
       const e = explainNode(c, facts)
       children.push(e)
-      if (e.value === decisive) { value = decisive; done = true } else if (e.value === null) value = null
+      if (e.value === decisive) {
+        value = decisive
+        done = true
+      } else if (e.value === null) value = null
     }
   }
   return { text: node.text, value, children }
@@ -256,7 +291,11 @@ export function createCriteriaCache(maxEntries = 1000) {
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
       return compiled
     },
-    get size() { return entries.size },
-    clear() { entries.clear() },
+    get size() {
+      return entries.size
+    },
+    clear() {
+      entries.clear()
+    },
   }
 }

@@ -4,26 +4,44 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { CriteriaSyntaxError, MAX_CRITERIA_DEPTH, MAX_CRITERIA_LENGTH, parseCriteria, type CriteriaNode, type Operand } from './criteria.parser.ts'
+import {
+  CriteriaSyntaxError,
+  MAX_CRITERIA_DEPTH,
+  MAX_CRITERIA_LENGTH,
+  parseCriteria,
+  type CriteriaNode,
+  type Operand,
+} from './criteria.parser.ts'
 
 /** A compact, fully parenthesised rendering of the AST, to compare shapes in one line. */
 function show(n: CriteriaNode): string {
-  const op = (o: Operand) => (o.type === 'fact' ? o.name : o.literal.kind === 'date' ? `D${o.literal.value}` : JSON.stringify(o.literal.value))
+  const op = (o: Operand) =>
+    o.type === 'fact' ? o.name : o.literal.kind === 'date' ? `D${o.literal.value}` : JSON.stringify(o.literal.value)
   switch (n.type) {
-    case 'and': case 'or': return `(${n.operands.map(show).join(` ${n.type} `)})`
-    case 'not': return `(not ${show(n.operand)})`
-    case 'compare': return `${op(n.left)}${n.operator}${op(n.right)}`
-    case 'in': return `${op(n.operand)} ${n.negated ? 'notin' : 'in'} [${n.values.map((v) => JSON.stringify(v.value)).join(',')}]`
-    case 'between': return `${op(n.operand)} ${n.negated ? 'notbetween' : 'between'} ${op(n.low)}..${op(n.high)}`
-    case 'isNull': return `${op(n.operand)} ${n.negated ? 'isnotnull' : 'isnull'}`
-    case 'truth': return `?${op(n.operand)}`
+    case 'and':
+    case 'or':
+      return `(${n.operands.map(show).join(` ${n.type} `)})`
+    case 'not':
+      return `(not ${show(n.operand)})`
+    case 'compare':
+      return `${op(n.left)}${n.operator}${op(n.right)}`
+    case 'in':
+      return `${op(n.operand)} ${n.negated ? 'notin' : 'in'} [${n.values.map((v) => JSON.stringify(v.value)).join(',')}]`
+    case 'between':
+      return `${op(n.operand)} ${n.negated ? 'notbetween' : 'between'} ${op(n.low)}..${op(n.high)}`
+    case 'isNull':
+      return `${op(n.operand)} ${n.negated ? 'isnotnull' : 'isnull'}`
+    case 'truth':
+      return `?${op(n.operand)}`
   }
 }
 
 describe('valid criteria', () => {
   const cases: Array<[string, string]> = [
-    ["vehicleAge <= 10 AND odometer < 125000 AND make NOT IN ('TESLA', 'FERRARI') AND condition = 'USED'",
-      '(vehicleAge<=10 and odometer<125000 and make notin ["TESLA","FERRARI"] and condition="USED")'],
+    [
+      "vehicleAge <= 10 AND odometer < 125000 AND make NOT IN ('TESLA', 'FERRARI') AND condition = 'USED'",
+      '(vehicleAge<=10 and odometer<125000 and make notin ["TESLA","FERRARI"] and condition="USED")',
+    ],
     ['a = 1 OR b = 2 AND c = 3', '(a=1 or (b=2 and c=3))'],
     ['(a = 1 OR b = 2) AND c = 3', '((a=1 or b=2) and c=3)'],
     ['NOT a = 1 AND b = 2', '((not a=1) and b=2)'],
@@ -43,7 +61,7 @@ describe('valid criteria', () => {
     ['TRUE', '?true'],
     ['lienHolder IS NULL', 'lienHolder isnull'],
     ['lienHolder is not null', 'lienHolder isnotnull'],
-    ['vehicle.make <> \'BMW\'', 'vehicle.make<>"BMW"'],
+    ["vehicle.make <> 'BMW'", 'vehicle.make<>"BMW"'],
     ['a != 1', 'a<>1'],
     ['a>1 AND b>=2 AND c<3', '(a>1 and b>=2 and c<3)'],
     ['  \n a\n=\t1  ', 'a=1'],
@@ -60,7 +78,10 @@ describe('valid criteria', () => {
     const ast = parseCriteria(source)
     assert.equal(ast.type, 'and')
     if (ast.type !== 'and') return
-    assert.deepEqual(ast.operands.map((o) => source.slice(o.start, o.end)), ['(a = 1)', "make IN ('X')"])
+    assert.deepEqual(
+      ast.operands.map((o) => source.slice(o.start, o.end)),
+      ['(a = 1)', "make IN ('X')"],
+    )
   })
 })
 
@@ -75,7 +96,7 @@ describe('syntax errors carry the position and what was expected', () => {
     ['(a = 1', "expected ')' or AND / OR at 1:7", 6],
     ['a = 1)', "expected AND, OR or the end of the criteria (unbalanced ')'), found ')' at 1:6", 5],
     ['a = 1 b = 2', "expected AND, OR or the end of the criteria after the number 1, found 'b' at 1:7", 6],
-    ["a = 'open", "unterminated string at 1:5", 4],
+    ["a = 'open", 'unterminated string at 1:5', 4],
     ['a IN ()', "expected a value after '(', found ')' at 1:7", 6],
     ['a IN (1, 2', "expected ',' or ')' after the number 2 at 1:11", 10],
     ['a IN 1', "expected '(' after 'IN', found the number 1 at 1:6", 5],
@@ -92,19 +113,22 @@ describe('syntax errors carry the position and what was expected', () => {
     ['a = 1\u0000', 'unexpected character U+0000 at 1:6', 5],
     ['a. = 1', "invalid fact name 'a.' at 1:1", 0],
     ['42', 'expected a comparison operator, IN, BETWEEN or IS after the number 42 at 1:3', 2],
-    ["'x'", "expected a comparison operator, IN, BETWEEN or IS after a string at 1:4", 3],
+    ["'x'", 'expected a comparison operator, IN, BETWEEN or IS after a string at 1:4', 3],
     ['= 1', "expected a condition (a fact name, NOT or a parenthesis), found '=' at 1:1", 0],
     [`n = 1${'0'.repeat(400)}`, 'number out of range at 1:5', 4],
   ]
   for (const [source, message, offset] of cases) {
     test(JSON.stringify(source), () => {
-      assert.throws(() => parseCriteria(source), (err: unknown) => {
-        assert.ok(err instanceof CriteriaSyntaxError, String(err))
-        assert.equal(err.message, message)
-        assert.equal(err.position.offset, offset)
-        assert.ok(err.expected.length > 0)
-        return true
-      })
+      assert.throws(
+        () => parseCriteria(source),
+        (err: unknown) => {
+          assert.ok(err instanceof CriteriaSyntaxError, String(err))
+          assert.equal(err.message, message)
+          assert.equal(err.position.offset, offset)
+          assert.ok(err.expected.length > 0)
+          return true
+        },
+      )
     })
   }
 
@@ -124,19 +148,30 @@ describe('limits', () => {
     const atLimit = `a = '${'x'.repeat(MAX_CRITERIA_LENGTH - 6)}'`
     assert.equal(atLimit.length, MAX_CRITERIA_LENGTH)
     assert.equal(parseCriteria(atLimit).type, 'compare')
-    assert.throws(() => parseCriteria(`${atLimit} `), (e: unknown) => e instanceof CriteriaSyntaxError && /longer than 10000/.test(e.message))
+    assert.throws(
+      () => parseCriteria(`${atLimit} `),
+      (e: unknown) => e instanceof CriteriaSyntaxError && /longer than 10000/.test(e.message),
+    )
   })
 
   test(`at most ${MAX_CRITERIA_DEPTH} levels of nesting, whether parentheses or NOT`, () => {
     const nested = (d: number) => `${'('.repeat(d)}a = 1${')'.repeat(d)}`
     assert.equal(parseCriteria(nested(MAX_CRITERIA_DEPTH)).type, 'compare')
-    assert.throws(() => parseCriteria(nested(MAX_CRITERIA_DEPTH + 1)), (e: unknown) => e instanceof CriteriaSyntaxError && /nesting deeper than 64/.test(e.message) && e.position.offset === MAX_CRITERIA_DEPTH)
+    assert.throws(
+      () => parseCriteria(nested(MAX_CRITERIA_DEPTH + 1)),
+      (e: unknown) =>
+        e instanceof CriteriaSyntaxError &&
+        /nesting deeper than 64/.test(e.message) &&
+        e.position.offset === MAX_CRITERIA_DEPTH,
+    )
     assert.throws(() => parseCriteria(`${'NOT '.repeat(MAX_CRITERIA_DEPTH + 1)}a`), CriteriaSyntaxError)
     assert.throws(() => parseCriteria('('.repeat(5000)), CriteriaSyntaxError)
   })
 
   test('long flat chains stay shallow (n-ary AND / OR)', () => {
-    const chain = Array.from({ length: 900 }, (_, i) => `f${i} = ${i}`).join(' AND ').slice(0, MAX_CRITERIA_LENGTH)
+    const chain = Array.from({ length: 900 }, (_, i) => `f${i} = ${i}`)
+      .join(' AND ')
+      .slice(0, MAX_CRITERIA_LENGTH)
     const ast = parseCriteria(chain.slice(0, chain.lastIndexOf(' AND ')))
     assert.equal(ast.type, 'and')
   })
@@ -144,19 +179,37 @@ describe('limits', () => {
 
 // ---- property test ----
 
-const factName = fc.constantFrom('vehicleAge', 'odometer', 'make', 'condition', 'vehicle.make', 'ltv', 'saleDate', 'certified', 'x_1')
+const factName = fc.constantFrom(
+  'vehicleAge',
+  'odometer',
+  'make',
+  'condition',
+  'vehicle.make',
+  'ltv',
+  'saleDate',
+  'certified',
+  'x_1',
+)
 const literalText = fc.oneof(
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
   fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((d) => d.toFixed(2)),
   fc.string({ maxLength: 8 }).map((s) => `'${s.replaceAll("'", "''")}'`),
-  fc.date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true }).map((d) => `DATE '${d.toISOString().slice(0, 10)}'`),
+  fc
+    .date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true })
+    .map((d) => `DATE '${d.toISOString().slice(0, 10)}'`),
   fc.constantFrom('TRUE', 'FALSE', 'true', 'False'),
 )
 const operandText = fc.oneof({ weight: 3, arbitrary: factName }, { weight: 2, arbitrary: literalText })
 const predicateText = fc.oneof(
-  fc.tuple(operandText, fc.constantFrom('=', '<>', '!=', '<', '<=', '>', '>='), operandText).map(([a, o, b]) => `${a} ${o} ${b}`),
-  fc.tuple(factName, fc.boolean(), fc.array(literalText, { minLength: 1, maxLength: 4 })).map(([f, n, vs]) => `${f} ${n ? 'NOT IN' : 'IN'} (${vs.join(', ')})`),
-  fc.tuple(factName, fc.boolean(), operandText, operandText).map(([f, n, a, b]) => `${f} ${n ? 'NOT BETWEEN' : 'BETWEEN'} ${a} AND ${b}`),
+  fc
+    .tuple(operandText, fc.constantFrom('=', '<>', '!=', '<', '<=', '>', '>='), operandText)
+    .map(([a, o, b]) => `${a} ${o} ${b}`),
+  fc
+    .tuple(factName, fc.boolean(), fc.array(literalText, { minLength: 1, maxLength: 4 }))
+    .map(([f, n, vs]) => `${f} ${n ? 'NOT IN' : 'IN'} (${vs.join(', ')})`),
+  fc
+    .tuple(factName, fc.boolean(), operandText, operandText)
+    .map(([f, n, a, b]) => `${f} ${n ? 'NOT BETWEEN' : 'BETWEEN'} ${a} AND ${b}`),
   fc.tuple(factName, fc.boolean()).map(([f, n]) => `${f} IS ${n ? 'NOT ' : ''}NULL`),
   factName,
 )
@@ -171,17 +224,29 @@ const criteriaText: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => 
 })).expr
 
 /** Damages a mostly-valid criteria: deletes, duplicates or inserts a slice, or cuts it short. */
-const mutated = fc.tuple(criteriaText, fc.nat(), fc.nat(), fc.constantFrom('delete', 'duplicate', 'insert', 'truncate', 'deepen'), fc.constantFrom('(', ')', "'", ',', 'AND', 'NOT', 'DATE', '-', '.', '\u0000', '😀', ' IS ', '<'))
+const mutated = fc
+  .tuple(
+    criteriaText,
+    fc.nat(),
+    fc.nat(),
+    fc.constantFrom('delete', 'duplicate', 'insert', 'truncate', 'deepen'),
+    fc.constantFrom('(', ')', "'", ',', 'AND', 'NOT', 'DATE', '-', '.', '\u0000', '😀', ' IS ', '<'),
+  )
   .map(([s, a, b, how, piece]) => {
     const i = s.length === 0 ? 0 : a % s.length
     const j = s.length === 0 ? 0 : b % s.length
     const [lo, hi] = i <= j ? [i, j] : [j, i]
     switch (how) {
-      case 'delete': return s.slice(0, lo) + s.slice(hi)
-      case 'duplicate': return s.slice(0, hi) + s.slice(lo, hi) + s.slice(hi)
-      case 'insert': return s.slice(0, i) + piece + s.slice(i)
-      case 'truncate': return s.slice(0, i)
-      case 'deepen': return `${'('.repeat(b % 100)}${s}${')'.repeat(a % 100)}`
+      case 'delete':
+        return s.slice(0, lo) + s.slice(hi)
+      case 'duplicate':
+        return s.slice(0, hi) + s.slice(lo, hi) + s.slice(hi)
+      case 'insert':
+        return s.slice(0, i) + piece + s.slice(i)
+      case 'truncate':
+        return s.slice(0, i)
+      case 'deepen':
+        return `${'('.repeat(b % 100)}${s}${')'.repeat(a % 100)}`
     }
   })
 
@@ -190,34 +255,49 @@ const anyString = fc.oneof(
   { weight: 3, arbitrary: mutated },
   { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('(', ')', 'NOT ', 'a', ' = ', '1', "'", ' AND ', ' OR ', ' IN ', ','), maxLength: 300 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.constantFrom('(', ')', 'NOT ', 'a', ' = ', '1', "'", ' AND ', ' OR ', ' IN ', ','),
+      maxLength: 300,
+    }),
+  },
   { weight: 1, arbitrary: fc.nat({ max: 12_000 }).map((n) => '('.repeat(n)) },
 )
 
 test('any string parses to an AST or throws CriteriaSyntaxError, nothing else (12,000 runs)', () => {
   let valid = 0
-  fc.assert(fc.property(anyString, (source) => {
-    try {
-      const ast = parseCriteria(source)
-      assert.ok(ast.start >= 0 && ast.end <= source.length)
-      valid++
-    } catch (err) {
-      if (!(err instanceof CriteriaSyntaxError)) throw err
-      assert.ok(err.position.offset >= 0 && err.position.offset <= source.length)
-      assert.ok(err.position.line >= 1 && err.position.column >= 1)
-    }
-  }), { numRuns: 12_000 })
+  fc.assert(
+    fc.property(anyString, (source) => {
+      try {
+        const ast = parseCriteria(source)
+        assert.ok(ast.start >= 0 && ast.end <= source.length)
+        valid++
+      } catch (err) {
+        if (!(err instanceof CriteriaSyntaxError)) throw err
+        assert.ok(err.position.offset >= 0 && err.position.offset <= source.length)
+        assert.ok(err.position.line >= 1 && err.position.column >= 1)
+      }
+    }),
+    { numRuns: 12_000 },
+  )
   assert.ok(valid > 1000, `only ${valid} generated strings were valid criteria`)
 })
 
 test('grammar-shaped criteria always parse (5,000 runs)', () => {
-  fc.assert(fc.property(criteriaText, (source) => {
-    fc.pre(source.length <= MAX_CRITERIA_LENGTH)
-    try {
-      parseCriteria(source)
-    } catch (err) {
-      // The only legitimate refusal of generated text: nesting too deep.
-      assert.ok(err instanceof CriteriaSyntaxError && /nesting deeper/.test(err.message), `${String(err)} for ${source}`)
-    }
-  }), { numRuns: 5_000 })
+  fc.assert(
+    fc.property(criteriaText, (source) => {
+      fc.pre(source.length <= MAX_CRITERIA_LENGTH)
+      try {
+        parseCriteria(source)
+      } catch (err) {
+        // The only legitimate refusal of generated text: nesting too deep.
+        assert.ok(
+          err instanceof CriteriaSyntaxError && /nesting deeper/.test(err.message),
+          `${String(err)} for ${source}`,
+        )
+      }
+    }),
+    { numRuns: 5_000 },
+  )
 })

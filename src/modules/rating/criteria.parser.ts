@@ -27,18 +27,21 @@ export type Literal =
   | { kind: 'date'; value: string }
   | { kind: 'boolean'; value: boolean }
 
-export type Operand = { type: 'fact'; name: string; start: number; end: number } | { type: 'literal'; literal: Literal; start: number; end: number }
+export type Operand =
+  | { type: 'fact'; name: string; start: number; end: number }
+  | { type: 'literal'; literal: Literal; start: number; end: number }
 
 type Span = { start: number; end: number }
-export type CriteriaNode = Span & (
-  | { type: 'and' | 'or'; operands: CriteriaNode[] }
-  | { type: 'not'; operand: CriteriaNode }
-  | { type: 'compare'; operator: ComparisonOperator; left: Operand; right: Operand }
-  | { type: 'in'; negated: boolean; operand: Operand; values: Literal[] }
-  | { type: 'between'; negated: boolean; operand: Operand; low: Operand; high: Operand }
-  | { type: 'isNull'; negated: boolean; operand: Operand }
-  | { type: 'truth'; operand: Operand }
-)
+export type CriteriaNode = Span &
+  (
+    | { type: 'and' | 'or'; operands: CriteriaNode[] }
+    | { type: 'not'; operand: CriteriaNode }
+    | { type: 'compare'; operator: ComparisonOperator; left: Operand; right: Operand }
+    | { type: 'in'; negated: boolean; operand: Operand; values: Literal[] }
+    | { type: 'between'; negated: boolean; operand: Operand; low: Operand; high: Operand }
+    | { type: 'isNull'; negated: boolean; operand: Operand }
+    | { type: 'truth'; operand: Operand }
+  )
 
 type TokenType = 'ident' | 'keyword' | 'number' | 'string' | 'op' | 'eof'
 type Token = { type: TokenType; text: string; value: string; start: number; end: number }
@@ -49,7 +52,10 @@ export function positionOf(source: string, offset: number): Position {
   let line = 1
   let lineStart = 0
   for (let i = 0; i < offset && i < source.length; i++) {
-    if (source.charCodeAt(i) === 10) { line++; lineStart = i + 1 }
+    if (source.charCodeAt(i) === 10) {
+      line++
+      lineStart = i + 1
+    }
   }
   return { offset, line, column: offset - lineStart + 1 }
 }
@@ -75,14 +81,26 @@ function tokenize(source: string): Token[] {
   const n = source.length
   while (i < n) {
     const c = source[i]!
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') { i++; continue }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++
+      continue
+    }
     const start = i
     if (isIdentStart(c)) {
       while (i < n && isIdentPart(source[i]!)) i++
       const text = source.slice(start, i)
-      if (text.endsWith('.') || text.includes('..')) fail(`invalid fact name '${text}'`, start, 'a fact name (letters, digits, underscores, single dots between parts)')
+      if (text.endsWith('.') || text.includes('..'))
+        fail(
+          `invalid fact name '${text}'`,
+          start,
+          'a fact name (letters, digits, underscores, single dots between parts)',
+        )
       const upper = text.toUpperCase()
-      tokens.push(KEYWORDS.has(upper) ? { type: 'keyword', text, value: upper, start, end: i } : { type: 'ident', text, value: text, start, end: i })
+      tokens.push(
+        KEYWORDS.has(upper)
+          ? { type: 'keyword', text, value: upper, start, end: i }
+          : { type: 'ident', text, value: text, start, end: i },
+      )
       continue
     }
     if (isDigit(c) || (c === '-' && i + 1 < n && isDigit(source[i + 1]!))) {
@@ -93,7 +111,8 @@ function tokenize(source: string): Token[] {
         if (i >= n || !isDigit(source[i]!)) fail('expected digits after the decimal point', i, 'a digit')
         while (i < n && isDigit(source[i]!)) i++
       }
-      if (i < n && isIdentPart(source[i]!)) fail(`unexpected '${source[i]}' after a number`, i, 'a space, an operator or a parenthesis')
+      if (i < n && isIdentPart(source[i]!))
+        fail(`unexpected '${source[i]}' after a number`, i, 'a space, an operator or a parenthesis')
       const text = source.slice(start, i)
       if (!Number.isFinite(Number(text))) fail('number out of range', start, 'a finite number')
       tokens.push({ type: 'number', text, value: text, start, end: i })
@@ -106,7 +125,11 @@ function tokenize(source: string): Token[] {
         if (i >= n) fail('unterminated string', start, "a closing quote (')")
         const ch = source[i]!
         if (ch === "'") {
-          if (source[i + 1] === "'") { value += "'"; i += 2; continue }
+          if (source[i + 1] === "'") {
+            value += "'"
+            i += 2
+            continue
+          }
           i++
           break
         }
@@ -128,7 +151,8 @@ function tokenize(source: string): Token[] {
       continue
     }
     const code = source.codePointAt(i)!
-    const shown = code >= 0x20 && code < 0x7f ? `'${c}'` : `character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+    const shown =
+      code >= 0x20 && code < 0x7f ? `'${c}'` : `character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
     fail(`unexpected ${shown}`, start, 'a fact name, a literal, an operator or a parenthesis')
   }
   tokens.push({ type: 'eof', text: '', value: '', start: n, end: n })
@@ -137,9 +161,14 @@ function tokenize(source: string): Token[] {
 
 /** Parses a criteria string; throws CriteriaSyntaxError (and nothing else) when it is not valid. */
 export function parseCriteria(source: string): CriteriaNode {
-  if (typeof source !== 'string') throw new CriteriaSyntaxError('criteria must be a string', { offset: 0, line: 1, column: 1 }, 'a string')
+  if (typeof source !== 'string')
+    throw new CriteriaSyntaxError('criteria must be a string', { offset: 0, line: 1, column: 1 }, 'a string')
   if (source.length > MAX_CRITERIA_LENGTH) {
-    throw new CriteriaSyntaxError(`criteria longer than ${MAX_CRITERIA_LENGTH} characters`, positionOf(source, MAX_CRITERIA_LENGTH), `at most ${MAX_CRITERIA_LENGTH} characters`)
+    throw new CriteriaSyntaxError(
+      `criteria longer than ${MAX_CRITERIA_LENGTH} characters`,
+      positionOf(source, MAX_CRITERIA_LENGTH),
+      `at most ${MAX_CRITERIA_LENGTH} characters`,
+    )
   }
   const tokens = tokenize(source)
   let pos = 0
@@ -165,20 +194,38 @@ export function parseCriteria(source: string): CriteriaNode {
   }
   const enter = (token: Token) => {
     if (++depth > MAX_CRITERIA_DEPTH) {
-      throw new CriteriaSyntaxError(`nesting deeper than ${MAX_CRITERIA_DEPTH} levels`, positionOf(source, token.start), `at most ${MAX_CRITERIA_DEPTH} levels of parentheses and NOT`)
+      throw new CriteriaSyntaxError(
+        `nesting deeper than ${MAX_CRITERIA_DEPTH} levels`,
+        positionOf(source, token.start),
+        `at most ${MAX_CRITERIA_DEPTH} levels of parentheses and NOT`,
+      )
     }
   }
 
   function literal(after: Token): Literal & Span {
     const t = peek()
-    if (t.type === 'string') { next(); return { kind: 'string', value: t.value, start: t.start, end: t.end } }
-    if (t.type === 'number') { next(); return { kind: 'number', value: Number(t.value), start: t.start, end: t.end } }
-    if (isKeyword(t, 'TRUE') || isKeyword(t, 'FALSE')) { next(); return { kind: 'boolean', value: t.value === 'TRUE', start: t.start, end: t.end } }
+    if (t.type === 'string') {
+      next()
+      return { kind: 'string', value: t.value, start: t.start, end: t.end }
+    }
+    if (t.type === 'number') {
+      next()
+      return { kind: 'number', value: Number(t.value), start: t.start, end: t.end }
+    }
+    if (isKeyword(t, 'TRUE') || isKeyword(t, 'FALSE')) {
+      next()
+      return { kind: 'boolean', value: t.value === 'TRUE', start: t.start, end: t.end }
+    }
     if (isKeyword(t, 'DATE')) {
       next()
       const s = peek()
       if (s.type !== 'string') fail("a date in quotes ('YYYY-MM-DD')", s, t)
-      if (!isIsoDate(s.value)) throw new CriteriaSyntaxError(`invalid date ${s.text}`, positionOf(source, s.start), "a real date written 'YYYY-MM-DD'")
+      if (!isIsoDate(s.value))
+        throw new CriteriaSyntaxError(
+          `invalid date ${s.text}`,
+          positionOf(source, s.start),
+          "a real date written 'YYYY-MM-DD'",
+        )
       next()
       return { kind: 'date', value: s.value, start: t.start, end: s.end }
     }
@@ -188,7 +235,10 @@ export function parseCriteria(source: string): CriteriaNode {
 
   function operand(after: Token): Operand {
     const t = peek()
-    if (t.type === 'ident') { next(); return { type: 'fact', name: t.value, start: t.start, end: t.end } }
+    if (t.type === 'ident') {
+      next()
+      return { type: 'fact', name: t.value, start: t.start, end: t.end }
+    }
     const lit = literal(after)
     const { start, end, ...rest } = lit
     return { type: 'literal', literal: rest as Literal, start, end }
@@ -198,7 +248,10 @@ export function parseCriteria(source: string): CriteriaNode {
     const first = andExpr()
     if (!isKeyword(peek(), 'OR')) return first
     const operands = [first]
-    while (isKeyword(peek(), 'OR')) { next(); operands.push(andExpr()) }
+    while (isKeyword(peek(), 'OR')) {
+      next()
+      operands.push(andExpr())
+    }
     return { type: 'or', operands, start: first.start, end: operands[operands.length - 1]!.end }
   }
 
@@ -206,7 +259,10 @@ export function parseCriteria(source: string): CriteriaNode {
     const first = notExpr()
     if (!isKeyword(peek(), 'AND')) return first
     const operands = [first]
-    while (isKeyword(peek(), 'AND')) { next(); operands.push(notExpr()) }
+    while (isKeyword(peek(), 'AND')) {
+      next()
+      operands.push(notExpr())
+    }
     return { type: 'and', operands, start: first.start, end: operands[operands.length - 1]!.end }
   }
 
@@ -234,7 +290,13 @@ export function parseCriteria(source: string): CriteriaNode {
       depth--
       return { ...inner, start: t.start, end: close.end }
     }
-    if (t.type === 'eof' || isOp(t, ')') || isOp(t, ',') || (t.type === 'keyword' && ['AND', 'OR', 'IN', 'BETWEEN', 'IS'].includes(t.value)) || (t.type === 'op' && t.value !== '(')) {
+    if (
+      t.type === 'eof' ||
+      isOp(t, ')') ||
+      isOp(t, ',') ||
+      (t.type === 'keyword' && ['AND', 'OR', 'IN', 'BETWEEN', 'IS'].includes(t.value)) ||
+      (t.type === 'op' && t.value !== '(')
+    ) {
       const prev = pos > 0 ? tokens[pos - 1] : undefined
       fail('a condition (a fact name, NOT or a parenthesis)', t, prev)
     }
@@ -243,7 +305,14 @@ export function parseCriteria(source: string): CriteriaNode {
     if (op.type === 'op' && ['=', '<>', '<', '<=', '>', '>='].includes(op.value)) {
       next()
       const right = operand(op)
-      return { type: 'compare', operator: op.value as ComparisonOperator, left, right, start: left.start, end: right.end }
+      return {
+        type: 'compare',
+        operator: op.value as ComparisonOperator,
+        left,
+        right,
+        start: left.start,
+        end: right.end,
+      }
     }
     let negated = false
     if (isKeyword(op, 'NOT')) {
@@ -262,8 +331,14 @@ export function parseCriteria(source: string): CriteriaNode {
         const { start: _s, end: _e, ...lit } = literal(last)
         values.push(lit as Literal)
         const sep = peek()
-        if (isOp(sep, ',')) { last = next(); continue }
-        if (isOp(sep, ')')) { next(); return { type: 'in', negated, operand: left, values, start: left.start, end: sep.end } }
+        if (isOp(sep, ',')) {
+          last = next()
+          continue
+        }
+        if (isOp(sep, ')')) {
+          next()
+          return { type: 'in', negated, operand: left, values, start: left.start, end: sep.end }
+        }
         fail("',' or ')'", sep, tokens[pos - 1])
       }
     }
@@ -277,11 +352,15 @@ export function parseCriteria(source: string): CriteriaNode {
     if (isKeyword(kw, 'IS')) {
       next()
       let isNegated = false
-      if (isKeyword(peek(), 'NOT')) { next(); isNegated = true }
+      if (isKeyword(peek(), 'NOT')) {
+        next()
+        isNegated = true
+      }
       const nul = expectKeyword('NULL', tokens[pos - 1]!)
       return { type: 'isNull', negated: isNegated, operand: left, start: left.start, end: nul.end }
     }
-    if (left.type === 'fact' || left.literal.kind === 'boolean') return { type: 'truth', operand: left, start: left.start, end: left.end }
+    if (left.type === 'fact' || left.literal.kind === 'boolean')
+      return { type: 'truth', operand: left, start: left.start, end: left.end }
     return fail('a comparison operator, IN, BETWEEN or IS', kw, tokens[pos - 1])
   }
 

@@ -4,7 +4,19 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createTenant, createTestApp, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
 
-type Problem = { status: number; code: string; errors?: Array<{ field: string; code: string; message: string; offset?: number; line?: number; column?: number; expected?: string }> }
+type Problem = {
+  status: number
+  code: string
+  errors?: Array<{
+    field: string
+    code: string
+    message: string
+    offset?: number
+    line?: number
+    column?: number
+    expected?: string
+  }>
+}
 
 const URL = '/api/Rates/criteria/evaluate'
 const CRITERIA = "vehicleAge <= 10 AND odometer < 125000 AND make NOT IN ('TESLA', 'FERRARI') AND condition = 'USED'"
@@ -30,19 +42,37 @@ test('evaluates criteria against facts', async () => {
   assert.deepEqual(json(no), { result: false })
   const unknown = await post({ criteria: 'lienHolder = 1', facts: { lienHolder: null } })
   assert.deepEqual(json(unknown), { result: false })
-  const caseInsensitivePath = await t.app.inject({ method: 'POST', url: '/api/rates/criteria/evaluate', headers: tenant.headers, payload: { criteria: 'a', facts: { a: true } } })
+  const caseInsensitivePath = await t.app.inject({
+    method: 'POST',
+    url: '/api/rates/criteria/evaluate',
+    headers: tenant.headers,
+    payload: { criteria: 'a', facts: { a: true } },
+  })
   assert.deepEqual(json(caseInsensitivePath), { result: true })
 })
 
 test('explain gives the value of every sub-expression', async () => {
-  const res = await post({ criteria: "vehicleAge <= 10 AND (make = 'TESLA' OR missing IS NULL)", facts: FACTS, explain: true })
+  const res = await post({
+    criteria: "vehicleAge <= 10 AND (make = 'TESLA' OR missing IS NULL)",
+    facts: FACTS,
+    explain: true,
+  })
   assert.equal(res.statusCode, 200, res.body)
   assert.deepEqual(json(res), {
     result: true,
     explanation: {
-      text: "vehicleAge <= 10 AND (make = 'TESLA' OR missing IS NULL)", value: true, children: [
+      text: "vehicleAge <= 10 AND (make = 'TESLA' OR missing IS NULL)",
+      value: true,
+      children: [
         { text: 'vehicleAge <= 10', value: true },
-        { text: "(make = 'TESLA' OR missing IS NULL)", value: true, children: [{ text: "make = 'TESLA'", value: false }, { text: 'missing IS NULL', value: true }] },
+        {
+          text: "(make = 'TESLA' OR missing IS NULL)",
+          value: true,
+          children: [
+            { text: "make = 'TESLA'", value: false },
+            { text: 'missing IS NULL', value: true },
+          ],
+        },
       ],
     },
   })
@@ -54,7 +84,17 @@ test('a syntax error answers 422 invalid_criteria with its position and what was
   assert.match(res.headers['content-type'] as string, /application\/problem\+json/)
   const body = json<Problem>(res)
   assert.equal(body.code, 'invalid_criteria')
-  assert.deepEqual(body.errors, [{ field: 'criteria', code: 'invalid_format', message: "expected a value after '<=' at 1:15", offset: 14, line: 1, column: 15, expected: 'a value' }])
+  assert.deepEqual(body.errors, [
+    {
+      field: 'criteria',
+      code: 'invalid_format',
+      message: "expected a value after '<=' at 1:15",
+      offset: 14,
+      line: 1,
+      column: 15,
+      expected: 'a value',
+    },
+  ])
 
   for (const criteria of ['('.repeat(10_000), '\u0001\uffff', 'NOT '.repeat(2000), 'a IN (', "'"]) {
     const r = await post({ criteria, facts: {} })
@@ -64,7 +104,10 @@ test('a syntax error answers 422 invalid_criteria with its position and what was
   // A NUL is refused by the platform, for every route, before the parser sees it.
   const nul = await post({ criteria: 'a = 1\u0000', facts: {} })
   assert.equal(nul.statusCode, 400, nul.body)
-  assert.deepEqual(json<Problem>(nul).errors?.map((e) => e.field), ['criteria'])
+  assert.deepEqual(
+    json<Problem>(nul).errors?.map((e) => e.field),
+    ['criteria'],
+  )
 })
 
 test('a fact of the wrong type answers 422 criteria_evaluation_failed naming the fact', async () => {

@@ -11,8 +11,17 @@ import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { validatedExcept } from '../../platform/http/validation.ts'
 import {
-  AccountHolderIdParams, AuditLogIdParams, CreateDisbursementBody, DISBURSEMENT_EXAMPLE, DisbursementAuditEntrySchema, DisbursementCodeSchema,
-  DisbursementGroupSchema, DisbursementIdParams, DisbursementLabelSchema, DisbursementListQuery, DisbursementSchema,
+  AccountHolderIdParams,
+  AuditLogIdParams,
+  CreateDisbursementBody,
+  DISBURSEMENT_EXAMPLE,
+  DisbursementAuditEntrySchema,
+  DisbursementCodeSchema,
+  DisbursementGroupSchema,
+  DisbursementIdParams,
+  DisbursementLabelSchema,
+  DisbursementListQuery,
+  DisbursementSchema,
 } from './disbursement.schemas.ts'
 import type { DisbursementService } from './disbursement.service.ts'
 
@@ -29,116 +38,177 @@ const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
  */
 const bodyByService = validatedExcept('body')
 
-export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: DisbursementService }> = async (app, { service }) => {
+export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: DisbursementService }> = async (
+  app,
+  { service },
+) => {
   app.addSchema(DisbursementSchema)
   app.addSchema(DisbursementAuditEntrySchema)
   const ref = Type.Unsafe<Record<string, unknown>>({ $ref: 'RateDisbursement#' })
 
-  app.get(`${BASE}/DisbursementsCodes`, {
-    schema: {
-      tags: TAGS, summary: 'List the disbursement codes of the active rate book',
-      description: 'Each code with its label and group, ordered by code. Empty while the tenant has no rate book in effect.',
-      response: { 200: Type.Array(DisbursementCodeSchema), ...problemResponses() },
+  app.get(
+    `${BASE}/DisbursementsCodes`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the disbursement codes of the active rate book',
+        description:
+          'Each code with its label and group, ordered by code. Empty while the tenant has no rate book in effect.',
+        response: { 200: Type.Array(DisbursementCodeSchema), ...problemResponses() },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req) => service.codes(ctxOf(req)))
+    async (req) => service.codes(ctxOf(req)),
+  )
 
-  app.get(`${BASE}/DisbursementsLabels`, {
-    schema: {
-      tags: TAGS, summary: 'List the disbursement labels of the active rate book',
-      description: 'Each distinct label with the codes that carry it, ordered by label. Empty while the tenant has no rate book in effect.',
-      response: { 200: Type.Array(DisbursementLabelSchema), ...problemResponses() },
+  app.get(
+    `${BASE}/DisbursementsLabels`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the disbursement labels of the active rate book',
+        description:
+          'Each distinct label with the codes that carry it, ordered by label. Empty while the tenant has no rate book in effect.',
+        response: { 200: Type.Array(DisbursementLabelSchema), ...problemResponses() },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req) => service.labels(ctxOf(req)))
+    async (req) => service.labels(ctxOf(req)),
+  )
 
-  app.get(`${BASE}/DisbursementsGroups`, {
-    schema: {
-      tags: TAGS, summary: 'List the groups of disbursement codes',
-      description: 'The fixed groups every rate-book code belongs to, with what each stands for.',
-      response: { 200: Type.Array(DisbursementGroupSchema), ...problemResponses() },
+  app.get(
+    `${BASE}/DisbursementsGroups`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the groups of disbursement codes',
+        description: 'The fixed groups every rate-book code belongs to, with what each stands for.',
+        response: { 200: Type.Array(DisbursementGroupSchema), ...problemResponses() },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async () => service.groups())
+    async () => service.groups(),
+  )
 
-  app.get(`${BASE}/AuditLog/:auditLogId`, {
-    schema: {
-      tags: TAGS, summary: 'Read the audit-log entry of a disbursement change',
-      description: 'The entry named by `auditLogId` in a disbursement reply: who changed the disbursement, when, the members that changed, and the disbursement before and after. '
-        + 'Entries that record anything else, or a disbursement the caller may not see, answer 404.',
-      params: AuditLogIdParams,
-      response: { 200: Type.Unsafe<Record<string, unknown>>({ $ref: 'RateDisbursementAuditEntry#' }), ...problemResponses(404) },
+  app.get(
+    `${BASE}/AuditLog/:auditLogId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Read the audit-log entry of a disbursement change',
+        description:
+          'The entry named by `auditLogId` in a disbursement reply: who changed the disbursement, when, the members that changed, and the disbursement before and after. ' +
+          'Entries that record anything else, or a disbursement the caller may not see, answer 404.',
+        params: AuditLogIdParams,
+        response: {
+          200: Type.Unsafe<Record<string, unknown>>({ $ref: 'RateDisbursementAuditEntry#' }),
+          ...problemResponses(404),
+        },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req) => service.auditEntry(ctxOf(req), req.params.auditLogId))
+    async (req) => service.auditEntry(ctxOf(req), req.params.auditLogId),
+  )
 
-  app.get(`${BASE}/AccountHolder/:accountHolderId`, {
-    schema: {
-      tags: TAGS, summary: 'List the disbursements of an account holder',
-      description: 'Ordered by id, bounded by limit/offset; the total is in X-Total-Count. effectiveOn keeps those that apply to sales of that date. '
-        + 'The account holder must be a dealer, dealer group or agent (422 otherwise); dealer-side users see only their own dealers (404 otherwise).',
-      params: AccountHolderIdParams,
-      querystring: DisbursementListQuery,
-      response: { 200: Type.Array(ref, { examples: [[DISBURSEMENT_EXAMPLE]] }), ...problemResponses(404, 422) },
+  app.get(
+    `${BASE}/AccountHolder/:accountHolderId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the disbursements of an account holder',
+        description:
+          'Ordered by id, bounded by limit/offset; the total is in X-Total-Count. effectiveOn keeps those that apply to sales of that date. ' +
+          'The account holder must be a dealer, dealer group or agent (422 otherwise); dealer-side users see only their own dealers (404 otherwise).',
+        params: AccountHolderIdParams,
+        querystring: DisbursementListQuery,
+        response: { 200: Type.Array(ref, { examples: [[DISBURSEMENT_EXAMPLE]] }), ...problemResponses(404, 422) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => {
-    const q = req.query
-    const filter = { ...(q.effectiveOn !== undefined ? { effectiveOn: q.effectiveOn } : {}), ...(q.code !== undefined ? { code: q.code } : {}) }
-    return sendList(res, await service.list(ctxOf(req), req.params.accountHolderId, filter, listWindow(q)))
-  })
+    async (req, res) => {
+      const q = req.query
+      const filter = {
+        ...(q.effectiveOn !== undefined ? { effectiveOn: q.effectiveOn } : {}),
+        ...(q.code !== undefined ? { code: q.code } : {}),
+      }
+      return sendList(res, await service.list(ctxOf(req), req.params.accountHolderId, filter, listWindow(q)))
+    },
+  )
 
-  app.post(`${BASE}/AccountHolder/:accountHolderId`, {
-    schema: {
-      tags: TAGS, summary: 'Create a disbursement on an account holder',
-      description: 'Attaches a disbursement to a dealer, dealer group or agent (other kinds: 422 disbursement_holder_kind_not_allowed). '
-        + 'basis AMOUNT needs amount (2 places); PERCENT needs percent (4 places, of the rate\'s base dealer cost). Every bad field is listed at once (400). '
-        + '`code` must be a code of the active rate book, and target ids catalogue items of the right kind (422 unknown_reference naming each). '
-        + 'The reply\'s auditLogId names the audit-log entry of the creation.',
-      params: AccountHolderIdParams,
-      body: CreateDisbursementBody,
-      response: { 201: ref, ...problemResponses(404, 415, 422) },
+  app.post(
+    `${BASE}/AccountHolder/:accountHolderId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Create a disbursement on an account holder',
+        description:
+          'Attaches a disbursement to a dealer, dealer group or agent (other kinds: 422 disbursement_holder_kind_not_allowed). ' +
+          "basis AMOUNT needs amount (2 places); PERCENT needs percent (4 places, of the rate's base dealer cost). Every bad field is listed at once (400). " +
+          '`code` must be a code of the active rate book, and target ids catalogue items of the right kind (422 unknown_reference naming each). ' +
+          "The reply's auditLogId names the audit-log entry of the creation.",
+        params: AccountHolderIdParams,
+        body: CreateDisbursementBody,
+        response: { 201: ref, ...problemResponses(404, 415, 422) },
+      },
+      validatorCompiler: bodyByService,
+      config: WRITE,
     },
-    validatorCompiler: bodyByService,
-    config: WRITE,
-  }, async (req, res) => {
-    const created = await service.create(ctxOf(req), req.params.accountHolderId, req.body as unknown)
-    setEtag(res, created.version)
-    res.code(201).header('location', `${BASE}/${created.id}`)
-    return created
-  })
+    async (req, res) => {
+      const created = await service.create(ctxOf(req), req.params.accountHolderId, req.body as unknown)
+      setEtag(res, created.version)
+      res.code(201).header('location', `${BASE}/${created.id}`)
+      return created
+    },
+  )
 
-  app.get(`${BASE}/:disbursementId`, {
-    schema: {
-      tags: TAGS, summary: 'Read a disbursement',
-      description: 'auditLogId names the audit-log entry of its latest change.',
-      params: DisbursementIdParams,
-      response: { 200: ref, ...problemResponses(404) },
+  app.get(
+    `${BASE}/:disbursementId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Read a disbursement',
+        description: 'auditLogId names the audit-log entry of its latest change.',
+        params: DisbursementIdParams,
+        response: { 200: ref, ...problemResponses(404) },
+      },
+      config: READ,
     },
-    config: READ,
-  }, async (req, res) => {
-    const found = await service.get(ctxOf(req), req.params.disbursementId)
-    setEtag(res, found.version)
-    return found
-  })
+    async (req, res) => {
+      const found = await service.get(ctxOf(req), req.params.disbursementId)
+      setEtag(res, found.version)
+      return found
+    },
+  )
 
-  app.patch(`${BASE}/:disbursementId`, {
-    schema: {
-      tags: TAGS, summary: 'Change a disbursement',
-      description: 'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch), '
-        + 'applied to the reply representation. id, accountHolderId, accountHolderKind, label and group (which follow the code), createdAt, updatedAt, version and auditLogId '
-        + 'cannot change (422 naming them); the result is validated as a whole (422 listing every field). A changed code must be one of the active rate book. '
-        + 'There is no DELETE: end a disbursement by setting effectiveTo (the last sale date it applies to). If-Match is honoured. '
-        + 'The reply\'s auditLogId names the audit-log entry of this change.',
-      params: DisbursementIdParams,
-      body: PatchBody({ effectiveTo: '2026-12-31' }),
-      consumes: [...PATCH_MEDIA_TYPES],
-      response: { 200: ref, ...problemResponses(404, 412, 415, 422) },
+  app.patch(
+    `${BASE}/:disbursementId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Change a disbursement',
+        description:
+          'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch), ' +
+          'applied to the reply representation. id, accountHolderId, accountHolderKind, label and group (which follow the code), createdAt, updatedAt, version and auditLogId ' +
+          'cannot change (422 naming them); the result is validated as a whole (422 listing every field). A changed code must be one of the active rate book. ' +
+          'There is no DELETE: end a disbursement by setting effectiveTo (the last sale date it applies to). If-Match is honoured. ' +
+          "The reply's auditLogId names the audit-log entry of this change.",
+        params: DisbursementIdParams,
+        body: PatchBody({ effectiveTo: '2026-12-31' }),
+        consumes: [...PATCH_MEDIA_TYPES],
+        response: { 200: ref, ...problemResponses(404, 412, 415, 422) },
+      },
+      config: WRITE,
     },
-    config: WRITE,
-  }, async (req, res) => {
-    const changed = await service.patch(ctxOf(req), req.params.disbursementId, req.body, req.headers['content-type'], expectedVersion(req))
-    setEtag(res, changed.version)
-    return changed
-  })
+    async (req, res) => {
+      const changed = await service.patch(
+        ctxOf(req),
+        req.params.disbursementId,
+        req.body,
+        req.headers['content-type'],
+        expectedVersion(req),
+      )
+      setEtag(res, changed.version)
+      return changed
+    },
+  )
 }

@@ -20,11 +20,12 @@ export type DisbursementGroup = (typeof DISBURSEMENT_GROUPS)[number]
 export const GROUP_DESCRIPTIONS: Readonly<Record<DisbursementGroup, string>> = {
   RESERVE: 'Claims reserve: held to pay the claims of the contract.',
   PREMIUM: 'Insurance premium paid to the insurer that backs the contracts.',
-  CLIP_PREMIUM: 'Contractual liability insurance policy (CLIP) premium, insuring the administrator\'s obligation.',
+  CLIP_PREMIUM: "Contractual liability insurance policy (CLIP) premium, insuring the administrator's obligation.",
   ADMIN_FEE: 'Administration fee kept by the administrator.',
   COMMISSION: 'Commission paid to an agent or a dealer group for the sale.',
   DEALER_PACK: 'Dealer pack: an amount added to the dealer cost that the dealer keeps.',
-  DEALER_PARTICIPATION: 'Dealer participation: the dealer\'s share held for it (reinsurance or retrospective programme).',
+  DEALER_PARTICIPATION:
+    "Dealer participation: the dealer's share held for it (reinsurance or retrospective programme).",
   TAX: 'Premium taxes and fees collected with the contract.',
   OTHER: 'Anything else the rate book names.',
 }
@@ -46,7 +47,8 @@ export function dateProblem(value: unknown): ValueProblem | undefined {
   // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as written.
   const date = new Date(0)
   date.setUTCFullYear(y, mo - 1, d)
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return { code: 'invalid_format', message: 'must be a calendar date YYYY-MM-DD' }
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d)
+    return { code: 'invalid_format', message: 'must be a calendar date YYYY-MM-DD' }
   if (y < 1900 || y > 2999) return { code: 'out_of_range', message: 'must be between 1900-01-01 and 2999-12-31' }
   return undefined
 }
@@ -70,26 +72,49 @@ export function disbursementViolations(input: Record<string, unknown>): FieldErr
     const required = valued[basis]
     const other = basis === 'AMOUNT' ? 'percent' : 'amount'
     if (!present(input[required])) add(required, { code: 'required', message: `is required when basis is ${basis}` })
-    if (present(input[other])) add(other, { code: 'not_allowed', message: `must be absent or null when basis is ${basis}` })
+    if (present(input[other]))
+      add(other, { code: 'not_allowed', message: `must be absent or null when basis is ${basis}` })
   }
   if (present(input.amount) && (typeof input.amount === 'number' || typeof input.amount === 'string')) {
-    add('amount', decimalProblem(input.amount, { places: AMOUNT_PLACES, min: new Decimal(0), max: MAX_AMOUNT, minExclusive: true }))
+    add(
+      'amount',
+      decimalProblem(input.amount, { places: AMOUNT_PLACES, min: new Decimal(0), max: MAX_AMOUNT, minExclusive: true }),
+    )
   }
   if (present(input.percent) && (typeof input.percent === 'number' || typeof input.percent === 'string')) {
-    add('percent', decimalProblem(input.percent, { places: PERCENT_PLACES, min: new Decimal(0), max: MAX_PERCENT, minExclusive: true }))
+    add(
+      'percent',
+      decimalProblem(input.percent, {
+        places: PERCENT_PLACES,
+        min: new Decimal(0),
+        max: MAX_PERCENT,
+        minExclusive: true,
+      }),
+    )
   }
   const fromProblem = typeof input.effectiveFrom === 'string' ? dateProblem(input.effectiveFrom) : undefined
   const toProblem = typeof input.effectiveTo === 'string' ? dateProblem(input.effectiveTo) : undefined
   add('effectiveFrom', fromProblem)
   add('effectiveTo', toProblem)
-  if (typeof input.effectiveFrom === 'string' && typeof input.effectiveTo === 'string' && !fromProblem && !toProblem && input.effectiveTo < input.effectiveFrom) {
+  if (
+    typeof input.effectiveFrom === 'string' &&
+    typeof input.effectiveTo === 'string' &&
+    !fromProblem &&
+    !toProblem &&
+    input.effectiveTo < input.effectiveFrom
+  ) {
     add('effectiveTo', { code: 'out_of_range', message: 'must not be before effectiveFrom' })
   }
   return errors
 }
 
 /** What a rule targets: every id given must match the sale; none given targets every product. */
-export type Target = { productId: number | null; programId: number | null; planId: number | null; termId: number | null }
+export type Target = {
+  productId: number | null
+  programId: number | null
+  planId: number | null
+  termId: number | null
+}
 
 /** A priced sale, as far as disbursement rules care. */
 export type SaleScope = { saleDate: string; productId: number; programId: number; planId: number; termId: number }
@@ -98,13 +123,18 @@ export type SaleScope = { saleDate: string; productId: number; programId: number
  * True when a rule applies to the sale: its dates include the sale date (effectiveTo is the last
  * day, inclusive) and each id of its target equals the sale's.
  */
-export function ruleApplies(rule: Target & { effectiveFrom: string; effectiveTo: string | null }, sale: SaleScope): boolean {
+export function ruleApplies(
+  rule: Target & { effectiveFrom: string; effectiveTo: string | null },
+  sale: SaleScope,
+): boolean {
   if (sale.saleDate < rule.effectiveFrom) return false
   if (rule.effectiveTo !== null && sale.saleDate > rule.effectiveTo) return false
-  return (rule.productId === null || rule.productId === sale.productId)
-    && (rule.programId === null || rule.programId === sale.programId)
-    && (rule.planId === null || rule.planId === sale.planId)
-    && (rule.termId === null || rule.termId === sale.termId)
+  return (
+    (rule.productId === null || rule.productId === sale.productId) &&
+    (rule.programId === null || rule.programId === sale.programId) &&
+    (rule.planId === null || rule.planId === sale.planId) &&
+    (rule.termId === null || rule.termId === sale.termId)
+  )
 }
 
 /**
@@ -118,7 +148,8 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
     for (const [key, value] of Object.entries(rep)) {
       if (key === 'version' || key === 'updatedAt') continue
       if (key === 'target' && value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.set(`target.${k}`, JSON.stringify(v ?? null))
+        for (const [k, v] of Object.entries(value as Record<string, unknown>))
+          out.set(`target.${k}`, JSON.stringify(v ?? null))
       } else {
         out.set(key, JSON.stringify(value ?? null))
       }

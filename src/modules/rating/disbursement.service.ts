@@ -17,10 +17,23 @@ import { toStoredDecimal } from '../../platform/money.ts'
 import { disbursementErrors } from './disbursement.errors.ts'
 import * as repo from './disbursement.repository.ts'
 import {
-  AMOUNT_PLACES, changedFields, disbursementViolations, fingerprintOf, GROUP_DESCRIPTIONS, HOLDER_KINDS, PERCENT_PLACES,
-  type DisbursementGroup, type HolderKind,
+  AMOUNT_PLACES,
+  changedFields,
+  disbursementViolations,
+  fingerprintOf,
+  GROUP_DESCRIPTIONS,
+  HOLDER_KINDS,
+  PERCENT_PLACES,
+  type DisbursementGroup,
+  type HolderKind,
 } from './disbursement.rules.ts'
-import { CreateDisbursementBody, IMMUTABLE_FIELDS, PatchedDisbursementSchema, type Disbursement, type DisbursementAuditEntry } from './disbursement.schemas.ts'
+import {
+  CreateDisbursementBody,
+  IMMUTABLE_FIELDS,
+  PatchedDisbursementSchema,
+  type Disbursement,
+  type DisbursementAuditEntry,
+} from './disbursement.schemas.ts'
 
 /**
  * One disbursement as the rate quote applies it (docs/disbursements.md). amount and percent are the
@@ -53,12 +66,20 @@ export type DisbursementCode = { code: string; label: string; group: string }
 export type DisbursementCodesPort = { disbursementCodes(tenantId: number): Promise<DisbursementCode[]> }
 
 /** Account-holder kinds by id, for every account holder of the tenant (parties' directory). */
-export type HolderDirectory = { accountHolderKinds(tenantId: number, ids: number[]): Promise<ReadonlyMap<number, string>> }
+export type HolderDirectory = {
+  accountHolderKinds(tenantId: number, ids: number[]): Promise<ReadonlyMap<number, string>>
+}
 
 /** Bus topic; the key is `<tenantId>:<accountHolderId>`, the holder whose disbursements changed. */
 export const DISBURSEMENTS_TOPIC = 'rating.disbursements'
 
-type Deps = { db: Database; clock: Clock; bus: InvalidationBus; directory: HolderDirectory; codes: DisbursementCodesPort }
+type Deps = {
+  db: Database
+  clock: Clock
+  bus: InvalidationBus
+  directory: HolderDirectory
+  codes: DisbursementCodesPort
+}
 
 type Input = Record<string, unknown>
 
@@ -136,7 +157,12 @@ function violations(validateSchema: (value: unknown) => FieldError[], value: unk
 function targetOf(input: Input): Record<string, number | null> {
   const target = (input.target ?? {}) as Record<string, unknown>
   const id = (v: unknown) => (typeof v === 'number' ? v : null)
-  return { productId: id(target.productId), programId: id(target.programId), planId: id(target.planId), termId: id(target.termId) }
+  return {
+    productId: id(target.productId),
+    programId: id(target.programId),
+    planId: id(target.planId),
+    termId: id(target.termId),
+  }
 }
 
 /** Valid input → row values; `code` is the book's entry for the input's code. */
@@ -181,7 +207,8 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
   const cacheKey = (tenantId: number, holderId: number) => `${tenantId}:${holderId}`
 
   // Announced once the change is committed, also when the request's own transaction holds it (Idempotency-Key).
-  const invalidate = (tenantId: number, holderId: number) => db.afterCommit(() => bus.publish(DISBURSEMENTS_TOPIC, cacheKey(tenantId, holderId)))
+  const invalidate = (tenantId: number, holderId: number) =>
+    db.afterCommit(() => bus.publish(DISBURSEMENTS_TOPIC, cacheKey(tenantId, holderId)))
 
   function rulesOf(tenantId: number, holderId: number): Promise<Cached | undefined> {
     return cache.getOrLoad(cacheKey(tenantId, holderId), async () => {
@@ -196,7 +223,9 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
     if (holders.dealerGroupId !== null) slots.push({ id: holders.dealerGroupId, kind: 'DEALER_GROUP' })
     for (const agentId of holders.agentIds) slots.push({ id: agentId, kind: 'AGENT' })
     const seen = new Set<string>()
-    const wanted = slots.filter((s) => isStorableId(s.id) && !seen.has(`${s.kind}:${s.id}`) && seen.add(`${s.kind}:${s.id}`))
+    const wanted = slots.filter(
+      (s) => isStorableId(s.id) && !seen.has(`${s.kind}:${s.id}`) && seen.add(`${s.kind}:${s.id}`),
+    )
     const loaded = await Promise.all(wanted.map((s) => rulesOf(tenantId, s.id)))
     const rules: AppliedDisbursementRule[] = []
     const versions: Array<{ id: number; version: number }> = []
@@ -220,9 +249,19 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
       throw disbursementErrors.create('account_holder_not_found', `No account holder with id ${id}`)
     }
     if (!(HOLDER_KINDS as readonly string[]).includes(kind)) {
-      throw disbursementErrors.create('disbursement_holder_kind_not_allowed', `Account holder ${id} is a ${kind}; disbursements belong to dealers, dealer groups and agents`, {
-        errors: [{ field: 'accountHolderId', code: 'not_allowed', message: `is a ${kind}, not a DEALER, DEALER_GROUP or AGENT` }],
-      })
+      throw disbursementErrors.create(
+        'disbursement_holder_kind_not_allowed',
+        `Account holder ${id} is a ${kind}; disbursements belong to dealers, dealer groups and agents`,
+        {
+          errors: [
+            {
+              field: 'accountHolderId',
+              code: 'not_allowed',
+              message: `is a ${kind}, not a DEALER, DEALER_GROUP or AGENT`,
+            },
+          ],
+        },
+      )
     }
     return { id, kind: kind as HolderKind }
   }
@@ -232,25 +271,48 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
    * stored one), and the kinds of the target's catalogue ids: every problem listed at once, 422
    * unknown_reference.
    */
-  async function resolveReferences(ctx: AuthenticatedContext, input: Input, current: DisbursementCode | null): Promise<DisbursementCode> {
+  async function resolveReferences(
+    ctx: AuthenticatedContext,
+    input: Input,
+    current: DisbursementCode | null,
+  ): Promise<DisbursementCode> {
     const errors: FieldError[] = []
     let code = current
     if (!code || code.code !== input.code) {
       code = (await codes.disbursementCodes(ctx.tenantId)).find((c) => c.code === input.code) ?? null
-      if (!code) errors.push({ field: 'code', code: 'unknown_reference', message: `${String(input.code)} is not a disbursement code of the active rate book` })
+      if (!code)
+        errors.push({
+          field: 'code',
+          code: 'unknown_reference',
+          message: `${String(input.code)} is not a disbursement code of the active rate book`,
+        })
     }
     const target = targetOf(input)
-    const ids = CATALOGUE_REFERENCES.map((r) => target[r.member]).filter((v): v is number => typeof v === 'number' && isStorableId(v))
+    const ids = CATALOGUE_REFERENCES.map((r) => target[r.member]).filter(
+      (v): v is number => typeof v === 'number' && isStorableId(v),
+    )
     const kinds = await db.read(ctx.tenantId, (x) => repo.catalogueKinds(x, ctx.tenantId, ids))
     for (const ref of CATALOGUE_REFERENCES) {
       const id = target[ref.member]
       if (id === null || id === undefined) continue
       const kind = isStorableId(id) ? kinds.get(id) : undefined
-      if (kind === undefined) errors.push({ field: `target.${ref.member}`, code: 'unknown_reference', message: `catalogue item ${id} does not exist` })
-      else if (kind !== ref.kind) errors.push({ field: `target.${ref.member}`, code: 'unknown_reference', message: `catalogue item ${id} is a ${kind}, not a ${ref.kind}` })
+      if (kind === undefined)
+        errors.push({
+          field: `target.${ref.member}`,
+          code: 'unknown_reference',
+          message: `catalogue item ${id} does not exist`,
+        })
+      else if (kind !== ref.kind)
+        errors.push({
+          field: `target.${ref.member}`,
+          code: 'unknown_reference',
+          message: `catalogue item ${id} is a ${kind}, not a ${ref.kind}`,
+        })
     }
     if (errors.length > 0 || !code) {
-      throw disbursementErrors.create('unknown_reference', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
+      throw disbursementErrors.create('unknown_reference', errors.map((e) => `${e.field}: ${e.message}`).join('; '), {
+        errors,
+      })
     }
     return code
   }
@@ -258,9 +320,15 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
   /** A foreign-key failure means a referenced row vanished meanwhile; answered like a reference that never existed. */
   function referenceRace(err: unknown): never {
     if (isForeignKeyViolation(err)) {
-      throw disbursementErrors.create('unknown_reference', 'A referenced account holder or catalogue item does not exist', {
-        errors: [{ field: 'target', code: 'unknown_reference', message: 'a referenced catalogue item does not exist' }],
-      })
+      throw disbursementErrors.create(
+        'unknown_reference',
+        'A referenced account holder or catalogue item does not exist',
+        {
+          errors: [
+            { field: 'target', code: 'unknown_reference', message: 'a referenced catalogue item does not exist' },
+          ],
+        },
+      )
     }
     throw err
   }
@@ -268,12 +336,16 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
   return {
     async list(ctx: AuthenticatedContext, accountHolderId: number, filter: repo.DisbursementFilter, window: Window) {
       const holder = await holderFor(ctx, accountHolderId)
-      const result = await db.read(ctx.tenantId, (x) => repo.listDisbursements(x, ctx.tenantId, holder.id, filter, window))
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.listDisbursements(x, ctx.tenantId, holder.id, filter, window),
+      )
       return { items: result.rows.map(toDisbursement), totalCount: result.total }
     },
 
     async get(ctx: AuthenticatedContext, id: number): Promise<Disbursement> {
-      const row = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findDisbursement(x, ctx.tenantId, id)) : undefined
+      const row = isStorableId(id)
+        ? await db.read(ctx.tenantId, (x) => repo.findDisbursement(x, ctx.tenantId, id))
+        : undefined
       if (!row || !maySee(ctx, row.account_holder_id, row.account_holder_kind)) throw notFound(id)
       return toDisbursement(row)
     },
@@ -282,7 +354,11 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
     async create(ctx: AuthenticatedContext, accountHolderId: number, body: unknown): Promise<Disbursement> {
       const errors = violations(validateCreateSchema, body)
       if (errors.length > 0) {
-        throw platformErrors.create('validation_failed', `${errors.length} invalid field(s) in the body: ${errors.map((e) => e.field).join(', ')}`, { errors })
+        throw platformErrors.create(
+          'validation_failed',
+          `${errors.length} invalid field(s) in the body: ${errors.map((e) => e.field).join(', ')}`,
+          { errors },
+        )
       }
       const input = body as Input
       const holder = await holderFor(ctx, accountHolderId)
@@ -294,7 +370,9 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
           const id = await repo.insertDisbursement(tx, ctx.tenantId, holder, toWrite(input, code), now)
           const inserted = toDisbursement((await repo.findDisbursement(tx, ctx.tenantId, id)) as repo.DisbursementRow)
           await writeAudit(tx, ctx, now, {
-            action: `${repo.AUDIT_ENTITY}.created`, entityType: repo.AUDIT_ENTITY, entityId: id,
+            action: `${repo.AUDIT_ENTITY}.created`,
+            entityType: repo.AUDIT_ENTITY,
+            entityId: id,
             changes: { accountHolderId: holder.id, before: null, after: snapshot(inserted) },
           })
           return { ...inserted, auditLogId: await repo.latestAuditLogId(tx, ctx.tenantId, id) }
@@ -312,7 +390,13 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
      * is validated as a whole (422 listing every field). A changed code must be one of the active
      * book; an unchanged one stays valid even if the book has dropped it, so it can still be ended.
      */
-    async patch(ctx: AuthenticatedContext, id: number, body: unknown, contentType: string | undefined, checkVersion: (v: number) => void): Promise<Disbursement> {
+    async patch(
+      ctx: AuthenticatedContext,
+      id: number,
+      body: unknown,
+      contentType: string | undefined,
+      checkVersion: (v: number) => void,
+    ): Promise<Disbursement> {
       if (!isStorableId(id)) throw notFound(id)
       const now = clock.now()
       let result: { disbursement: Disbursement; holderId: number }
@@ -325,16 +409,29 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
           const patched = applyPatch(before, body, contentType, IMMUTABLE_FIELDS)
           const errors = violations(validatePatchedSchema, patched)
           if (errors.length > 0) {
-            throw patchErrors.create('patched_resource_invalid', `The patched resource has ${errors.length} invalid field(s): ${errors.map((e) => e.field).join(', ')}`, { errors })
+            throw patchErrors.create(
+              'patched_resource_invalid',
+              `The patched resource has ${errors.length} invalid field(s): ${errors.map((e) => e.field).join(', ')}`,
+              { errors },
+            )
           }
-          const code = await resolveReferences(ctx, patched, { code: before.code, label: before.label, group: before.group })
+          const code = await resolveReferences(ctx, patched, {
+            code: before.code,
+            label: before.label,
+            group: before.group,
+          })
           await repo.updateDisbursement(tx, ctx.tenantId, id, toWrite(patched, code), now)
           const changed = toDisbursement((await repo.findDisbursement(tx, ctx.tenantId, id)) as repo.DisbursementRow)
           await writeAudit(tx, ctx, now, {
-            action: `${repo.AUDIT_ENTITY}.updated`, entityType: repo.AUDIT_ENTITY, entityId: id,
+            action: `${repo.AUDIT_ENTITY}.updated`,
+            entityType: repo.AUDIT_ENTITY,
+            entityId: id,
             changes: { accountHolderId: locked.account_holder_id, before: snapshot(before), after: snapshot(changed) },
           })
-          return { disbursement: { ...changed, auditLogId: await repo.latestAuditLogId(tx, ctx.tenantId, id) }, holderId: locked.account_holder_id }
+          return {
+            disbursement: { ...changed, auditLogId: await repo.latestAuditLogId(tx, ctx.tenantId, id) },
+            holderId: locked.account_holder_id,
+          }
         })
       } catch (err) {
         referenceRace(err)
@@ -345,9 +442,14 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
 
     /** One audit-log entry of a disbursement change; 404 for any other entry, or one of a disbursement the caller may not see. */
     async auditEntry(ctx: AuthenticatedContext, auditLogId: number): Promise<DisbursementAuditEntry> {
-      const row = isStorableId(auditLogId) ? await db.read(ctx.tenantId, (x) => repo.findAuditEntry(x, ctx.tenantId, auditLogId)) : undefined
+      const row = isStorableId(auditLogId)
+        ? await db.read(ctx.tenantId, (x) => repo.findAuditEntry(x, ctx.tenantId, auditLogId))
+        : undefined
       if (!row || !maySee(ctx, row.account_holder_id, row.account_holder_kind)) {
-        throw disbursementErrors.create('disbursement_audit_log_not_found', `No disbursement audit-log entry with id ${auditLogId}`)
+        throw disbursementErrors.create(
+          'disbursement_audit_log_not_found',
+          `No disbursement audit-log entry with id ${auditLogId}`,
+        )
       }
       const changes = (row.changes ?? {}) as { before?: Input | null; after?: Input }
       const before = changes.before ?? null
@@ -369,20 +471,27 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
     /** The active rate book's disbursement codes, by code. */
     async codes(ctx: AuthenticatedContext): Promise<Array<{ code: string; label: string; group: DisbursementGroup }>> {
       const list = await codes.disbursementCodes(ctx.tenantId)
-      return list.map((c) => ({ code: c.code, label: c.label, group: c.group as DisbursementGroup })).toSorted((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+      return list
+        .map((c) => ({ code: c.code, label: c.label, group: c.group as DisbursementGroup }))
+        .toSorted((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
     },
 
     /** The labels of the active book's codes, each with the codes carrying it, by label. */
     async labels(ctx: AuthenticatedContext): Promise<Array<{ label: string; codes: string[] }>> {
       const byLabel = new Map<string, string[]>()
-      for (const c of await codes.disbursementCodes(ctx.tenantId)) byLabel.set(c.label, [...(byLabel.get(c.label) ?? []), c.code])
-      return [...byLabel.entries()].map(([label, list]) => ({ label, codes: list.toSorted() }))
+      for (const c of await codes.disbursementCodes(ctx.tenantId))
+        byLabel.set(c.label, [...(byLabel.get(c.label) ?? []), c.code])
+      return [...byLabel.entries()]
+        .map(([label, list]) => ({ label, codes: list.toSorted() }))
         .toSorted((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
     },
 
     /** The fixed groups of disbursement codes, with what each stands for. */
     groups(): Array<{ group: DisbursementGroup; description: string }> {
-      return (Object.entries(GROUP_DESCRIPTIONS) as Array<[DisbursementGroup, string]>).map(([group, description]) => ({ group, description }))
+      return (Object.entries(GROUP_DESCRIPTIONS) as Array<[DisbursementGroup, string]>).map(([group, description]) => ({
+        group,
+        description,
+      }))
     },
 
     /**

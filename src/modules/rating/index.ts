@@ -23,11 +23,24 @@ import type { SecretBox } from '../../platform/secrets.ts'
 import type { DealerDirectory } from '../parties/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 
-export { compileCriteria, createCriteriaCache, CriteriaEvaluationError, type CompiledCriteria, type Facts } from './criteria.evaluator.ts'
+export {
+  compileCriteria,
+  createCriteriaCache,
+  CriteriaEvaluationError,
+  type CompiledCriteria,
+  type Facts,
+} from './criteria.evaluator.ts'
 export { CriteriaSyntaxError, parseCriteria } from './criteria.parser.ts'
 export { validateVin, decodeVin, type DecodedVin, type VinProblem } from './vin.rules.ts'
 export { InvalidVinError, type ModelYearBasis } from './vin.rules.ts'
-export { createVinDecoder, type VehicleDecodedVin, type VinDecoder, type VinDecoderOptions, type VinDecoderStats, type VinVehicle } from './vin.decoder.ts'
+export {
+  createVinDecoder,
+  type VehicleDecodedVin,
+  type VinDecoder,
+  type VinDecoderOptions,
+  type VinDecoderStats,
+  type VinVehicle,
+} from './vin.decoder.ts'
 export type { VinDataSource } from './vin.data.ts'
 
 export { demoRateBook } from './demo-ratebook.ts'
@@ -58,12 +71,24 @@ export function createRatingModule(deps: RatingDeps) {
   const today = async (tenantId: number) => localDate(deps.clock.now(), await deps.settings.get(tenantId, 'timeZone'))
   const rateBooks = createRateBookService({ ...deps, store, today })
   // Disbursement codes are those of the rate book in force today.
-  const codes = { disbursementCodes: async (tenantId: number) => [...((await store.inForce(tenantId, await today(tenantId)))?.disbursementCodes.values() ?? [])] }
+  const codes = {
+    disbursementCodes: async (tenantId: number) => [
+      ...((await store.inForce(tenantId, await today(tenantId)))?.disbursementCodes.values() ?? []),
+    ],
+  }
   const disbursements = createDisbursementService({ ...deps, codes })
   const rateVisibility = createRateVisibilityService(deps)
   const vin = createVinDecoder()
   const quoteKeys = createQuoteKeys(deps)
-  const quotes = createQuoteService({ ...deps, store, vin, disbursements, visibility: rateVisibility, today, quoteKey: quoteKeys.secret })
+  const quotes = createQuoteService({
+    ...deps,
+    store,
+    vin,
+    disbursements,
+    visibility: rateVisibility,
+    today,
+    quoteKey: quoteKeys.secret,
+  })
   return {
     quotes,
     /** Work done when a tenant is created: its quote-signing key. */
@@ -71,8 +96,10 @@ export function createRatingModule(deps: RatingDeps) {
     /** The sealed quote-signing keys, for identity's sealing passes (start-up, rotation). */
     tenantSecrets: quoteKeys.tenantSecrets,
     /** Sets the demo tenant up for quoting: the demo book, visibility for every dealer, a few disbursements. */
-    seedDemo: (tenantId: number, dealers: ReadonlyArray<{ id: number; dealerNumber: string; agentIds: readonly number[] }>) =>
-      seedDemoRating({ rateBooks, store, visibility: rateVisibility, disbursements }, tenantId, dealers),
+    seedDemo: (
+      tenantId: number,
+      dealers: ReadonlyArray<{ id: number; dealerNumber: string; agentIds: readonly number[] }>,
+    ) => seedDemoRating({ rateBooks, store, visibility: rateVisibility, disbursements }, tenantId, dealers),
     /** Loads what the first quote would otherwise wait for (the VIN data). */
     warmUp: () => vin.load(),
     rateBooks,

@@ -14,7 +14,12 @@ export function createQuoteKeys({ db, secrets }: { db: Database; secrets: Secret
   const context = (tenantId: number) => `rate_quote_key:${tenantId}`
   return {
     /** A new tenant's secret, sealed, in its creating transaction. */
-    initializeTenant: ((tx, tenant) => repo.createQuoteKey(tx, tenant.id, sealBytes(secrets, randomBytes(SECRET_BYTES), context(tenant.id)))) satisfies TenantInitializer,
+    initializeTenant: ((tx, tenant) =>
+      repo.createQuoteKey(
+        tx,
+        tenant.id,
+        sealBytes(secrets, randomBytes(SECRET_BYTES), context(tenant.id)),
+      )) satisfies TenantInitializer,
 
     /** The tenant's secret; hex left in plaintext by migration 0012 is read as it is until sealed. */
     async secret(tenantId: number): Promise<Buffer> {
@@ -24,11 +29,12 @@ export function createQuoteKeys({ db, secrets }: { db: Database; secrets: Secret
     /** The quote keys' part in identity's sealing passes. */
     tenantSecrets: {
       name: 'rate_quote_key',
-      seal: async (tx, tenantId, scope) => sealStored(secrets, await repo.lockQuoteKey(tx, tenantId), scope, {
-        stored: (row) => row.secret,
-        context: () => context(tenantId),
-        write: (_row, sealed) => repo.updateQuoteKey(tx, tenantId, sealed),
-      }),
+      seal: async (tx, tenantId, scope) =>
+        sealStored(secrets, await repo.lockQuoteKey(tx, tenantId), scope, {
+          stored: (row) => row.secret,
+          context: () => context(tenantId),
+          write: (_row, sealed) => repo.updateQuoteKey(tx, tenantId, sealed),
+        }),
     } satisfies TenantSecrets,
   }
 }

@@ -28,52 +28,79 @@ function requireExplain(ctx: AuthenticatedContext) {
   }
 }
 
-export const quoteRoutes: FastifyPluginAsyncTypebox<{ service: QuoteService; today: (tenantId: number) => Promise<string> }> = async (app, { service, today }) => {
+export const quoteRoutes: FastifyPluginAsyncTypebox<{
+  service: QuoteService
+  today: (tenantId: number) => Promise<string>
+}> = async (app, { service, today }) => {
   app.addSchema(RateQuoteSchema)
   // A Buffer is the reply already serialized (see below); the schema documents its shape.
   const quoteRef = Type.Unsafe<Record<string, unknown> | Buffer>({ $ref: 'RateQuote#' })
 
-  app.get('/api/Rates/rateQuote/:dealerNumber', {
-    schema: {
-      tags: TAGS, summary: 'Rate quote: the products, plans, terms, deductibles and priced rates a dealer can sell for a vehicle',
-      description: [
-        'Every parameter is optional at the HTTP layer; which inputs a product needs is the rate book\'s configuration, and a product whose inputs are missing is left out with a PRODUCT_INPUTS_MISSING message.',
-        'Malformed parameters (bad date, negative odometer, VIN with a bad check digit, unknown parameter) answer 400 listing each; a sale date in the future or older than the saleDateLookBackDays setting, or an in-service date after the sale date, answer 422.',
-        'An unknown dealer is 404; an inactive dealer, or one without visible products, gets 200 with no products and a message saying so.',
-        'When nothing qualifies: `products: []` and the message NO_PLANS_FOUND "No plans found".',
-        '`explain=true` (permission rates:explain) adds `exclusions`: every product, program, plan, term and deductible left out, with the rule that excluded it.',
-        '`quoteId` is signed and self-describing: POST /contracts and GET /Rates/quotes/{quoteId} replay it over the same rate-book version; it expires after the quoteLifetime setting.',
-      ].join(' '),
-      params: Type.Object({ dealerNumber: Type.String({ minLength: 1, maxLength: 40, description: 'The dealer number (any case).' }) }),
-      querystring: RateQuoteQuery,
-      response: { 200: quoteRef, ...problemResponses(404, 422) },
+  app.get(
+    '/api/Rates/rateQuote/:dealerNumber',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Rate quote: the products, plans, terms, deductibles and priced rates a dealer can sell for a vehicle',
+        description: [
+          "Every parameter is optional at the HTTP layer; which inputs a product needs is the rate book's configuration, and a product whose inputs are missing is left out with a PRODUCT_INPUTS_MISSING message.",
+          'Malformed parameters (bad date, negative odometer, VIN with a bad check digit, unknown parameter) answer 400 listing each; a sale date in the future or older than the saleDateLookBackDays setting, or an in-service date after the sale date, answer 422.',
+          'An unknown dealer is 404; an inactive dealer, or one without visible products, gets 200 with no products and a message saying so.',
+          'When nothing qualifies: `products: []` and the message NO_PLANS_FOUND "No plans found".',
+          '`explain=true` (permission rates:explain) adds `exclusions`: every product, program, plan, term and deductible left out, with the rule that excluded it.',
+          '`quoteId` is signed and self-describing: POST /contracts and GET /Rates/quotes/{quoteId} replay it over the same rate-book version; it expires after the quoteLifetime setting.',
+        ].join(' '),
+        params: Type.Object({
+          dealerNumber: Type.String({ minLength: 1, maxLength: 40, description: 'The dealer number (any case).' }),
+        }),
+        querystring: RateQuoteQuery,
+        response: { 200: quoteRef, ...problemResponses(404, 422) },
+      },
+      // readQuoteQuery reads the query and lists every bad parameter at once; the schema documents it.
+      validatorCompiler: validatedExcept('querystring'),
+      config: { permission: 'rates:read' },
     },
-    // readQuoteQuery reads the query and lists every bad parameter at once; the schema documents it.
-    validatorCompiler: validatedExcept('querystring'),
-    config: { permission: 'rates:read' },
-  }, async (req, res) => {
-    const ctx = ctxOf(req)
-    const { dealerNumber } = req.params as { dealerNumber: string }
-    const read = readQuoteQuery(dealerNumber, req.query as Record<string, unknown>, await today(ctx.tenantId))
-    if (!read.ok) throw platformErrors.create('validation_failed', `${read.errors.length} invalid parameter(s): ${read.errors.map((e) => e.field).join(', ')}`, { errors: read.errors })
-    if (read.explain) requireExplain(ctx)
-    // The service writes the reply's JSON itself (to the schema above, from cached priced
-    // pieces); a Buffer is sent as is.
-    return sendEncoded(res, await service.quote(ctx, read.inputs, read.explain))
-  })
+    async (req, res) => {
+      const ctx = ctxOf(req)
+      const { dealerNumber } = req.params as { dealerNumber: string }
+      const read = readQuoteQuery(dealerNumber, req.query as Record<string, unknown>, await today(ctx.tenantId))
+      if (!read.ok)
+        throw platformErrors.create(
+          'validation_failed',
+          `${read.errors.length} invalid parameter(s): ${read.errors.map((e) => e.field).join(', ')}`,
+          { errors: read.errors },
+        )
+      if (read.explain) requireExplain(ctx)
+      // The service writes the reply's JSON itself (to the schema above, from cached priced
+      // pieces); a Buffer is sent as is.
+      return sendEncoded(res, await service.quote(ctx, read.inputs, read.explain))
+    },
+  )
 
-  app.get('/api/Rates/quotes/:quoteId', {
-    schema: {
-      tags: TAGS, summary: 'Show a quote again from its id',
-      description: 'Replays the quote (same inputs, same rate-book version, same instant) and adds `expired`. A QUOTE_DISBURSEMENTS_CHANGED message warns when the dealer\'s disbursements changed since. 404 for an id that is not this tenant\'s or was altered.',
-      params: Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: MAX_QUOTE_ID_LENGTH }) }),
-      querystring: Type.Object({ explain: Type.Optional(Type.Boolean({ default: false })) }),
-      response: { 200: Type.Unsafe<Record<string, unknown> | Buffer>({ allOf: [{ $ref: 'RateQuote#' }], examples: [{ ...QUOTE_EXAMPLE, expired: false }] }), ...problemResponses(404) },
+  app.get(
+    '/api/Rates/quotes/:quoteId',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Show a quote again from its id',
+        description:
+          "Replays the quote (same inputs, same rate-book version, same instant) and adds `expired`. A QUOTE_DISBURSEMENTS_CHANGED message warns when the dealer's disbursements changed since. 404 for an id that is not this tenant's or was altered.",
+        params: Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: MAX_QUOTE_ID_LENGTH }) }),
+        querystring: Type.Object({ explain: Type.Optional(Type.Boolean({ default: false })) }),
+        response: {
+          200: Type.Unsafe<Record<string, unknown> | Buffer>({
+            allOf: [{ $ref: 'RateQuote#' }],
+            examples: [{ ...QUOTE_EXAMPLE, expired: false }],
+          }),
+          ...problemResponses(404),
+        },
+      },
+      config: { permission: 'rates:read' },
     },
-    config: { permission: 'rates:read' },
-  }, async (req, res) => {
-    const ctx = ctxOf(req)
-    if (req.query.explain) requireExplain(ctx)
-    return sendEncoded(res, await service.replay(ctx, req.params.quoteId, req.query.explain === true))
-  })
+    async (req, res) => {
+      const ctx = ctxOf(req)
+      if (req.query.explain) requireExplain(ctx)
+      return sendEncoded(res, await service.replay(ctx, req.params.quoteId, req.query.explain === true))
+    },
+  )
 }

@@ -2,7 +2,15 @@
 // criteria see, expiration, and pricing (factors, account-holder disbursements, markup limits).
 import { addDays, addMonths } from '../../platform/calendar.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
-import { Decimal, formatMoney, multiplyCents, parseDecimal, parseMoney, percentOfCents, toCents } from '../../platform/money.ts'
+import {
+  Decimal,
+  formatMoney,
+  multiplyCents,
+  parseDecimal,
+  parseMoney,
+  percentOfCents,
+  toCents,
+} from '../../platform/money.ts'
 import type { Facts } from './criteria.evaluator.ts'
 import { isIsoDate } from '../../platform/calendar.ts'
 import type { Bucket, IndexedFactorTable } from './ratebook.index.ts'
@@ -41,17 +49,21 @@ type Reader = (raw: string, field: string) => unknown
 // Bounds what a quote id carries: with every input at its longest the id stays under MAX_QUOTE_ID_LENGTH.
 const MAX_LIST = 20
 
-const text = (max: number): Reader => (raw, field) => {
-  const v = raw.trim()
-  if (v.length === 0 || v.length > max) throw problem(field, 'invalid_value', `must be 1 to ${max} characters`)
-  return v
-}
-const integer = (min: number, max: number): Reader => (raw, field) => {
-  if (!/^-?\d{1,10}$/.test(raw.trim())) throw problem(field, 'invalid_type', 'must be a whole number')
-  const n = Number(raw.trim())
-  if (n < min || n > max) throw problem(field, 'out_of_range', `must be between ${min} and ${max}`)
-  return n
-}
+const text =
+  (max: number): Reader =>
+  (raw, field) => {
+    const v = raw.trim()
+    if (v.length === 0 || v.length > max) throw problem(field, 'invalid_value', `must be 1 to ${max} characters`)
+    return v
+  }
+const integer =
+  (min: number, max: number): Reader =>
+  (raw, field) => {
+    if (!/^-?\d{1,10}$/.test(raw.trim())) throw problem(field, 'invalid_type', 'must be a whole number')
+    const n = Number(raw.trim())
+    if (n < min || n > max) throw problem(field, 'out_of_range', `must be between ${min} and ${max}`)
+    return n
+  }
 const money: Reader = (raw, field) => {
   const d = parseMoney(raw.trim())
   if (!d) throw problem(field, 'invalid_type', 'must be an amount with at most two decimals, not negative')
@@ -61,20 +73,28 @@ const date: Reader = (raw, field) => {
   if (!isIsoDate(raw.trim())) throw problem(field, 'invalid_format', 'must be a date YYYY-MM-DD')
   return raw.trim()
 }
-const oneOf = (values: readonly string[]): Reader => (raw, field) => {
-  const v = raw.trim().toUpperCase()
-  if (!values.includes(v)) throw problem(field, 'invalid_value', `must be one of ${values.join(', ')}`)
-  return v
-}
+const oneOf =
+  (values: readonly string[]): Reader =>
+  (raw, field) => {
+    const v = raw.trim().toUpperCase()
+    if (!values.includes(v)) throw problem(field, 'invalid_value', `must be one of ${values.join(', ')}`)
+    return v
+  }
 const codeList: Reader = (raw, field) => {
-  const items = raw.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)
+  const items = raw
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean)
   if (items.length === 0 || items.length > MAX_LIST || items.some((i) => !/^[A-Z0-9][A-Z0-9_.-]{0,39}$/.test(i))) {
     throw problem(field, 'invalid_value', `must be a comma-separated list of up to ${MAX_LIST} codes`)
   }
   return [...new Set(items)]
 }
 const idList: Reader = (raw, field) => {
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (items.length === 0 || items.length > MAX_LIST || items.some((i) => !/^\d{1,15}$/.test(i))) {
     throw problem(field, 'invalid_value', `must be a comma-separated list of up to ${MAX_LIST} ids`)
   }
@@ -95,7 +115,12 @@ const READERS: Record<string, Reader> = {
   vin: (raw, field) => {
     const vin = raw.trim().toUpperCase()
     const problems = validateVin(vin)
-    if (problems.length > 0) throw problem(field, problems[0]!.code === 'check_digit' ? 'check_digit' : 'invalid_format', problems.map((p) => p.message).join('; '))
+    if (problems.length > 0)
+      throw problem(
+        field,
+        problems[0]!.code === 'check_digit' ? 'check_digit' : 'invalid_format',
+        problems.map((p) => p.message).join('; '),
+      )
     return vin
   },
   vehicleYear: integer(1900, 2100),
@@ -114,7 +139,8 @@ const READERS: Record<string, Reader> = {
   financeTermMonths: integer(1, 144),
   apr: (raw, field) => {
     const d = parseDecimal(raw.trim(), 3)
-    if (!d || d.greaterThan(100)) throw problem(field, 'invalid_value', 'must be a percentage from 0 to 100 with at most three decimals')
+    if (!d || d.greaterThan(100))
+      throw problem(field, 'invalid_value', 'must be a percentage from 0 to 100 with at most three decimals')
     return d.toString()
   },
   monthlyPayment: money,
@@ -122,7 +148,8 @@ const READERS: Record<string, Reader> = {
   productTypes: (raw, field) => {
     const types = codeList(raw, field) as string[]
     const unknown = types.filter((t) => !(PRODUCT_TYPES as readonly string[]).includes(t))
-    if (unknown.length > 0) throw problem(field, 'invalid_value', `${unknown.join(', ')}: not a product type (${PRODUCT_TYPES.join(', ')})`)
+    if (unknown.length > 0)
+      throw problem(field, 'invalid_value', `${unknown.join(', ')}: not a product type (${PRODUCT_TYPES.join(', ')})`)
     return types
   },
   productIds: idList,
@@ -140,7 +167,11 @@ export const QUOTE_QUERY_PARAMETERS = [...Object.keys(READERS), 'explain']
  * Reads the query; every bad or unknown parameter is listed. `today` is the default sale date. A
  * parameter given twice is refused rather than guessed.
  */
-export function readQuoteQuery(dealerNumber: string, query: Readonly<Record<string, unknown>>, today: string): { ok: true; inputs: QuoteInputs; explain: boolean } | { ok: false; errors: FieldError[] } {
+export function readQuoteQuery(
+  dealerNumber: string,
+  query: Readonly<Record<string, unknown>>,
+  today: string,
+): { ok: true; inputs: QuoteInputs; explain: boolean } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = []
   const out: Record<string, unknown> = { dealerNumber, assetType: 'AUTO', saleDate: today }
   let explain = false
@@ -150,13 +181,18 @@ export function readQuoteQuery(dealerNumber: string, query: Readonly<Record<stri
       continue
     }
     if (name === 'explain') {
-      if (value !== 'true' && value !== 'false') errors.push({ field: name, code: 'invalid_type', message: 'must be true or false' })
+      if (value !== 'true' && value !== 'false')
+        errors.push({ field: name, code: 'invalid_type', message: 'must be true or false' })
       explain = value === 'true'
       continue
     }
     const read = Object.prototype.hasOwnProperty.call(READERS, name) ? READERS[name] : undefined
     if (!read) {
-      errors.push({ field: name, code: 'unknown_parameter', message: `is not a rate-quote parameter (${QUOTE_QUERY_PARAMETERS.join(', ')})` })
+      errors.push({
+        field: name,
+        code: 'unknown_parameter',
+        message: `is not a rate-quote parameter (${QUOTE_QUERY_PARAMETERS.join(', ')})`,
+      })
       continue
     }
     try {
@@ -173,13 +209,27 @@ export function readQuoteQuery(dealerNumber: string, query: Readonly<Record<stri
 /** The date rules (422): sale date not in the future nor older than the look-back; in service not after sale. */
 export function quoteDateProblems(inputs: QuoteInputs, today: string, lookBackDays: number): FieldError[] {
   const errors: FieldError[] = []
-  if (inputs.saleDate > today) errors.push({ field: 'saleDate', code: 'out_of_range', message: `sale date ${inputs.saleDate} is in the future (today is ${today})` })
+  if (inputs.saleDate > today)
+    errors.push({
+      field: 'saleDate',
+      code: 'out_of_range',
+      message: `sale date ${inputs.saleDate} is in the future (today is ${today})`,
+    })
   else {
     const earliest = addDays(today, -lookBackDays)
-    if (inputs.saleDate < earliest) errors.push({ field: 'saleDate', code: 'out_of_range', message: `sale date ${inputs.saleDate} is more than ${lookBackDays} days ago (earliest ${earliest})` })
+    if (inputs.saleDate < earliest)
+      errors.push({
+        field: 'saleDate',
+        code: 'out_of_range',
+        message: `sale date ${inputs.saleDate} is more than ${lookBackDays} days ago (earliest ${earliest})`,
+      })
   }
   if (inputs.inServiceDate && inputs.inServiceDate > inputs.saleDate) {
-    errors.push({ field: 'inServiceDate', code: 'out_of_range', message: `in-service date ${inputs.inServiceDate} is after the sale date ${inputs.saleDate}` })
+    errors.push({
+      field: 'inServiceDate',
+      code: 'out_of_range',
+      message: `in-service date ${inputs.inServiceDate} is after the sale date ${inputs.saleDate}`,
+    })
   }
   return errors
 }
@@ -193,7 +243,11 @@ export function wholeMonthsBetween(from: string, to: string): number {
 }
 
 /** Which of a product's required inputs the quote lacks. */
-export function missingInputs(required: readonly QuoteInput[], inputs: QuoteInputs, vehicleKnown: boolean): QuoteInput[] {
+export function missingInputs(
+  required: readonly QuoteInput[],
+  inputs: QuoteInputs,
+  vehicleKnown: boolean,
+): QuoteInput[] {
   return required.filter((r) => (r === 'vehicle' ? !vehicleKnown : inputs[r] === undefined))
 }
 
@@ -230,14 +284,21 @@ export function shortFuelType(fuelType: string | undefined): string | null {
 }
 
 /** The facts every criteria of the quote sees (docs/criteria.md "Quote facts"); term and rate facts are set per term. */
-export function quoteFacts(inputs: QuoteInputs, vehicle: Vehicle, vehicleClass: string | null, dealer: { number: string; state: string | null },
-  warranties: ReadonlyArray<{ type: string; months: number; miles: number }>): Record<string, string | number | boolean | null> {
+export function quoteFacts(
+  inputs: QuoteInputs,
+  vehicle: Vehicle,
+  vehicleClass: string | null,
+  dealer: { number: string; state: string | null },
+  warranties: ReadonlyArray<{ type: string; months: number; miles: number }>,
+): Record<string, string | number | boolean | null> {
   const num = (v: string | undefined) => (v === undefined ? null : Number(v))
   const age = vehicle.year === null ? null : Math.max(0, Number(inputs.saleDate.slice(0, 4)) - vehicle.year)
   const monthsInService = inputs.inServiceDate ? wholeMonthsBetween(inputs.inServiceDate, inputs.saleDate) : null
   const valueBase = inputs.msrp ?? inputs.vehiclePurchasePrice
-  const loanToValue = inputs.amountFinanced !== undefined && valueBase !== undefined && Number(valueBase) > 0
-    ? new Decimal(inputs.amountFinanced).dividedBy(valueBase).toDecimalPlaces(4).toNumber() : null
+  const loanToValue =
+    inputs.amountFinanced !== undefined && valueBase !== undefined && Number(valueBase) > 0
+      ? new Decimal(inputs.amountFinanced).dividedBy(valueBase).toDecimalPlaces(4).toNumber()
+      : null
   const remaining = (type: string) => {
     const w = warranties.find((x) => x.type === type)
     if (!w) return { months: null, miles: null }
@@ -249,16 +310,39 @@ export function quoteFacts(inputs: QuoteInputs, vehicle: Vehicle, vehicleClass: 
   const basic = remaining('BASIC')
   const powertrain = remaining('POWERTRAIN')
   return {
-    assetType: inputs.assetType, condition: inputs.vehicleCondition ?? null, vin: vehicle.vin,
-    vehicleYear: vehicle.year, make: vehicle.make, model: vehicle.model, trim: vehicle.trim, vehicleClass,
-    fuelType: vehicle.fuelType, driveType: vehicle.driveType, cylinders: vehicle.cylinders,
-    vehicleAge: age, odometer: inputs.odometer ?? null, saleDate: inputs.saleDate, inServiceDate: inputs.inServiceDate ?? null,
-    monthsInService, purchasePrice: num(inputs.vehiclePurchasePrice), msrp: num(inputs.msrp), financeType: inputs.financeType ?? null,
-    amountFinanced: num(inputs.amountFinanced), financeTermMonths: inputs.financeTermMonths ?? null, apr: num(inputs.apr), loanToValue,
-    customerState: inputs.customerState ?? dealer.state, dealerState: dealer.state, dealerNumber: dealer.number,
-    basicWarrantyMonthsRemaining: basic.months, basicWarrantyMilesRemaining: basic.miles,
-    powertrainWarrantyMonthsRemaining: powertrain.months, powertrainWarrantyMilesRemaining: powertrain.miles,
-    termMonths: null, termMiles: null, deductible: null,
+    assetType: inputs.assetType,
+    condition: inputs.vehicleCondition ?? null,
+    vin: vehicle.vin,
+    vehicleYear: vehicle.year,
+    make: vehicle.make,
+    model: vehicle.model,
+    trim: vehicle.trim,
+    vehicleClass,
+    fuelType: vehicle.fuelType,
+    driveType: vehicle.driveType,
+    cylinders: vehicle.cylinders,
+    vehicleAge: age,
+    odometer: inputs.odometer ?? null,
+    saleDate: inputs.saleDate,
+    inServiceDate: inputs.inServiceDate ?? null,
+    monthsInService,
+    purchasePrice: num(inputs.vehiclePurchasePrice),
+    msrp: num(inputs.msrp),
+    financeType: inputs.financeType ?? null,
+    amountFinanced: num(inputs.amountFinanced),
+    financeTermMonths: inputs.financeTermMonths ?? null,
+    apr: num(inputs.apr),
+    loanToValue,
+    customerState: inputs.customerState ?? dealer.state,
+    dealerState: dealer.state,
+    dealerNumber: dealer.number,
+    basicWarrantyMonthsRemaining: basic.months,
+    basicWarrantyMilesRemaining: basic.miles,
+    powertrainWarrantyMonthsRemaining: powertrain.months,
+    powertrainWarrantyMilesRemaining: powertrain.miles,
+    termMonths: null,
+    termMiles: null,
+    deductible: null,
   }
 }
 
@@ -270,7 +354,9 @@ export function productFactor(tables: readonly IndexedFactorTable[], facts: Fact
   let factor = NO_FACTOR
   for (const t of tables) {
     const value = facts[t.fact]
-    factor = factor.times((value === null || value === undefined ? undefined : t.factors.get(String(value))) ?? t.defaultFactor)
+    factor = factor.times(
+      (value === null || value === undefined ? undefined : t.factors.get(String(value))) ?? t.defaultFactor,
+    )
   }
   return factor
 }
@@ -278,12 +364,25 @@ export function productFactor(tables: readonly IndexedFactorTable[], facts: Fact
 const expirationDates = new Map<string, string>()
 
 /** The odometer a term expires at: miles from the sale odometer or from zero; null for unlimited miles, or no odometer given. */
-export function expirationOdometer(odometer: number | undefined, term: { miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' }): number | null {
-  return term.miles === 0 ? null : term.milesBasis === 'FROM_ZERO' ? term.miles : odometer === undefined ? null : odometer + term.miles
+export function expirationOdometer(
+  odometer: number | undefined,
+  term: { miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' },
+): number | null {
+  return term.miles === 0
+    ? null
+    : term.milesBasis === 'FROM_ZERO'
+      ? term.miles
+      : odometer === undefined
+        ? null
+        : odometer + term.miles
 }
 
 /** Expiration of a term from the sale: date by months, odometer by miles (see expirationOdometer). */
-export function expiration(saleDate: string, odometer: number | undefined, term: { months: number; miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' }) {
+export function expiration(
+  saleDate: string,
+  odometer: number | undefined,
+  term: { months: number; miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO' },
+) {
   // Every quote of a day asks for the same few dates: kept, with a bound on the map.
   const key = `${saleDate}+${term.months}`
   let expirationDate = expirationDates.get(key)
@@ -297,13 +396,30 @@ export function expiration(saleDate: string, odometer: number | undefined, term:
 
 /** An account-holder disbursement (dealer pack, agent commission...) as the quote applies it. */
 export type HolderDisbursement = {
-  id: number; accountHolderId: number; code: string; label: string; group: string
-  basis: 'AMOUNT' | 'PERCENT'; amount: string | null; percent: string | null
-  productId: number | null; programId: number | null; planId: number | null; termId: number | null
-  effectiveFrom: string; effectiveTo: string | null
+  id: number
+  accountHolderId: number
+  code: string
+  label: string
+  group: string
+  basis: 'AMOUNT' | 'PERCENT'
+  amount: string | null
+  percent: string | null
+  productId: number | null
+  programId: number | null
+  planId: number | null
+  termId: number | null
+  effectiveFrom: string
+  effectiveTo: string | null
 }
 
-export type PricedLine = { code: string; group: string; label: string; cents: number; source: 'RATE' | 'ACCOUNT_HOLDER'; accountHolderId?: number }
+export type PricedLine = {
+  code: string
+  group: string
+  label: string
+  cents: number
+  source: 'RATE' | 'ACCOUNT_HOLDER'
+  accountHolderId?: number
+}
 /** A priced rate; every amount in whole cents. */
 export type Price = {
   dealerCostCents: number
@@ -324,7 +440,13 @@ const ONE = new Decimal(1)
  * Dealer cost is exactly the sum of the lines. Whole cents throughout, so sums are exact.
  */
 export function priceRate(
-  rate: { buckets: readonly Bucket[]; suggestedRetailCents: number; minRetailCents: number; maxRetailCents: number; retailLocked: boolean },
+  rate: {
+    buckets: readonly Bucket[]
+    suggestedRetailCents: number
+    minRetailCents: number
+    maxRetailCents: number
+    retailLocked: boolean
+  },
   factor: Decimal,
   codes: ReadonlyMap<string, { label: string; group: string }>,
   holderDisbursements: readonly HolderDisbursement[],
@@ -340,14 +462,24 @@ export function priceRate(
   })
   let added = 0
   for (const d of holderDisbursements) {
-    const cents = d.basis === 'AMOUNT' ? toCents(new Decimal(d.amount ?? 0)) : percentOfCents(base, new Decimal(d.percent ?? 0))
+    const cents =
+      d.basis === 'AMOUNT' ? toCents(new Decimal(d.amount ?? 0)) : percentOfCents(base, new Decimal(d.percent ?? 0))
     added += cents
-    lines.push({ code: d.code, group: d.group, label: d.label, cents, source: 'ACCOUNT_HOLDER', accountHolderId: d.accountHolderId })
+    lines.push({
+      code: d.code,
+      group: d.group,
+      label: d.label,
+      cents,
+      source: 'ACCOUNT_HOLDER',
+      accountHolderId: d.accountHolderId,
+    })
   }
   const dealerCostCents = base + added
   // A locked retail is the filed price: it moves with the product factor (as the buckets do) but not
   // with the dealer's own additions, which come out of the dealer's margin.
-  let suggestedRetailCents = rate.retailLocked ? scale(rate.suggestedRetailCents) : scale(rate.suggestedRetailCents) + added
+  let suggestedRetailCents = rate.retailLocked
+    ? scale(rate.suggestedRetailCents)
+    : scale(rate.suggestedRetailCents) + added
   let minRetailCents = rate.retailLocked ? suggestedRetailCents : scale(rate.minRetailCents) + added
   let maxRetailCents = rate.retailLocked ? suggestedRetailCents : scale(rate.maxRetailCents) + added
   if (!rate.retailLocked) {
@@ -358,20 +490,35 @@ export function priceRate(
     maxRetailCents = Math.max(maxRetailCents, dealerCostCents)
   }
   if (markup && !rate.retailLocked) {
-    if (markup.maxMarkupAmount !== null) maxRetailCents = Math.min(maxRetailCents, dealerCostCents + toCents(new Decimal(markup.maxMarkupAmount)))
-    if (markup.maxMarkupPercent !== null) maxRetailCents = Math.min(maxRetailCents, dealerCostCents + percentOfCents(dealerCostCents, new Decimal(markup.maxMarkupPercent)))
+    if (markup.maxMarkupAmount !== null)
+      maxRetailCents = Math.min(maxRetailCents, dealerCostCents + toCents(new Decimal(markup.maxMarkupAmount)))
+    if (markup.maxMarkupPercent !== null)
+      maxRetailCents = Math.min(
+        maxRetailCents,
+        dealerCostCents + percentOfCents(dealerCostCents, new Decimal(markup.maxMarkupPercent)),
+      )
     if (maxRetailCents < minRetailCents) minRetailCents = maxRetailCents
     if (suggestedRetailCents > maxRetailCents) suggestedRetailCents = maxRetailCents
   }
-  return { dealerCostCents, suggestedRetailCents, minRetailCents, maxRetailCents, retailLocked: rate.retailLocked, lines }
+  return {
+    dealerCostCents,
+    suggestedRetailCents,
+    minRetailCents,
+    maxRetailCents,
+    retailLocked: rate.retailLocked,
+    lines,
+  }
 }
 
 /** An option's dealer cost and retail in cents: its buckets times the product factor; retail defaults to cost. */
-export function priceOption(option: { buckets: readonly Bucket[]; suggestedRetailCents: number | null }, factor: Decimal) {
+export function priceOption(
+  option: { buckets: readonly Bucket[]; suggestedRetailCents: number | null },
+  factor: Decimal,
+) {
   const scale = factor.equals(ONE) ? (c: number) => c : (c: number) => multiplyCents(c, factor)
   const lines = option.buckets.map((b) => ({ code: b.code, cents: scale(b.cents) }))
   const dealerCostCents = lines.reduce((n, l) => n + l.cents, 0)
-  const suggestedRetailCents = option.suggestedRetailCents === null ? dealerCostCents : scale(option.suggestedRetailCents)
+  const suggestedRetailCents =
+    option.suggestedRetailCents === null ? dealerCostCents : scale(option.suggestedRetailCents)
   return { dealerCostCents, suggestedRetailCents, lines }
 }
-

@@ -9,10 +9,23 @@ const key = randomBytes(32)
 const otherKey = randomBytes(32)
 
 const claims: QuoteClaims = {
-  tenantId: 7, dealerId: 12, bookId: 3, issuedAt: 1_795_348_800, expiresAt: 1_795_435_200, disbursements: 'nZmqjUg3_cw8VmH1',
+  tenantId: 7,
+  dealerId: 12,
+  bookId: 3,
+  issuedAt: 1_795_348_800,
+  expiresAt: 1_795_435_200,
+  disbursements: 'nZmqjUg3_cw8VmH1',
   inputs: {
-    dealerNumber: '10001', assetType: 'AUTO', saleDate: '2026-11-22', vin: '1HGCV1F37LA012345', vehicleCondition: 'USED', odometer: 42150,
-    vehiclePurchasePrice: '28500.00', productTypes: ['VSC', 'GAP'], productIds: [5, 9], vehicleModel: 'CITROËN C4 — ÉLAN',
+    dealerNumber: '10001',
+    assetType: 'AUTO',
+    saleDate: '2026-11-22',
+    vin: '1HGCV1F37LA012345',
+    vehicleCondition: 'USED',
+    odometer: 42150,
+    vehiclePurchasePrice: '28500.00',
+    productTypes: ['VSC', 'GAP'],
+    productIds: [5, 9],
+    vehicleModel: 'CITROËN C4 — ÉLAN',
   },
 }
 
@@ -38,7 +51,18 @@ describe('quote ids', () => {
   })
 
   test('my signing helper signs as the module does', () => {
-    assert.equal(signedId(JSON.stringify([7, 12, 3, 1, 2, 'x', {}])), encodeQuoteId(key, { tenantId: 7, dealerId: 12, bookId: 3, issuedAt: 1, expiresAt: 2, disbursements: 'x', inputs: {} as QuoteClaims['inputs'] }))
+    assert.equal(
+      signedId(JSON.stringify([7, 12, 3, 1, 2, 'x', {}])),
+      encodeQuoteId(key, {
+        tenantId: 7,
+        dealerId: 12,
+        bookId: 3,
+        issuedAt: 1,
+        expiresAt: 2,
+        disbursements: 'x',
+        inputs: {} as QuoteClaims['inputs'],
+      }),
+    )
   })
 
   test('another key does not verify it', () => {
@@ -49,10 +73,22 @@ describe('quote ids', () => {
     const id = encodeQuoteId(key, claims)
     const [prefix, payload, signature] = parts(id)
     const cases: Array<[string, string]> = [
-      ['another tenant, old signature', `${prefix}.${parts(encodeQuoteId(key, { ...claims, tenantId: 8 }))[1]}.${signature}`],
-      ['a later expiry, old signature', `${prefix}.${parts(encodeQuoteId(key, { ...claims, expiresAt: claims.expiresAt + 86_400 }))[1]}.${signature}`],
-      ['other inputs, old signature', `${prefix}.${parts(encodeQuoteId(key, { ...claims, inputs: { ...claims.inputs, odometer: 1 } }))[1]}.${signature}`],
-      ['one character changed', `${prefix}.${payload.slice(0, 10)}${payload[10] === 'A' ? 'B' : 'A'}${payload.slice(11)}.${signature}`],
+      [
+        'another tenant, old signature',
+        `${prefix}.${parts(encodeQuoteId(key, { ...claims, tenantId: 8 }))[1]}.${signature}`,
+      ],
+      [
+        'a later expiry, old signature',
+        `${prefix}.${parts(encodeQuoteId(key, { ...claims, expiresAt: claims.expiresAt + 86_400 }))[1]}.${signature}`,
+      ],
+      [
+        'other inputs, old signature',
+        `${prefix}.${parts(encodeQuoteId(key, { ...claims, inputs: { ...claims.inputs, odometer: 1 } }))[1]}.${signature}`,
+      ],
+      [
+        'one character changed',
+        `${prefix}.${payload.slice(0, 10)}${payload[10] === 'A' ? 'B' : 'A'}${payload.slice(11)}.${signature}`,
+      ],
       ['padding added to the payload (decodes the same)', `${prefix}.${payload}==.${signature}`],
       ['the payload cut short', `${prefix}.${payload.slice(0, -4)}.${signature}`],
     ]
@@ -72,14 +108,23 @@ describe('quote ids', () => {
     const sameBytes = [...B64URL].find((ch) => ch !== last && B64URL.indexOf(ch) >> 4 === B64URL.indexOf(last) >> 4)!
     const cases: Array<[string, string]> = [
       ['the first character changed', `${prefix}.${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`],
-      ['the last character changed to one that decodes to the same bytes', `${prefix}.${payload}.${signature.slice(0, -1)}${sameBytes}`],
+      [
+        'the last character changed to one that decodes to the same bytes',
+        `${prefix}.${payload}.${signature.slice(0, -1)}${sameBytes}`,
+      ],
       ['padding appended', `${prefix}.${payload}.${signature}==`],
       ['a character that is not base64url appended', `${prefix}.${payload}.${signature}!`],
       // 'Ł' is U+0141: read as latin1 it would be the byte 0x41, 'A'.
-      ['an A replaced by a character whose low byte is A', `${prefix}.${payload}.${signature.includes('A') ? signature.replace('A', 'Ł') : `${signature.slice(0, -1)}Ł`}`],
+      [
+        'an A replaced by a character whose low byte is A',
+        `${prefix}.${payload}.${signature.includes('A') ? signature.replace('A', 'Ł') : `${signature.slice(0, -1)}Ł`}`,
+      ],
       ['cut short', `${prefix}.${payload}.${signature.slice(0, -2)}`],
       ['empty', `${prefix}.${payload}.`],
-      ['the signature of another payload', `${prefix}.${payload}.${parts(encodeQuoteId(key, { ...claims, bookId: 4 }))[2]}`],
+      [
+        'the signature of another payload',
+        `${prefix}.${payload}.${parts(encodeQuoteId(key, { ...claims, bookId: 4 }))[2]}`,
+      ],
     ]
     for (const [name, tampered] of cases) {
       test(name, () => {
@@ -118,11 +163,21 @@ describe('quote ids', () => {
       })
     }
     test('the well-formed control case verifies', () => {
-      assert.deepEqual(verifyQuoteId(key, signedId(good)), { tenantId: 7, dealerId: 12, bookId: 3, issuedAt: 1, expiresAt: 2, disbursements: 'fp', inputs: { dealerNumber: '1' } })
+      assert.deepEqual(verifyQuoteId(key, signedId(good)), {
+        tenantId: 7,
+        dealerId: 12,
+        bookId: 3,
+        issuedAt: 1,
+        expiresAt: 2,
+        disbursements: 'fp',
+        inputs: { dealerNumber: '1' },
+      })
     })
     test('just under the length limit is read', () => {
       // Base64 writes 3 bytes as 4 characters.
-      const filler = 'x'.repeat(Math.floor((MAX_QUOTE_ID_LENGTH - signedId(JSON.stringify([7, 12, 3, 1, 2, '', {}])).length) * 3 / 4) - 2)
+      const filler = 'x'.repeat(
+        Math.floor(((MAX_QUOTE_ID_LENGTH - signedId(JSON.stringify([7, 12, 3, 1, 2, '', {}])).length) * 3) / 4) - 2,
+      )
       const id = signedId(JSON.stringify([7, 12, 3, 1, 2, filler, {}]))
       assert.ok(id.length <= MAX_QUOTE_ID_LENGTH && id.length > MAX_QUOTE_ID_LENGTH - 8, String(id.length))
       assert.equal(verifyQuoteId(key, id)?.disbursements, filler)

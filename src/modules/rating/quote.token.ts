@@ -27,11 +27,25 @@ export type QuoteClaims = {
 export type QuoteKey = Buffer | KeyObject
 
 function sign(key: QuoteKey, payload: string): string {
-  return createHmac('sha256', key).update(`${PREFIX}.${payload}`).digest().subarray(0, SIGNATURE_BYTES).toString('base64url')
+  return createHmac('sha256', key)
+    .update(`${PREFIX}.${payload}`)
+    .digest()
+    .subarray(0, SIGNATURE_BYTES)
+    .toString('base64url')
 }
 
 export function encodeQuoteId(key: QuoteKey, claims: QuoteClaims): string {
-  const payload = Buffer.from(JSON.stringify([claims.tenantId, claims.dealerId, claims.bookId, claims.issuedAt, claims.expiresAt, claims.disbursements, claims.inputs])).toString('base64url')
+  const payload = Buffer.from(
+    JSON.stringify([
+      claims.tenantId,
+      claims.dealerId,
+      claims.bookId,
+      claims.issuedAt,
+      claims.expiresAt,
+      claims.disbursements,
+      claims.inputs,
+    ]),
+  ).toString('base64url')
   return `${PREFIX}.${payload}.${sign(key, payload)}`
 }
 
@@ -39,10 +53,32 @@ function parseClaims(payload: string): QuoteClaims | undefined {
   try {
     const raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown
     if (!Array.isArray(raw) || raw.length !== 7) return undefined
-    const [tenantId, dealerId, bookId, issuedAt, expiresAt, disbursements, inputs] = raw as [unknown, unknown, unknown, unknown, unknown, unknown, unknown]
-    if (![tenantId, dealerId, bookId, issuedAt, expiresAt].every((n) => Number.isSafeInteger(n)) || typeof disbursements !== 'string'
-      || typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return undefined
-    return { tenantId: tenantId as number, dealerId: dealerId as number, bookId: bookId as number, issuedAt: issuedAt as number, expiresAt: expiresAt as number, disbursements, inputs: inputs as QuoteInputs }
+    const [tenantId, dealerId, bookId, issuedAt, expiresAt, disbursements, inputs] = raw as [
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+    ]
+    if (
+      ![tenantId, dealerId, bookId, issuedAt, expiresAt].every((n) => Number.isSafeInteger(n)) ||
+      typeof disbursements !== 'string' ||
+      typeof inputs !== 'object' ||
+      inputs === null ||
+      Array.isArray(inputs)
+    )
+      return undefined
+    return {
+      tenantId: tenantId as number,
+      dealerId: dealerId as number,
+      bookId: bookId as number,
+      issuedAt: issuedAt as number,
+      expiresAt: expiresAt as number,
+      disbursements,
+      inputs: inputs as QuoteInputs,
+    }
   } catch {
     return undefined
   }

@@ -5,18 +5,67 @@ import { visibilityViolations, visibleEntry } from './rate-visibility.rules.ts'
 describe('visibilityViolations', () => {
   const cases: Array<[string, unknown, Array<[string, string]>]> = [
     ['an empty set', [], []],
-    ['whole products and a plan with limits', [{ productId: 2 }, { productId: 36, programId: 38, planId: 39, maxMarkupAmount: '400.00', maxMarkupPercent: 150 }], []],
+    [
+      'whole products and a plan with limits',
+      [
+        { productId: 2 },
+        { productId: 36, programId: 38, planId: 39, maxMarkupAmount: '400.00', maxMarkupPercent: 150 },
+      ],
+      [],
+    ],
     ['zero markup is a limit', [{ productId: 2, maxMarkupAmount: 0, maxMarkupPercent: '0' }], []],
-    ['negative and too precise limits', [{ productId: 2, maxMarkupAmount: -1, maxMarkupPercent: '1.00001' }], [['[0].maxMarkupAmount', 'out_of_range'], ['[0].maxMarkupPercent', 'too_precise']]],
-    ['a limit over the bounds', [{ productId: 2, maxMarkupPercent: 1000.5 }, { productId: 36, maxMarkupAmount: '1000000.01' }], [['[0].maxMarkupPercent', 'out_of_range'], ['[1].maxMarkupAmount', 'out_of_range']]],
-    ['the same product twice', [{ productId: 2 }, { productId: 36 }, { productId: 2, programId: null }], [['[2]', 'conflict']]],
-    ['the same plan twice', [{ productId: 2, planId: 19 }, { productId: 2, planId: 19, maxMarkupAmount: 5 }], [['[1]', 'conflict']]],
-    ['a product and one of its plans are distinct', [{ productId: 2 }, { productId: 2, planId: 19 }, { productId: 2, programId: 13 }, { productId: 2, programId: 13, planId: 19 }], []],
+    [
+      'negative and too precise limits',
+      [{ productId: 2, maxMarkupAmount: -1, maxMarkupPercent: '1.00001' }],
+      [
+        ['[0].maxMarkupAmount', 'out_of_range'],
+        ['[0].maxMarkupPercent', 'too_precise'],
+      ],
+    ],
+    [
+      'a limit over the bounds',
+      [
+        { productId: 2, maxMarkupPercent: 1000.5 },
+        { productId: 36, maxMarkupAmount: '1000000.01' },
+      ],
+      [
+        ['[0].maxMarkupPercent', 'out_of_range'],
+        ['[1].maxMarkupAmount', 'out_of_range'],
+      ],
+    ],
+    [
+      'the same product twice',
+      [{ productId: 2 }, { productId: 36 }, { productId: 2, programId: null }],
+      [['[2]', 'conflict']],
+    ],
+    [
+      'the same plan twice',
+      [
+        { productId: 2, planId: 19 },
+        { productId: 2, planId: 19, maxMarkupAmount: 5 },
+      ],
+      [['[1]', 'conflict']],
+    ],
+    [
+      'a product and one of its plans are distinct',
+      [
+        { productId: 2 },
+        { productId: 2, planId: 19 },
+        { productId: 2, programId: 13 },
+        { productId: 2, programId: 13, planId: 19 },
+      ],
+      [],
+    ],
     ['items of the wrong shape are left to the schema', [null, 'x', { productId: 'a' }], []],
     ['not a list', { productId: 2 }, []],
   ]
   for (const [name, input, expected] of cases) {
-    test(name, () => assert.deepEqual(visibilityViolations(input).map((e) => [e.field, e.code]), expected))
+    test(name, () =>
+      assert.deepEqual(
+        visibilityViolations(input).map((e) => [e.field, e.code]),
+        expected,
+      ),
+    )
   }
 })
 

@@ -24,7 +24,10 @@ export function visibilityViolations(entries: unknown): FieldError[] {
   entries.forEach((item, i) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return
     const e = item as Record<string, unknown>
-    for (const [member, places, max] of [['maxMarkupAmount', 2, MAX_MARKUP_AMOUNT], ['maxMarkupPercent', 4, MAX_MARKUP_PERCENT]] as const) {
+    for (const [member, places, max] of [
+      ['maxMarkupAmount', 2, MAX_MARKUP_AMOUNT],
+      ['maxMarkupPercent', 4, MAX_MARKUP_PERCENT],
+    ] as const) {
       const value = e[member]
       if (typeof value !== 'number' && typeof value !== 'string') continue
       const problem = decimalProblem(value, { places, min: new Decimal(0), max })
@@ -38,7 +41,12 @@ export function visibilityViolations(entries: unknown): FieldError[] {
     })
     const first = firstOf.get(key)
     if (first === undefined) firstOf.set(key, i)
-    else errors.push({ field: `[${i}]`, code: 'conflict', message: `names the same productId, programId and planId as [${first}]` })
+    else
+      errors.push({
+        field: `[${i}]`,
+        code: 'conflict',
+        message: `names the same productId, programId and planId as [${first}]`,
+      })
   })
   return errors
 }
@@ -49,7 +57,10 @@ export function visibilityViolations(entries: unknown): FieldError[] {
  * where given, are the plan's; of several, the most specific wins (a plan beats a program, which
  * beats the whole product), and its markup limits apply.
  */
-export function visibleEntry<E extends VisibilityKey>(entries: readonly E[], plan: { productId: number; programId: number; planId: number }): E | undefined {
+export function visibleEntry<E extends VisibilityKey>(
+  entries: readonly E[],
+  plan: { productId: number; programId: number; planId: number },
+): E | undefined {
   let best: E | undefined
   let bestScore = -1
   for (const e of entries) {

@@ -24,7 +24,13 @@ import { ReplaceVisibilityBody, type VisibilityReply } from './rate-visibility.s
  * markup limits are the `numeric` columns' decimal strings ("400.00"), which the quote's Decimal
  * arithmetic reads; replies carry them as JSON numbers (toReply).
  */
-export type VisibilityEntry = { productId: number; programId: number | null; planId: number | null; maxMarkupAmount: string | null; maxMarkupPercent: string | null }
+export type VisibilityEntry = {
+  productId: number
+  programId: number | null
+  planId: number | null
+  maxMarkupAmount: string | null
+  maxMarkupPercent: string | null
+}
 
 /** Bus topic; the key is `<tenantId>:<dealerId>`, the dealer whose visibility changed. */
 export const VISIBILITY_TOPIC = 'rating.visibility'
@@ -69,7 +75,8 @@ const toReply = (row: repo.EntryRow): VisibilityReply => ({
 
 function toWrite(item: Input): repo.EntryWrite {
   const id = (v: unknown) => (typeof v === 'number' ? v : null)
-  const decimal = (v: unknown, places: number) => (typeof v === 'number' || typeof v === 'string' ? toStoredDecimal(v, places) : null)
+  const decimal = (v: unknown, places: number) =>
+    typeof v === 'number' || typeof v === 'string' ? toStoredDecimal(v, places) : null
   return {
     product_id: item.productId as number,
     program_id: id(item.programId),
@@ -88,7 +95,9 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
 
   /** The dealer of a path id: 404 unless it is a dealer of the tenant the caller may see. */
   async function dealerFor(ctx: AuthenticatedContext, dealerId: number): Promise<number> {
-    const kind = isStorableId(dealerId) ? (await directory.accountHolderKinds(ctx.tenantId, [dealerId])).get(dealerId) : undefined
+    const kind = isStorableId(dealerId)
+      ? (await directory.accountHolderKinds(ctx.tenantId, [dealerId])).get(dealerId)
+      : undefined
     const visible = ctx.principal.visibleAccountHolderIds
     if (kind !== 'DEALER' || (visible !== null && !visible.has(dealerId))) {
       throw disbursementErrors.create('account_holder_not_found', `No dealer with id ${dealerId}`)
@@ -99,7 +108,10 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
   /** Every entry's catalogue ids must be items of the tenant of the right kind (422 naming each). */
   async function assertReferences(ctx: AuthenticatedContext, items: Input[]): Promise<void> {
     const ids = new Set<number>()
-    for (const item of items) for (const r of REFERENCES) if (typeof item[r.member] === 'number' && isStorableId(item[r.member] as number)) ids.add(item[r.member] as number)
+    for (const item of items)
+      for (const r of REFERENCES)
+        if (typeof item[r.member] === 'number' && isStorableId(item[r.member] as number))
+          ids.add(item[r.member] as number)
     const kinds = await db.read(ctx.tenantId, (x) => catalogueKinds(x, ctx.tenantId, [...ids]))
     const errors: FieldError[] = []
     items.forEach((item, i) => {
@@ -107,28 +119,54 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
         const id = item[r.member]
         if (typeof id !== 'number') continue
         const kind = isStorableId(id) ? kinds.get(id) : undefined
-        if (kind === undefined) errors.push({ field: `[${i}].${r.member}`, code: 'unknown_reference', message: `catalogue item ${id} does not exist` })
-        else if (kind !== r.kind) errors.push({ field: `[${i}].${r.member}`, code: 'unknown_reference', message: `catalogue item ${id} is a ${kind}, not a ${r.kind}` })
+        if (kind === undefined)
+          errors.push({
+            field: `[${i}].${r.member}`,
+            code: 'unknown_reference',
+            message: `catalogue item ${id} does not exist`,
+          })
+        else if (kind !== r.kind)
+          errors.push({
+            field: `[${i}].${r.member}`,
+            code: 'unknown_reference',
+            message: `catalogue item ${id} is a ${kind}, not a ${r.kind}`,
+          })
       }
     })
-    if (errors.length > 0) throw disbursementErrors.create('unknown_reference', `${errors.length} unknown reference(s): ${errors.map((e) => e.field).join(', ')}`, { errors })
+    if (errors.length > 0)
+      throw disbursementErrors.create(
+        'unknown_reference',
+        `${errors.length} unknown reference(s): ${errors.map((e) => e.field).join(', ')}`,
+        { errors },
+      )
   }
 
   return {
     /** A dealer's entries (at most MAX_ENTRIES) and the set's version (0 when never written). */
-    async forDealer(ctx: AuthenticatedContext, dealerId: number): Promise<{ entries: VisibilityReply[]; version: number }> {
+    async forDealer(
+      ctx: AuthenticatedContext,
+      dealerId: number,
+    ): Promise<{ entries: VisibilityReply[]; version: number }> {
       await dealerFor(ctx, dealerId)
       return db.read(ctx.tenantId, async (x) => {
-        const [entries, version] = await Promise.all([repo.entriesOf(x, ctx.tenantId, dealerId), repo.setVersion(x, ctx.tenantId, dealerId)])
+        const [entries, version] = await Promise.all([
+          repo.entriesOf(x, ctx.tenantId, dealerId),
+          repo.setVersion(x, ctx.tenantId, dealerId),
+        ])
         return { entries: entries.map(toReply), version }
       })
     },
 
     async list(ctx: AuthenticatedContext, filter: repo.VisibilityFilter, window: Window) {
-      if ((filter.dealerId !== undefined && !isStorableId(filter.dealerId)) || (filter.productId !== undefined && !isStorableId(filter.productId))) {
+      if (
+        (filter.dealerId !== undefined && !isStorableId(filter.dealerId)) ||
+        (filter.productId !== undefined && !isStorableId(filter.productId))
+      ) {
         return { items: [], totalCount: 0 }
       }
-      const result = await db.read(ctx.tenantId, (x) => repo.listEntries(x, ctx.tenantId, filter, ctx.principal.visibleAccountHolderIds, window))
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.listEntries(x, ctx.tenantId, filter, ctx.principal.visibleAccountHolderIds, window),
+      )
       return { items: result.rows.map(toReply), totalCount: result.total }
     },
 
@@ -136,12 +174,21 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
      * Replaces a dealer's whole set from an unvalidated body: shape and rules checked together (400
      * listing every item's fields), then references (422). Audited; the new version is the ETag.
      */
-    async replace(ctx: AuthenticatedContext, dealerId: number, body: unknown, checkVersion: (v: number) => void): Promise<{ entries: VisibilityReply[]; version: number }> {
+    async replace(
+      ctx: AuthenticatedContext,
+      dealerId: number,
+      body: unknown,
+      checkVersion: (v: number) => void,
+    ): Promise<{ entries: VisibilityReply[]; version: number }> {
       const errors = validateBody(body)
       const byRule = visibilityViolations(body).filter((e) => !errors.some((s) => s.field === e.field))
       if (errors.length + byRule.length > 0) {
         const all = [...errors, ...byRule]
-        throw platformErrors.create('validation_failed', `${all.length} invalid field(s) in the body: ${all.map((e) => e.field).join(', ')}`, { errors: all })
+        throw platformErrors.create(
+          'validation_failed',
+          `${all.length} invalid field(s) in the body: ${all.map((e) => e.field).join(', ')}`,
+          { errors: all },
+        )
       }
       await dealerFor(ctx, dealerId)
       const items = body as Input[]
@@ -155,14 +202,18 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
           const version = await repo.replaceEntries(tx, ctx.tenantId, dealerId, items.map(toWrite), now)
           const after = await repo.entriesOf(tx, ctx.tenantId, dealerId)
           await writeAudit(tx, ctx, now, {
-            action: `${VISIBILITY_AUDIT_ENTITY}.replaced`, entityType: VISIBILITY_AUDIT_ENTITY, entityId: dealerId,
+            action: `${VISIBILITY_AUDIT_ENTITY}.replaced`,
+            entityType: VISIBILITY_AUDIT_ENTITY,
+            entityId: dealerId,
             changes: { version, before: before.map(toEntry), after: after.map(toEntry) },
           })
           return { entries: after.map(toReply), version }
         })
       } catch (err) {
         if (isForeignKeyViolation(err)) {
-          throw disbursementErrors.create('unknown_reference', 'A referenced catalogue item does not exist', { errors: [{ field: '[]', code: 'unknown_reference', message: 'a referenced catalogue item does not exist' }] })
+          throw disbursementErrors.create('unknown_reference', 'A referenced catalogue item does not exist', {
+            errors: [{ field: '[]', code: 'unknown_reference', message: 'a referenced catalogue item does not exist' }],
+          })
         }
         throw err
       }
@@ -178,7 +229,8 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
     async forQuote(tenantId: number, dealerId: number): Promise<VisibilityEntry[]> {
       if (!isStorableId(dealerId)) return []
       const entries = await cache.getOrLoad(cacheKey(tenantId, dealerId), async () =>
-        Object.freeze((await db.read(tenantId, (x) => repo.entriesOf(x, tenantId, dealerId))).map(toEntry)))
+        Object.freeze((await db.read(tenantId, (x) => repo.entriesOf(x, tenantId, dealerId))).map(toEntry)),
+      )
       return [...(entries ?? [])]
     },
   }

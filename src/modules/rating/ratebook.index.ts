@@ -32,16 +32,40 @@ export type IndexedRate = {
   retailLocked: boolean
 }
 export type IndexedDeductible = { id: number; code: string; amountCents: number; type: string }
-export type IndexedTerm = { id: number; code: string; months: number; miles: number; milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO'; criteria: Rule }
-export type IndexedOption = {
-  id: number; code: string; name: string; kind: 'SURCHARGE' | 'OPTION'
-  requiredWhen: Rule; criteria: Rule; plans: ReadonlySet<string> | null
-  buckets: Bucket[]; suggestedRetailCents: number | null
+export type IndexedTerm = {
+  id: number
+  code: string
+  months: number
+  miles: number
+  milesBasis: 'FROM_SALE_ODOMETER' | 'FROM_ZERO'
+  criteria: Rule
 }
-export type CustomFieldDefinition = CustomFieldInput & { required: boolean; unique: boolean; order: number; level: 'PRODUCT' | 'PLAN' }
+export type IndexedOption = {
+  id: number
+  code: string
+  name: string
+  kind: 'SURCHARGE' | 'OPTION'
+  requiredWhen: Rule
+  criteria: Rule
+  plans: ReadonlySet<string> | null
+  buckets: Bucket[]
+  suggestedRetailCents: number | null
+}
+export type CustomFieldDefinition = CustomFieldInput & {
+  required: boolean
+  unique: boolean
+  order: number
+  level: 'PRODUCT' | 'PLAN'
+}
 export type IndexedPlan = {
-  id: number; code: string; name: string; formNumber: string
-  conditions: ReadonlySet<string>; criteria: Rule; effectiveFrom: string | null; effectiveTo: string | null
+  id: number
+  code: string
+  name: string
+  formNumber: string
+  conditions: ReadonlySet<string>
+  criteria: Rule
+  effectiveFrom: string | null
+  effectiveTo: string | null
   terms: IndexedTerm[]
   coverageGroups: RateBook['products'][number]['programs'][number]['plans'][number]['coverageGroups']
   ppmServices: RateBook['products'][number]['programs'][number]['plans'][number]['ppmServices']
@@ -57,11 +81,25 @@ export type IndexedPlan = {
   program: IndexedProgram
   product: IndexedProduct
 }
-export type IndexedProgram = { id: number; code: string; name: string; criteria: Rule; plans: IndexedPlan[]; product: IndexedProduct; replyPrefix: string }
+export type IndexedProgram = {
+  id: number
+  code: string
+  name: string
+  criteria: Rule
+  plans: IndexedPlan[]
+  product: IndexedProduct
+  replyPrefix: string
+}
 export type IndexedProduct = {
-  id: number; code: string; name: string; type: string
-  assetTypes: ReadonlySet<string>; requiredInputs: readonly QuoteInput[]; criteria: Rule
-  effectiveFrom: string | null; effectiveTo: string | null
+  id: number
+  code: string
+  name: string
+  type: string
+  assetTypes: ReadonlySet<string>
+  requiredInputs: readonly QuoteInput[]
+  criteria: Rule
+  effectiveFrom: string | null
+  effectiveTo: string | null
   factorTables: IndexedFactorTable[]
   deductibles: IndexedDeductible[]
   options: IndexedOption[]
@@ -74,7 +112,14 @@ export type IndexedProduct = {
   customFields: CustomFieldDefinition[]
   replyPrefix: string
 }
-export type IndexedFactorTable = { id: number; code: string; name: string; fact: string; defaultFactor: Decimal; factors: ReadonlyMap<string, Decimal> }
+export type IndexedFactorTable = {
+  id: number
+  code: string
+  name: string
+  fact: string
+  defaultFactor: Decimal
+  factors: ReadonlyMap<string, Decimal>
+}
 export type TermCell = {
   /** The band of an odometer (-1 for none given): every odometer of a band gets the same rates. */
   band(odometer: number | undefined): number
@@ -96,7 +141,13 @@ export type RateBookIndex = {
   factorTableById: ReadonlyMap<number, IndexedFactorTable>
   disbursementCodes: ReadonlyMap<string, DisbursementCode>
   /** The first candidate rate (class-specific ones before '*' ones, most specific first) that `accept` takes. */
-  findRate(planId: number, termId: number, deductibleId: number, vehicleClass: string, accept: (rate: IndexedRate) => boolean): IndexedRate | undefined
+  findRate(
+    planId: number,
+    termId: number,
+    deductibleId: number,
+    vehicleClass: string,
+    accept: (rate: IndexedRate) => boolean,
+  ): IndexedRate | undefined
   /**
    * The rates of a plan's term for a vehicle class when the choice depends on the odometer alone
    * (no candidate is tied to a state or criteria): the odometer falls in a band, and each band's
@@ -106,13 +157,19 @@ export type RateBookIndex = {
   /** The cells of all the plan's terms (in order) for a class, or null when any term has none. */
   planCells(plan: IndexedPlan, vehicleClass: string): readonly TermCell[] | null
   /** The class of a vehicle: the most specific matching entry, else the book's default class. */
-  classify(vehicle: { make?: string; model?: string; trim?: string; year?: number }): { vehicleClass: string; entry: VehicleEntry | null } | null
+  classify(vehicle: {
+    make?: string
+    model?: string
+    trim?: string
+    year?: number
+  }): { vehicleClass: string; entry: VehicleEntry | null } | null
   warranties(make: string | undefined): ReadonlyArray<{ type: string; months: number; miles: number }>
 }
 
 const rule = (text: string | undefined): Rule => (text === undefined ? null : { text, compiled: compileCriteria(text) })
 const cents = (v: number | string) => toCents(new Decimal(v))
-const buckets = (b: Readonly<Record<string, number | string>>): Bucket[] => Object.entries(b).map(([code, amount]) => ({ code, cents: cents(amount) }))
+const buckets = (b: Readonly<Record<string, number | string>>): Bucket[] =>
+  Object.entries(b).map(([code, amount]) => ({ code, cents: cents(amount) }))
 
 export function buildRateBookIndex(bookId: number, version: number, book: RateBook, ids: CatalogueIds): RateBookIndex {
   const id = (kind: CatalogueKind, code: string) => {
@@ -120,60 +177,124 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
     if (found === undefined) throw new Error(`rate book ${bookId}: no catalogue id for ${kind} ${code}`)
     return found
   }
-  const factorTables = new Map(book.factorTables!.map((t) => [t.code, {
-    id: id('FACTOR_TABLE', t.code), code: t.code, name: t.name, fact: t.fact, defaultFactor: new Decimal(t.defaultFactor!),
-    factors: new Map(t.entries.map((e) => [String(e.key), new Decimal(e.factor)])),
-  } satisfies IndexedFactorTable]))
+  const factorTables = new Map(
+    book.factorTables!.map((t) => [
+      t.code,
+      {
+        id: id('FACTOR_TABLE', t.code),
+        code: t.code,
+        name: t.name,
+        fact: t.fact,
+        defaultFactor: new Decimal(t.defaultFactor!),
+        factors: new Map(t.entries.map((e) => [String(e.key), new Decimal(e.factor)])),
+      } satisfies IndexedFactorTable,
+    ]),
+  )
 
   const productById = new Map<number, IndexedProduct>()
   const planById = new Map<number, IndexedPlan>()
   const planByCode = new Map<string, IndexedPlan>()
   const products = book.products.map((p) => {
-    const optionFacts = new Set((p.options ?? []).flatMap((o) => [o.criteria, o.requiredWhen]).flatMap((c) => (c === undefined ? [] : [...factsOf(parseCriteria(c))])))
+    const optionFacts = new Set(
+      (p.options ?? [])
+        .flatMap((o) => [o.criteria, o.requiredWhen])
+        .flatMap((c) => (c === undefined ? [] : [...factsOf(parseCriteria(c))])),
+    )
     const product: IndexedProduct = {
-      id: id('PRODUCT', p.code), code: p.code, name: p.name, type: p.type,
-      assetTypes: new Set(p.assetTypes), requiredInputs: p.requiredInputs, criteria: rule(p.criteria),
-      effectiveFrom: p.effectiveFrom ?? null, effectiveTo: p.effectiveTo ?? null,
+      id: id('PRODUCT', p.code),
+      code: p.code,
+      name: p.name,
+      type: p.type,
+      assetTypes: new Set(p.assetTypes),
+      requiredInputs: p.requiredInputs,
+      criteria: rule(p.criteria),
+      effectiveFrom: p.effectiveFrom ?? null,
+      effectiveTo: p.effectiveTo ?? null,
       factorTables: (p.factorTables ?? []).map((code) => factorTables.get(code)!),
-      deductibles: p.deductibles.map((d) => ({ id: id('DEDUCTIBLE', `${p.code}/${d.code}`), code: d.code, amountCents: cents(d.amount), type: d.type })),
+      deductibles: p.deductibles.map((d) => ({
+        id: id('DEDUCTIBLE', `${p.code}/${d.code}`),
+        code: d.code,
+        amountCents: cents(d.amount),
+        type: d.type,
+      })),
       options: (p.options ?? []).map((o) => ({
-        id: id('OPTION', `${p.code}/${o.code}`), code: o.code, name: o.name, kind: o.kind,
-        requiredWhen: rule(o.requiredWhen), criteria: rule(o.criteria), plans: o.plans ? new Set(o.plans) : null,
-        buckets: buckets(o.buckets), suggestedRetailCents: o.suggestedRetail === undefined ? null : cents(o.suggestedRetail),
+        id: id('OPTION', `${p.code}/${o.code}`),
+        code: o.code,
+        name: o.name,
+        kind: o.kind,
+        requiredWhen: rule(o.requiredWhen),
+        criteria: rule(o.criteria),
+        plans: o.plans ? new Set(o.plans) : null,
+        buckets: buckets(o.buckets),
+        suggestedRetailCents: o.suggestedRetail === undefined ? null : cents(o.suggestedRetail),
       })),
       optionsReadDeductible: optionFacts.has('deductible'),
       optionsReadTermFacts: ['deductible', 'termMonths', 'termMiles'].some((f) => optionFacts.has(f)),
       programs: [],
       customFields: [],
-      replyPrefix: openArrayPrefix({ productId: id('PRODUCT', p.code), productCode: p.code, productName: p.name, productType: p.type }, 'programs'),
+      replyPrefix: openArrayPrefix(
+        { productId: id('PRODUCT', p.code), productCode: p.code, productName: p.name, productType: p.type },
+        'programs',
+      ),
     }
     const productFields = (p.customFields ?? []).map((f) => fieldDefinition(f, 'PRODUCT'))
     product.customFields = productFields.toSorted((a, b) => a.order - b.order)
     for (const g of p.programs) {
       const program: IndexedProgram = {
-        id: id('PROGRAM', g.code), code: g.code, name: g.name, criteria: rule(g.criteria), plans: [], product,
-        replyPrefix: openArrayPrefix({ programId: id('PROGRAM', g.code), programCode: g.code, programName: g.name }, 'plans'),
+        id: id('PROGRAM', g.code),
+        code: g.code,
+        name: g.name,
+        criteria: rule(g.criteria),
+        plans: [],
+        product,
+        replyPrefix: openArrayPrefix(
+          { programId: id('PROGRAM', g.code), programCode: g.code, programName: g.name },
+          'plans',
+        ),
       }
       for (const pl of g.plans) {
         const plan: IndexedPlan = {
-          id: id('PLAN', pl.code), code: pl.code, name: pl.name, formNumber: pl.formNumber,
-          conditions: new Set(pl.conditions), criteria: rule(pl.criteria),
-          effectiveFrom: pl.effectiveFrom ?? null, effectiveTo: pl.effectiveTo ?? null,
+          id: id('PLAN', pl.code),
+          code: pl.code,
+          name: pl.name,
+          formNumber: pl.formNumber,
+          conditions: new Set(pl.conditions),
+          criteria: rule(pl.criteria),
+          effectiveFrom: pl.effectiveFrom ?? null,
+          effectiveTo: pl.effectiveTo ?? null,
           terms: pl.terms.map((t) => ({
-            id: id('TERM', `${pl.code}/${t.code}`), code: t.code!, months: t.months, miles: t.miles,
-            milesBasis: t.milesBasis ?? 'FROM_SALE_ODOMETER', criteria: rule(t.criteria),
+            id: id('TERM', `${pl.code}/${t.code}`),
+            code: t.code!,
+            months: t.months,
+            miles: t.miles,
+            milesBasis: t.milesBasis ?? 'FROM_SALE_ODOMETER',
+            criteria: rule(t.criteria),
           })),
-          coverageGroups: pl.coverageGroups ?? [], ppmServices: pl.ppmServices ?? [],
-          customFields: [...productFields, ...(pl.customFields ?? []).map((f) => fieldDefinition(f, 'PLAN'))].toSorted((a, b) => a.order - b.order),
-          customFieldsReply: [], requiresCustomFields: false, replyPrefix: '', termsFreeOfCriteria: pl.terms.every((t) => t.criteria === undefined),
-          program, product,
+          coverageGroups: pl.coverageGroups ?? [],
+          ppmServices: pl.ppmServices ?? [],
+          customFields: [...productFields, ...(pl.customFields ?? []).map((f) => fieldDefinition(f, 'PLAN'))].toSorted(
+            (a, b) => a.order - b.order,
+          ),
+          customFieldsReply: [],
+          requiresCustomFields: false,
+          replyPrefix: '',
+          termsFreeOfCriteria: pl.terms.every((t) => t.criteria === undefined),
+          program,
+          product,
         }
         plan.customFieldsReply = plan.customFields.map(({ level: _level, ...f }) => f)
         plan.requiresCustomFields = plan.customFields.some((f) => f.required)
-        plan.replyPrefix = openArrayPrefix({
-          planId: plan.id, planCode: plan.code, planName: plan.name, formNumber: plan.formNumber,
-          requiresCustomFields: plan.requiresCustomFields, customFields: plan.customFieldsReply,
-        }, 'terms')
+        plan.replyPrefix = openArrayPrefix(
+          {
+            planId: plan.id,
+            planCode: plan.code,
+            planName: plan.name,
+            formNumber: plan.formNumber,
+            requiresCustomFields: plan.requiresCustomFields,
+            customFields: plan.customFieldsReply,
+          },
+          'terms',
+        )
         program.plans.push(plan)
         planById.set(plan.id, plan)
         planByCode.set(plan.code, plan)
@@ -190,9 +311,17 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
     const termId = id('TERM', `${r.plan}/${r.term}`)
     const deductibleId = id('DEDUCTIBLE', `${plan.product.code}/${r.deductible}`)
     const rate: IndexedRate = {
-      index, vehicleClass: r.vehicleClass, odometerFrom: r.odometerFrom ?? null, odometerTo: r.odometerTo ?? null, state: r.state ?? null,
-      criteria: rule(r.criteria), buckets: buckets(r.buckets),
-      suggestedRetailCents: cents(r.suggestedRetail), minRetailCents: cents(r.minRetail), maxRetailCents: cents(r.maxRetail), retailLocked: r.retailLocked,
+      index,
+      vehicleClass: r.vehicleClass,
+      odometerFrom: r.odometerFrom ?? null,
+      odometerTo: r.odometerTo ?? null,
+      state: r.state ?? null,
+      criteria: rule(r.criteria),
+      buckets: buckets(r.buckets),
+      suggestedRetailCents: cents(r.suggestedRetail),
+      minRetailCents: cents(r.minRetail),
+      maxRetailCents: cents(r.maxRetail),
+      retailLocked: r.retailLocked,
     }
     const key = `${plan.id}|${termId}|${deductibleId}|${r.vehicleClass}`
     const list = rateIndex.get(key)
@@ -217,8 +346,18 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   const byMakeTrimKnown = new Map<string, Ranked[]>()
   const byMakeTrimUnknown = new Map<string, Ranked[]>()
   for (const [make, list] of byMake) {
-    byMakeTrimKnown.set(make, list.toSorted((a, b) => b.weight - a.weight || (trims(a) ?? Infinity) - (trims(b) ?? Infinity) || a.order - b.order))
-    byMakeTrimUnknown.set(make, list.toSorted((a, b) => b.weight - a.weight || (trims(b) ?? Infinity) - (trims(a) ?? Infinity) || a.order - b.order))
+    byMakeTrimKnown.set(
+      make,
+      list.toSorted(
+        (a, b) => b.weight - a.weight || (trims(a) ?? Infinity) - (trims(b) ?? Infinity) || a.order - b.order,
+      ),
+    )
+    byMakeTrimUnknown.set(
+      make,
+      list.toSorted(
+        (a, b) => b.weight - a.weight || (trims(b) ?? Infinity) - (trims(a) ?? Infinity) || a.order - b.order,
+      ),
+    )
   }
   const warranties = new Map<string, Array<{ type: string; months: number; miles: number }>>()
   for (const w of book.warranties ?? []) {
@@ -232,12 +371,20 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
   const planCells = new Map<number, Map<string, TermCell[] | null>>()
 
   return {
-    bookId, version, effectiveDate: book.effectiveDate, book, products, productById, planById,
+    bookId,
+    version,
+    effectiveDate: book.effectiveDate,
+    book,
+    products,
+    productById,
+    planById,
     factorTableById: new Map([...factorTables.values()].map((t) => [t.id, t])),
     disbursementCodes: new Map(book.disbursementCodes.map((c) => [c.code, c])),
     findRate(planId, termId, deductibleId, vehicleClass, accept) {
       const key = `${planId}|${termId}|${deductibleId}|`
-      return (rateIndex.get(key + vehicleClass) ?? empty).find(accept) ?? (rateIndex.get(`${key}*`) ?? empty).find(accept)
+      return (
+        (rateIndex.get(key + vehicleClass) ?? empty).find(accept) ?? (rateIndex.get(`${key}*`) ?? empty).find(accept)
+      )
     },
     termCell(plan, termId, vehicleClass) {
       const key = `${plan.id}|${termId}|${vehicleClass}`
@@ -268,16 +415,18 @@ export function buildRateBookIndex(bookId: number, version: number, book: RateBo
 
     classify({ make, model, trim, year }) {
       const candidates = make ? (trim === undefined ? byMakeTrimUnknown : byMakeTrimKnown).get(make) : undefined
-      const match = candidates?.find(({ v }) =>
-        (v.model === undefined || v.model === model)
-        // A trim list narrows the entry when the trim is known; an unknown trim does not rule it out.
-        && (v.trims === undefined || trim === undefined || v.trims.includes(trim))
-        && (v.yearFrom === undefined || (year !== undefined && year >= v.yearFrom))
-        && (v.yearTo === undefined || (year !== undefined && year <= v.yearTo)))
+      const match = candidates?.find(
+        ({ v }) =>
+          (v.model === undefined || v.model === model) &&
+          // A trim list narrows the entry when the trim is known; an unknown trim does not rule it out.
+          (v.trims === undefined || trim === undefined || v.trims.includes(trim)) &&
+          (v.yearFrom === undefined || (year !== undefined && year >= v.yearFrom)) &&
+          (v.yearTo === undefined || (year !== undefined && year <= v.yearTo)),
+      )
       if (match) return { vehicleClass: match.v.vehicleClass, entry: match.v }
       return book.defaultVehicleClass ? { vehicleClass: book.defaultVehicleClass, entry: null } : null
     },
-    warranties: (make) => (make ? warranties.get(make) ?? [] : []),
+    warranties: (make) => (make ? (warranties.get(make) ?? []) : []),
   }
 }
 
@@ -286,7 +435,14 @@ function buildTermCell(plan: IndexedPlan, candidates: (deductibleId: number) => 
   const perDeductible = plan.product.deductibles.map((d) => candidates(d.id))
   if (perDeductible.some((list) => list.some((r) => r.state !== null || r.criteria !== null))) return null
   // Every band edge of every candidate: between two consecutive cuts no rate starts or ends.
-  const cuts = [...new Set(perDeductible.flat().flatMap((r) => [r.odometerFrom, r.odometerTo === null ? null : r.odometerTo + 1]).filter((c): c is number => c !== null))].toSorted((a, b) => a - b)
+  const cuts = [
+    ...new Set(
+      perDeductible
+        .flat()
+        .flatMap((r) => [r.odometerFrom, r.odometerTo === null ? null : r.odometerTo + 1])
+        .filter((c): c is number => c !== null),
+    ),
+  ].toSorted((a, b) => a - b)
   const chosen = new Map<number, Array<IndexedRate | undefined>>()
   return {
     band(odometer) {
@@ -303,8 +459,13 @@ function buildTermCell(plan: IndexedPlan, candidates: (deductibleId: number) => 
     select(band, odometer) {
       let rates = chosen.get(band)
       if (rates === undefined) {
-        rates = perDeductible.map((list) => list.find((r) =>
-          (r.odometerFrom === null || (odometer ?? -1) >= r.odometerFrom) && (r.odometerTo === null || (odometer !== undefined && odometer <= r.odometerTo))))
+        rates = perDeductible.map((list) =>
+          list.find(
+            (r) =>
+              (r.odometerFrom === null || (odometer ?? -1) >= r.odometerFrom) &&
+              (r.odometerTo === null || (odometer !== undefined && odometer <= r.odometerTo)),
+          ),
+        )
         chosen.set(band, rates)
       }
       return rates
@@ -317,5 +478,11 @@ function specificity(r: IndexedRate): number {
 }
 
 function fieldDefinition(f: CustomFieldInput, level: 'PRODUCT' | 'PLAN'): CustomFieldDefinition {
-  return { ...f, required: f.required ?? false, unique: f.unique ?? false, order: f.order ?? (level === 'PRODUCT' ? 0 : 1000), level }
+  return {
+    ...f,
+    required: f.required ?? false,
+    unique: f.unique ?? false,
+    order: f.order ?? (level === 'PRODUCT' ? 0 : 1000),
+    level,
+  }
 }

@@ -12,7 +12,14 @@ import { actorLabel, systemContext, type AuthenticatedContext } from '../../plat
 import type { DealerDirectory } from '../parties/index.ts'
 import { ratingErrors } from './rating.errors.ts'
 import { ensureCatalogueItems, insertRateBook, lockRateBooks, type RateBookVersionRow } from './ratebook.repository.ts'
-import { catalogueItemsOf, checkRateBook, summarize, type RateBook, type RateBookProblem, type RateBookSources } from './ratebook.rules.ts'
+import {
+  catalogueItemsOf,
+  checkRateBook,
+  summarize,
+  type RateBook,
+  type RateBookProblem,
+  type RateBookSources,
+} from './ratebook.rules.ts'
 import { versionInForce, type RateBookStore } from './ratebook.store.ts'
 
 export type ImportResult = {
@@ -37,16 +44,36 @@ export class RateBookRefused extends Error {
 
 export type RateBookService = ReturnType<typeof createRateBookService>
 
-export function createRateBookService({ db, clock, store, directory, today }: { db: Database; clock: Clock; store: RateBookStore; directory: DealerDirectory; today: (tenantId: number) => Promise<string> }) {
+export function createRateBookService({
+  db,
+  clock,
+  store,
+  directory,
+  today,
+}: {
+  db: Database
+  clock: Clock
+  store: RateBookStore
+  directory: DealerDirectory
+  today: (tenantId: number) => Promise<string>
+}) {
   /** Fixed payees must be account holders of the tenant; reported like every other problem. */
   async function payeeProblems(tenantId: number, book: RateBook, file: string): Promise<RateBookProblem[]> {
-    const wanted = book.disbursementCodes.flatMap((c, i) => (c.payee?.role === 'ACCOUNT_HOLDER' ? [{ i, kind: c.payee.kind as AccountHolderKind, businessKey: c.payee.businessKey! }] : []))
+    const wanted = book.disbursementCodes.flatMap((c, i) =>
+      c.payee?.role === 'ACCOUNT_HOLDER'
+        ? [{ i, kind: c.payee.kind as AccountHolderKind, businessKey: c.payee.businessKey! }]
+        : [],
+    )
     if (wanted.length === 0) return []
     const found = await directory.idsByBusinessKey(tenantId, wanted)
-    return wanted.filter((w) => !found.has(`${w.kind}/${w.businessKey.toLowerCase()}`)).map((w) => ({
-      file, path: `/disbursementCodes/${w.i}/payee/businessKey`, code: 'unknown_reference',
-      message: `no ${w.kind} with business key '${w.businessKey}' in this tenant`,
-    }))
+    return wanted
+      .filter((w) => !found.has(`${w.kind}/${w.businessKey.toLowerCase()}`))
+      .map((w) => ({
+        file,
+        path: `/disbursementCodes/${w.i}/payee/businessKey`,
+        code: 'unknown_reference',
+        message: `no ${w.kind} with business key '${w.businessKey}' in this tenant`,
+      }))
   }
 
   return {
@@ -54,7 +81,11 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
      * Checks and (unless `dryRun`) stores the book as the tenant's next version. Throws
      * RateBookRefused listing every problem; nothing is stored then.
      */
-    async importBook(ctx: AuthenticatedContext, input: unknown, options: { dryRun: boolean; sources?: RateBookSources }): Promise<ImportResult> {
+    async importBook(
+      ctx: AuthenticatedContext,
+      input: unknown,
+      options: { dryRun: boolean; sources?: RateBookSources },
+    ): Promise<ImportResult> {
       const sources = options.sources ?? { file: 'body' }
       const checked = checkRateBook(input, sources)
       if (!checked.ok) throw new RateBookRefused(checked.problems)
@@ -71,17 +102,30 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
       const now = clock.now()
       const stored = await db.transaction(ctx.tenantId, async (tx) => {
         await lockRateBooks(tx, ctx.tenantId)
-        const latest = await tx.selectFrom('rate_book').select(['id', 'version', 'checksum', 'effective_date'])
-          .where('tenant_id', '=', ctx.tenantId).orderBy('version', 'desc').limit(1).executeTakeFirst()
+        const latest = await tx
+          .selectFrom('rate_book')
+          .select(['id', 'version', 'checksum', 'effective_date'])
+          .where('tenant_id', '=', ctx.tenantId)
+          .orderBy('version', 'desc')
+          .limit(1)
+          .executeTakeFirst()
         if (latest && latest.checksum === checksum) return { unchanged: true, version: latest.version, id: latest.id }
         const version = (latest?.version ?? 0) + 1
         await ensureCatalogueItems(tx, ctx.tenantId, catalogueItemsOf(book), version)
         const id = await insertRateBook(tx, ctx.tenantId, {
-          version, effectiveDate: book.effectiveDate, description: book.description ?? null, checksum, document, summary,
-          importedBy: actorLabel(ctx), now,
+          version,
+          effectiveDate: book.effectiveDate,
+          description: book.description ?? null,
+          checksum,
+          document,
+          summary,
+          importedBy: actorLabel(ctx),
+          now,
         })
         await writeAudit(tx, ctx, now, {
-          action: 'rate_book.imported', entityType: 'rate_book', entityId: id,
+          action: 'rate_book.imported',
+          entityType: 'rate_book',
+          entityId: id,
           changes: { after: { version, effectiveDate: book.effectiveDate, checksum, summary } },
         })
         return { unchanged: false, version, id }
@@ -91,7 +135,12 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
     },
 
     /** The CLI's import: the problems come back as a value, audited as the operator. */
-    async importForOperator(tenantId: number, input: unknown, options: { dryRun: boolean; sources: RateBookSources }, operator: string): Promise<{ ok: true; result: ImportResult } | { ok: false; problems: RateBookProblem[] }> {
+    async importForOperator(
+      tenantId: number,
+      input: unknown,
+      options: { dryRun: boolean; sources: RateBookSources },
+      operator: string,
+    ): Promise<{ ok: true; result: ImportResult } | { ok: false; problems: RateBookProblem[] }> {
       try {
         return { ok: true, result: await this.importBook(systemContext(tenantId, operator), input, options) }
       } catch (err) {
@@ -108,7 +157,11 @@ export function createRateBookService({ db, clock, store, directory, today }: { 
       const date = await today(tenantId)
       const activeRow = versionInForce(list, date)
       const row = which === 'active' ? activeRow : list.find((v) => v.version === which)
-      if (!row) throw ratingErrors.create('rate_book_not_found', which === 'active' ? 'no rate book is in force today' : `rate book version ${which} does not exist`)
+      if (!row)
+        throw ratingErrors.create(
+          'rate_book_not_found',
+          which === 'active' ? 'no rate book is in force today' : `rate book version ${which} does not exist`,
+        )
       return { row, active: row === activeRow }
     },
 

@@ -6,7 +6,12 @@ import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { buildRateBookIndex, type RateBookIndex } from './ratebook.index.ts'
-import { listRateBookVersions, loadCatalogueIds, loadRateBookDocument, type RateBookVersionRow } from './ratebook.repository.ts'
+import {
+  listRateBookVersions,
+  loadCatalogueIds,
+  loadRateBookDocument,
+  type RateBookVersionRow,
+} from './ratebook.repository.ts'
 import type { RateBook } from './ratebook.rules.ts'
 
 export const RATE_BOOK_TOPIC = 'rating.rate_book'
@@ -36,7 +41,11 @@ export function versionInForce<R extends { effective_date: string }>(rows: reado
 
 export function createRateBookStore({ db, bus, clock }: { db: Database; bus: InvalidationBus; clock: Clock }) {
   // The list in flight is what is kept, so concurrent first requests share one read.
-  const versions = createTtlCache<Promise<RateBookVersionRow[]>>({ ttlMs: VERSION_LIST_TTL_MS, maxEntries: 100_000, clock })
+  const versions = createTtlCache<Promise<RateBookVersionRow[]>>({
+    ttlMs: VERSION_LIST_TTL_MS,
+    maxEntries: 100_000,
+    clock,
+  })
   const indexes = new Map<number, { built: Promise<RateBookIndex>; rates: number }>()
   let heldRates = 0
   const drop = (bookId: number) => {
@@ -67,7 +76,9 @@ export function createRateBookStore({ db, bus, clock }: { db: Database; bus: Inv
       return held.built
     }
     const built = (async () => {
-      const [document, ids] = await db.read(tenantId, (x) => Promise.all([loadRateBookDocument(x, tenantId, row.id), loadCatalogueIds(x, tenantId)]))
+      const [document, ids] = await db.read(tenantId, (x) =>
+        Promise.all([loadRateBookDocument(x, tenantId, row.id), loadCatalogueIds(x, tenantId)]),
+      )
       if (!document) throw new Error(`rate book ${row.id} vanished`)
       const book = JSON.parse(gunzipSync(document).toString('utf8')) as RateBook
       return buildRateBookIndex(row.id, row.version, book, ids)

@@ -9,11 +9,24 @@ export const DEFAULT_VIN_DATA_FILE = new URL('./vin-data/vpic.ndjson.gz', import
 
 /** The decoded fields, in the file's element numbering. */
 export const VIN_ELEMENTS = [
-  'model', 'series', 'trim', 'bodyStyle', 'doors', 'driveType', 'cylinders', 'displacementL',
-  'engineModel', 'fuelType', 'fuelTypeSecondary', 'gvwr', 'turbo',
+  'model',
+  'series',
+  'trim',
+  'bodyStyle',
+  'doors',
+  'driveType',
+  'cylinders',
+  'displacementL',
+  'engineModel',
+  'fuelType',
+  'fuelTypeSecondary',
+  'gvwr',
+  'turbo',
 ] as const
 export type VinElement = (typeof VIN_ELEMENTS)[number]
-export const ELEMENT = Object.fromEntries(VIN_ELEMENTS.map((name, i) => [name, i])) as { readonly [K in VinElement]: number }
+export const ELEMENT = Object.fromEntries(VIN_ELEMENTS.map((name, i) => [name, i])) as {
+  readonly [K in VinElement]: number
+}
 
 export type SchemaLink = { readonly schema: number; readonly yearFrom: number; readonly yearTo: number }
 
@@ -110,7 +123,8 @@ export function loadVinData(file: string | URL = DEFAULT_VIN_DATA_FILE): VinData
   if (at < 0) throw new Error('VIN data: no header line')
   const header = JSON.parse(text.toString('utf8', 0, at)) as Header
   if (header.format !== 1) throw new Error(`VIN data: format ${header.format} is not supported`)
-  if (header.elements.join() !== VIN_ELEMENTS.join()) throw new Error('VIN data: its elements differ from the decoder\'s; rebuild it with scripts/vin-data/build.ts')
+  if (header.elements.join() !== VIN_ELEMENTS.join())
+    throw new Error("VIN data: its elements differ from the decoder's; rebuild it with scripts/vin-data/build.ts")
   while (at + 1 < text.length) {
     lineStarts.push(at + 1)
     at = text.indexOf(10, at + 1)
@@ -122,7 +136,11 @@ export function loadVinData(file: string | URL = DEFAULT_VIN_DATA_FILE): VinData
   const wmis = new Map<string, WmiRecord>()
   for (const [code, [manufacturer, makes, country, vehicleType, reach, links]] of Object.entries(header.wmis)) {
     wmis.set(code, {
-      manufacturer, makes, country, vehicleType, reach,
+      manufacturer,
+      makes,
+      country,
+      vehicleType,
+      reach,
       schemas: links.map(([schema, yearFrom, yearTo]) => ({ schema, yearFrom, yearTo: yearTo ?? OPEN_ENDED_YEAR })),
     })
   }

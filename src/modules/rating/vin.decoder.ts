@@ -4,7 +4,15 @@
 // and 10-17, one value per element chosen by priority. Lookups are cached by the part of the VIN
 // the patterns can read, so every car of one model, trim and year is decoded once.
 import { decodeVin, type DecodedVin, type ModelYearBasis } from './vin.rules.ts'
-import { DEFAULT_VIN_DATA_FILE, ELEMENT, loadVinData, matchesKey, type VinData, type VinDataSource, type WmiRecord } from './vin.data.ts'
+import {
+  DEFAULT_VIN_DATA_FILE,
+  ELEMENT,
+  loadVinData,
+  matchesKey,
+  type VinData,
+  type VinDataSource,
+  type WmiRecord,
+} from './vin.data.ts'
 import { WMI } from './vin.wmi.ts'
 
 /** What the vPIC data adds to a decoded VIN. Each field is absent when the data does not say. */
@@ -87,11 +95,21 @@ export function patternKey(vin: string): string {
 type Pick = { priority: number; order: number; value: string; make?: string }
 
 /** vPIC's decoding of one VIN for one model year. */
-export function lookupVehicle(data: VinData, wmi: WmiRecord, key: string, modelYear: number): { vehicle: VinVehicle; make?: string } {
+export function lookupVehicle(
+  data: VinData,
+  wmi: WmiRecord,
+  key: string,
+  modelYear: number,
+): { vehicle: VinVehicle; make?: string } {
   const picks: Array<Pick | undefined> = []
   const consider = (element: number, pick: Pick) => {
     const best = picks[element]
-    if (best === undefined || pick.priority > best.priority || (pick.priority === best.priority && pick.order < best.order)) picks[element] = pick
+    if (
+      best === undefined ||
+      pick.priority > best.priority ||
+      (pick.priority === best.priority && pick.order < best.order)
+    )
+      picks[element] = pick
   }
 
   // A schema may be linked twice for overlapping years; its patterns count once, at the higher priority.
@@ -108,7 +126,11 @@ export function lookupVehicle(data: VinData, wmi: WmiRecord, key: string, modelY
           consider(element, make === undefined ? { priority, order, value } : { priority, order, value, make })
         } else {
           // A formula's value is what the VIN holds under the pattern's '#' characters.
-          consider(element, { priority: FORMULA_PRIORITY, order, value: key.slice(keys.indexOf('#'), keys.lastIndexOf('#') + 1) })
+          consider(element, {
+            priority: FORMULA_PRIORITY,
+            order,
+            value: key.slice(keys.indexOf('#'), keys.lastIndexOf('#') + 1),
+          })
         }
       }
     }
@@ -160,7 +182,12 @@ function decimal(value: string | undefined): number | undefined {
   return n > 0 ? n : undefined
 }
 
-type Found = { readonly vehicle: VinVehicle; readonly make?: string; readonly manufacturer: string; readonly country: string }
+type Found = {
+  readonly vehicle: VinVehicle
+  readonly make?: string
+  readonly manufacturer: string
+  readonly country: string
+}
 
 export function createVinDecoder(options: VinDecoderOptions = {}): VinDecoder {
   const capacity = options.cacheSize ?? 10_000
@@ -192,7 +219,12 @@ export function createVinDecoder(options: VinDecoderOptions = {}): VinDecoder {
     }
     misses++
     const { vehicle, make } = lookupVehicle(d, wmi, key, modelYear)
-    const found: Found = Object.freeze({ vehicle: Object.freeze(vehicle), manufacturer: wmi.manufacturer, country: wmi.country, ...(make === undefined ? {} : { make }) })
+    const found: Found = Object.freeze({
+      vehicle: Object.freeze(vehicle),
+      manufacturer: wmi.manufacturer,
+      country: wmi.country,
+      ...(make === undefined ? {} : { make }),
+    })
     if (capacity > 0) {
       if (cache.size >= capacity) cache.delete(cache.keys().next().value as string)
       cache.set(cacheKey, found)
@@ -208,7 +240,11 @@ export function createVinDecoder(options: VinDecoderOptions = {}): VinDecoder {
       let found = modelYear === undefined ? undefined : find(base.vin, modelYear)
       // Position 10 alone leaves two years open outside North America. When the manufacturer's
       // schemas name a model for only one of them, that year is the one.
-      if (modelYear === undefined && decodeOptions.referenceYear === undefined && base.modelYearCandidates.length === 2) {
+      if (
+        modelYear === undefined &&
+        decodeOptions.referenceYear === undefined &&
+        base.modelYearCandidates.length === 2
+      ) {
         const withModel = base.modelYearCandidates.flatMap((year) => {
           const candidate = find(base.vin, year)
           return candidate?.vehicle.model === undefined ? [] : [{ year, candidate }]
@@ -224,18 +260,34 @@ export function createVinDecoder(options: VinDecoderOptions = {}): VinDecoder {
       ensure()
     },
     source: () => ensure().source,
-    stats: () => ({ loaded: data !== undefined, cached: cache.size, hits, misses, parsedSchemas: data?.parsedSchemas ?? 0 }),
+    stats: () => ({
+      loaded: data !== undefined,
+      cached: cache.size,
+      hits,
+      misses,
+      parsedSchemas: data?.parsedSchemas ?? 0,
+    }),
   }
 }
 
-function merge(base: DecodedVin, modelYear: number | undefined, basis: ModelYearBasis | undefined, found: Found | undefined): VehicleDecodedVin {
+function merge(
+  base: DecodedVin,
+  modelYear: number | undefined,
+  basis: ModelYearBasis | undefined,
+  found: Found | undefined,
+): VehicleDecodedVin {
   if (found === undefined && modelYear === base.modelYear) return base
   const table = WMI.get(base.wmi)
   // The hand-kept table's spelling wins for the same make ('Rivian', not vPIC's 'RIVIAN'); the
   // make vPIC derives from the model wins otherwise, since a shared WMI (1C4: Chrysler, Dodge,
   // Jeep) leaves the table without one.
   const vpicMake = found?.make
-  const make = vpicMake === undefined ? base.make : base.make !== undefined && base.make.toLowerCase() === vpicMake.toLowerCase() ? base.make : vpicMake
+  const make =
+    vpicMake === undefined
+      ? base.make
+      : base.make !== undefined && base.make.toLowerCase() === vpicMake.toLowerCase()
+        ? base.make
+        : vpicMake
   const manufacturer = table?.manufacturer ?? (found?.manufacturer === '' ? undefined : found?.manufacturer)
   const country = base.country ?? (found?.country === '' ? undefined : found?.country)
   return {

@@ -52,10 +52,39 @@ export class InvalidVinError extends Error {
 // Transliteration table of 49 CFR 565.15: digits are themselves, letters count 1-9 in runs
 // (A-H = 1-8, J-R = 1-9 without O and Q, S-Z = 2-9).
 const VALUES: Readonly<Record<string, number>> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8,
-  J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9,
-  S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
-  0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
+  0: 0,
+  1: 1,
+  2: 2,
+  3: 3,
+  4: 4,
+  5: 5,
+  6: 6,
+  7: 7,
+  8: 8,
+  9: 9,
 }
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2] as const
 
@@ -85,19 +114,33 @@ export function validateVin(input: string): VinProblem[] {
   const problems: VinProblem[] = []
   const chars = [...vin]
   if (chars.length !== VIN_LENGTH) {
-    problems.push({ code: 'length', message: `A VIN has ${VIN_LENGTH} characters, not ${chars.length}`, actual: chars.length })
+    problems.push({
+      code: 'length',
+      message: `A VIN has ${VIN_LENGTH} characters, not ${chars.length}`,
+      actual: chars.length,
+    })
   }
   chars.forEach((ch, i) => {
     if (vinCharValue(ch) === undefined) {
       const why = ch === 'I' || ch === 'O' || ch === 'Q' ? ' (I, O and Q are never used)' : ''
-      problems.push({ code: 'invalid_character', message: `Character ${JSON.stringify(ch)} at position ${i + 1} is not allowed in a VIN${why}`, position: i + 1, character: ch })
+      problems.push({
+        code: 'invalid_character',
+        message: `Character ${JSON.stringify(ch)} at position ${i + 1} is not allowed in a VIN${why}`,
+        position: i + 1,
+        character: ch,
+      })
     }
   })
   if (problems.length > 0) return problems
   const expected = vinCheckDigit(vin)
   const actual = vin.charAt(8)
   if (actual !== expected) {
-    problems.push({ code: 'check_digit', message: `Check digit (position 9) is ${actual}, expected ${expected}`, expected, actual })
+    problems.push({
+      code: 'check_digit',
+      message: `Check digit (position 9) is ${actual}, expected ${expected}`,
+      expected,
+      actual,
+    })
   }
   return problems
 }

@@ -9,12 +9,24 @@ import { settingsRoutes } from './settings.routes.ts'
 import { createSettingsService } from './settings.service.ts'
 
 export {
-  SETTINGS, SETTING_GROUPS, SETTING_TYPES,
-  type SettingDefinition, type SettingGroupCode, type SettingId, type SettingJson, type SettingKey, type SettingType,
+  SETTINGS,
+  SETTING_GROUPS,
+  SETTING_TYPES,
+  type SettingDefinition,
+  type SettingGroupCode,
+  type SettingId,
+  type SettingJson,
+  type SettingKey,
+  type SettingType,
 } from './settings.catalog.ts'
 export { SettingsOperatorError } from './settings.errors.ts'
 export type { SettingConstraints, SettingGroupView, SettingView } from './settings.mapper.ts'
-export { contractNumberFormatProblem, formatContractNumber, type SettingDuration, type SettingValue } from './settings.rules.ts'
+export {
+  contractNumberFormatProblem,
+  formatContractNumber,
+  type SettingDuration,
+  type SettingValue,
+} from './settings.rules.ts'
 export { SETTINGS_TOPIC, type SettingsService, type VersionCheck } from './settings.service.ts'
 
 export type SettingsDeps = { db: Database; clock: Clock; bus: InvalidationBus }

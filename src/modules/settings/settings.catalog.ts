@@ -11,9 +11,24 @@ export type SettingJson = number | boolean | string | null
 
 export const SETTING_GROUPS = [
   { id: 1, code: 'GENERAL', name: 'General', description: 'How the tenant works as a whole: its time zone and units.' },
-  { id: 2, code: 'RATING', name: 'Rating', description: 'Rate quotes: which sale dates are accepted and how long a quote holds.' },
-  { id: 3, code: 'CONTRACTS', name: 'Contracts', description: 'Contract numbering, the free-look period and the automatic voiding of pending contracts.' },
-  { id: 4, code: 'CANCELLATIONS', name: 'Cancellations', description: 'Cancellation fees and how refunds are computed.' },
+  {
+    id: 2,
+    code: 'RATING',
+    name: 'Rating',
+    description: 'Rate quotes: which sale dates are accepted and how long a quote holds.',
+  },
+  {
+    id: 3,
+    code: 'CONTRACTS',
+    name: 'Contracts',
+    description: 'Contract numbering, the free-look period and the automatic voiding of pending contracts.',
+  },
+  {
+    id: 4,
+    code: 'CANCELLATIONS',
+    name: 'Cancellations',
+    description: 'Cancellation fees and how refunds are computed.',
+  },
   { id: 5, code: 'FINANCE', name: 'Finance', description: 'Ledgers and accounting periods.' },
 ] as const
 
@@ -40,65 +55,142 @@ export type IntegerSetting = Base & { type: 'integer'; default: number | null; m
 /** Decimal values are JSON numbers with at most 2 decimal places (money). */
 export type DecimalSetting = Base & { type: 'decimal'; default: number | null; minimum: number; maximum: number }
 export type BooleanSetting = Base & { type: 'boolean'; default: boolean | null }
-export type StringSetting = Base & { type: 'string'; default: string | null; minLength: number; maxLength: number; format?: StringFormat }
+export type StringSetting = Base & {
+  type: 'string'
+  default: string | null
+  minLength: number
+  maxLength: number
+  format?: StringFormat
+}
 /** Dates are 'YYYY-MM-DD' strings; minimum and maximum are inclusive. */
 export type DateSetting = Base & { type: 'date'; default: string | null; minimum?: string; maximum?: string }
 export type ListSetting = Base & { type: 'list'; default: string | null; allowedValues: readonly string[] }
 /** Durations are ISO 8601 strings of weeks, days, hours, minutes and seconds; bounds inclusive. */
 export type DurationSetting = Base & { type: 'duration'; default: string | null; minimum?: string; maximum?: string }
 
-export type SettingDefinition = IntegerSetting | DecimalSetting | BooleanSetting | StringSetting | DateSetting | ListSetting | DurationSetting
+export type SettingDefinition =
+  IntegerSetting | DecimalSetting | BooleanSetting | StringSetting | DateSetting | ListSetting | DurationSetting
 
 export const SETTINGS = [
   {
-    id: 1, key: 'timeZone', name: 'Time zone', group: 'GENERAL', type: 'string',
-    default: 'America/Chicago', minLength: 1, maxLength: 64, format: 'ianaTimeZone',
-    description: 'IANA time zone of the tenant\'s business day. Calendar dates that depend on "today" (the sale-date look-back, the free-look period, the age of pending contracts, the month in a contract number) are reckoned in this zone.',
+    id: 1,
+    key: 'timeZone',
+    name: 'Time zone',
+    group: 'GENERAL',
+    type: 'string',
+    default: 'America/Chicago',
+    minLength: 1,
+    maxLength: 64,
+    format: 'ianaTimeZone',
+    description:
+      'IANA time zone of the tenant\'s business day. Calendar dates that depend on "today" (the sale-date look-back, the free-look period, the age of pending contracts, the month in a contract number) are reckoned in this zone.',
   },
   {
-    id: 2, key: 'distanceUnit', name: 'Distance unit', group: 'GENERAL', type: 'list',
-    default: 'MILES', allowedValues: ['MILES', 'KILOMETERS'],
-    description: 'Unit of odometer readings and term distances in the tenant\'s rate books, contracts and claims. Numbers are never converted: this names the unit they are in, for documents and messages.',
+    id: 2,
+    key: 'distanceUnit',
+    name: 'Distance unit',
+    group: 'GENERAL',
+    type: 'list',
+    default: 'MILES',
+    allowedValues: ['MILES', 'KILOMETERS'],
+    description:
+      "Unit of odometer readings and term distances in the tenant's rate books, contracts and claims. Numbers are never converted: this names the unit they are in, for documents and messages.",
   },
   {
-    id: 3, key: 'saleDateLookBackDays', name: 'Sale date look-back days', group: 'RATING', type: 'integer',
-    default: 60, minimum: 0, maximum: 365,
-    description: 'How many days before today a vehicle sale date may lie for a rate quote or a new contract. 0 accepts only today; sale dates in the future are always refused.',
+    id: 3,
+    key: 'saleDateLookBackDays',
+    name: 'Sale date look-back days',
+    group: 'RATING',
+    type: 'integer',
+    default: 60,
+    minimum: 0,
+    maximum: 365,
+    description:
+      'How many days before today a vehicle sale date may lie for a rate quote or a new contract. 0 accepts only today; sale dates in the future are always refused.',
   },
   {
-    id: 4, key: 'quoteLifetime', name: 'Quote lifetime', group: 'RATING', type: 'duration',
-    default: 'PT24H', minimum: 'PT1M', maximum: 'P30D',
-    description: 'How long a rate quote can be turned into a contract after it was produced. Afterwards the contract must be quoted again.',
+    id: 4,
+    key: 'quoteLifetime',
+    name: 'Quote lifetime',
+    group: 'RATING',
+    type: 'duration',
+    default: 'PT24H',
+    minimum: 'PT1M',
+    maximum: 'P30D',
+    description:
+      'How long a rate quote can be turned into a contract after it was produced. Afterwards the contract must be quoted again.',
   },
   {
-    id: 5, key: 'contractNumberFormat', name: 'Contract number format', group: 'CONTRACTS', type: 'string',
-    default: '{formPrefix}-{sequence:8}', minLength: 1, maxLength: 40, format: 'contractNumberFormat',
-    description: 'Template of the number a contract receives. Placeholders: {formPrefix} (the prefix of the contract form), {sequence} or {sequence:N} (the tenant\'s next contract sequence number, zero-padded to N digits, 1 to 12; exactly one is required), {yyyy}, {yy} and {mm} (year and month of the day the number is assigned, in the tenant\'s time zone). Other characters are kept as written: letters, digits and - _ / . only.',
+    id: 5,
+    key: 'contractNumberFormat',
+    name: 'Contract number format',
+    group: 'CONTRACTS',
+    type: 'string',
+    default: '{formPrefix}-{sequence:8}',
+    minLength: 1,
+    maxLength: 40,
+    format: 'contractNumberFormat',
+    description:
+      "Template of the number a contract receives. Placeholders: {formPrefix} (the prefix of the contract form), {sequence} or {sequence:N} (the tenant's next contract sequence number, zero-padded to N digits, 1 to 12; exactly one is required), {yyyy}, {yy} and {mm} (year and month of the day the number is assigned, in the tenant's time zone). Other characters are kept as written: letters, digits and - _ / . only.",
   },
   {
-    id: 6, key: 'freeLookDays', name: 'Free-look days', group: 'CONTRACTS', type: 'integer',
-    default: 30, minimum: 0, maximum: 365,
-    description: 'Days after the sale date during which a contract cancelled with no claim paid is refunded in full. 0 means no free-look period.',
+    id: 6,
+    key: 'freeLookDays',
+    name: 'Free-look days',
+    group: 'CONTRACTS',
+    type: 'integer',
+    default: 30,
+    minimum: 0,
+    maximum: 365,
+    description:
+      'Days after the sale date during which a contract cancelled with no claim paid is refunded in full. 0 means no free-look period.',
   },
   {
-    id: 7, key: 'pendingContractVoidAfterDays', name: 'Void pending contracts after days', group: 'CONTRACTS', type: 'integer',
-    default: 90, minimum: 1, maximum: 3650,
-    description: 'Age in days after which a contract still PENDING (never finalized) is listed as auto-voidable and voided by the auto-void process.',
+    id: 7,
+    key: 'pendingContractVoidAfterDays',
+    name: 'Void pending contracts after days',
+    group: 'CONTRACTS',
+    type: 'integer',
+    default: 90,
+    minimum: 1,
+    maximum: 3650,
+    description:
+      'Age in days after which a contract still PENDING (never finalized) is listed as auto-voidable and voided by the auto-void process.',
   },
   {
-    id: 8, key: 'defaultCancelFee', name: 'Default cancel fee', group: 'CANCELLATIONS', type: 'decimal',
-    default: 50, minimum: 0, maximum: 1000,
-    description: 'Cancellation fee, in the tenant\'s currency, subtracted from a refund when the product names no fee of its own. Not charged within the free-look period or when the administrator cancels; state caps still apply.',
+    id: 8,
+    key: 'defaultCancelFee',
+    name: 'Default cancel fee',
+    group: 'CANCELLATIONS',
+    type: 'decimal',
+    default: 50,
+    minimum: 0,
+    maximum: 1000,
+    description:
+      "Cancellation fee, in the tenant's currency, subtracted from a refund when the product names no fee of its own. Not charged within the free-look period or when the administrator cancels; state caps still apply.",
   },
   {
-    id: 9, key: 'deductClaimsPaidFromRefund', name: 'Deduct claims paid from refund', group: 'CANCELLATIONS', type: 'boolean',
+    id: 9,
+    key: 'deductClaimsPaidFromRefund',
+    name: 'Deduct claims paid from refund',
+    group: 'CANCELLATIONS',
+    type: 'boolean',
     default: false,
-    description: 'When true, claims paid on a contract are subtracted from its cancellation refund, except in states that forbid it.',
+    description:
+      'When true, claims paid on a contract are subtracted from its cancellation refund, except in states that forbid it.',
   },
   {
-    id: 10, key: 'booksClosedThrough', name: 'Books closed through', group: 'FINANCE', type: 'date',
-    default: null, nullable: true, minimum: '2000-01-01', maximum: '2999-12-31',
-    description: 'Last day of the closed accounting period: no journal entry may be dated on or before it; corrections post in the open period. null means no period is closed.',
+    id: 10,
+    key: 'booksClosedThrough',
+    name: 'Books closed through',
+    group: 'FINANCE',
+    type: 'date',
+    default: null,
+    nullable: true,
+    minimum: '2000-01-01',
+    maximum: '2999-12-31',
+    description:
+      'Last day of the closed accounting period: no journal entry may be dated on or before it; corrections post in the open period. null means no period is closed.',
   },
 ] as const satisfies readonly SettingDefinition[]
 
@@ -127,47 +219,100 @@ export type SettingTypeInfo = {
 
 export const SETTING_TYPE_INFO: readonly SettingTypeInfo[] = [
   {
-    id: 1, code: 'integer', name: 'Integer', jsonType: 'integer',
-    description: 'A whole number.', constraints: ['minimum', 'maximum', 'nullable'],
+    id: 1,
+    code: 'integer',
+    name: 'Integer',
+    jsonType: 'integer',
+    description: 'A whole number.',
+    constraints: ['minimum', 'maximum', 'nullable'],
     rules: ['must be a JSON integer (60, not "60" or 60.5)', 'must lie between minimum and maximum, inclusive'],
-    example: 60, operatorExample: '75',
+    example: 60,
+    operatorExample: '75',
   },
   {
-    id: 2, code: 'decimal', name: 'Decimal', jsonType: 'number',
-    description: 'A decimal amount such as money, as a JSON number with at most 2 decimal places; computed with decimal arithmetic, never binary floats.',
+    id: 2,
+    code: 'decimal',
+    name: 'Decimal',
+    jsonType: 'number',
+    description:
+      'A decimal amount such as money, as a JSON number with at most 2 decimal places; computed with decimal arithmetic, never binary floats.',
     constraints: ['minimum', 'maximum', 'nullable'],
-    rules: ['must be a JSON number (49.99, not "49.99")', 'at most 2 decimal places', 'must lie between minimum and maximum, inclusive'],
-    example: 49.99, operatorExample: '49.99',
+    rules: [
+      'must be a JSON number (49.99, not "49.99")',
+      'at most 2 decimal places',
+      'must lie between minimum and maximum, inclusive',
+    ],
+    example: 49.99,
+    operatorExample: '49.99',
   },
   {
-    id: 3, code: 'boolean', name: 'Boolean', jsonType: 'boolean',
-    description: 'true or false.', constraints: ['nullable'],
+    id: 3,
+    code: 'boolean',
+    name: 'Boolean',
+    jsonType: 'boolean',
+    description: 'true or false.',
+    constraints: ['nullable'],
     rules: ['must be a JSON boolean (true, not "true")'],
-    example: true, operatorExample: 'true',
+    example: true,
+    operatorExample: 'true',
   },
   {
-    id: 4, code: 'string', name: 'String', jsonType: 'string',
-    description: 'Text, possibly with a grammar named by its format.', constraints: ['minLength', 'maxLength', 'format', 'nullable'],
-    rules: ['must be a JSON string', 'length (in characters) between minLength and maxLength', 'no control characters', 'format ianaTimeZone: an IANA time zone name such as America/Chicago', 'format contractNumberFormat: see the contractNumberFormat setting'],
-    example: 'America/Chicago', operatorExample: 'America/New_York',
+    id: 4,
+    code: 'string',
+    name: 'String',
+    jsonType: 'string',
+    description: 'Text, possibly with a grammar named by its format.',
+    constraints: ['minLength', 'maxLength', 'format', 'nullable'],
+    rules: [
+      'must be a JSON string',
+      'length (in characters) between minLength and maxLength',
+      'no control characters',
+      'format ianaTimeZone: an IANA time zone name such as America/Chicago',
+      'format contractNumberFormat: see the contractNumberFormat setting',
+    ],
+    example: 'America/Chicago',
+    operatorExample: 'America/New_York',
   },
   {
-    id: 5, code: 'date', name: 'Date', jsonType: 'string', format: 'date',
-    description: 'A calendar date, YYYY-MM-DD.', constraints: ['minimum', 'maximum', 'nullable'],
-    rules: ['must be a JSON string YYYY-MM-DD naming a real calendar date', 'must lie between minimum and maximum, inclusive'],
-    example: '2026-12-31', operatorExample: '2026-12-31 (or null when nullable)',
-  },
-  {
-    id: 6, code: 'list', name: 'List', jsonType: 'string',
-    description: 'One value chosen from a fixed list.', constraints: ['allowedValues', 'nullable'],
-    rules: ['must be a JSON string equal to one of allowedValues (exact case)'],
-    example: 'MILES', operatorExample: 'kilometers (matched ignoring case)',
-  },
-  {
-    id: 7, code: 'duration', name: 'Duration', jsonType: 'string', format: 'duration',
-    description: 'An ISO 8601 duration of weeks (PnW) or of days, hours, minutes and seconds (PnDTnHnMnS), e.g. PT15M, PT24H, P30D. A day is exactly 24 hours. Years and months are refused: their length varies.',
+    id: 5,
+    code: 'date',
+    name: 'Date',
+    jsonType: 'string',
+    format: 'date',
+    description: 'A calendar date, YYYY-MM-DD.',
     constraints: ['minimum', 'maximum', 'nullable'],
-    rules: ['must be a JSON string in the form PnW or PnDTnHnMnS with whole numbers', 'must lie between minimum and maximum, inclusive (compared by length)'],
-    example: 'PT30M', operatorExample: 'PT30M',
+    rules: [
+      'must be a JSON string YYYY-MM-DD naming a real calendar date',
+      'must lie between minimum and maximum, inclusive',
+    ],
+    example: '2026-12-31',
+    operatorExample: '2026-12-31 (or null when nullable)',
+  },
+  {
+    id: 6,
+    code: 'list',
+    name: 'List',
+    jsonType: 'string',
+    description: 'One value chosen from a fixed list.',
+    constraints: ['allowedValues', 'nullable'],
+    rules: ['must be a JSON string equal to one of allowedValues (exact case)'],
+    example: 'MILES',
+    operatorExample: 'kilometers (matched ignoring case)',
+  },
+  {
+    id: 7,
+    code: 'duration',
+    name: 'Duration',
+    jsonType: 'string',
+    format: 'duration',
+    description:
+      'An ISO 8601 duration of weeks (PnW) or of days, hours, minutes and seconds (PnDTnHnMnS), e.g. PT15M, PT24H, P30D. A day is exactly 24 hours. Years and months are refused: their length varies.',
+    constraints: ['minimum', 'maximum', 'nullable'],
+    rules: [
+      'must be a JSON string in the form PnW or PnDTnHnMnS with whole numbers',
+      'must lie between minimum and maximum, inclusive (compared by length)',
+    ],
+    example: 'PT30M',
+    operatorExample: 'PT30M',
   },
 ]

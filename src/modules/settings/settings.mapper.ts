@@ -1,5 +1,12 @@
 // Catalogue entry + stored row → the API's view of a setting (camelCase, JSON values).
-import { SETTING_GROUPS, SETTINGS, type SettingDefinition, type SettingGroupCode, type SettingJson, type SettingType } from './settings.catalog.ts'
+import {
+  SETTING_GROUPS,
+  SETTINGS,
+  type SettingDefinition,
+  type SettingGroupCode,
+  type SettingJson,
+  type SettingType,
+} from './settings.catalog.ts'
 import type { StoredSetting } from './settings.repository.ts'
 import { effectiveJson } from './settings.rules.ts'
 
@@ -88,7 +95,10 @@ export function toSettingView(def: SettingDefinition, stored: StoredSetting | un
 
 export function settingGroupViews(): SettingGroupView[] {
   return SETTING_GROUPS.map((g) => ({
-    id: g.id, code: g.code, name: g.name, description: g.description,
+    id: g.id,
+    code: g.code,
+    name: g.name,
+    description: g.description,
     settingIds: SETTINGS.filter((s) => s.group === g.code).map((s) => s.id),
   }))
 }

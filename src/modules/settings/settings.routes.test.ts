@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { Decimal } from 'decimal.js'
-import { createTenant, createTestApp, createUserWithRoles, json, type TestApp, type TestTenant } from '../../../test/harness.ts'
+import {
+  createTenant,
+  createTestApp,
+  createUserWithRoles,
+  json,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/harness.ts'
 import { createSettingsModule, SETTINGS, SettingsOperatorError, type SettingView } from './index.ts'
 
 let t: TestApp
@@ -19,7 +26,12 @@ const URL = '/api/generalsettings'
 type Problem = { status: number; code: string; errors?: Array<{ field: string; code: string; message: string }> }
 
 async function put(tenant: TestTenant, idOrKey: string | number, body: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'PUT', url: `${URL}/${idOrKey}`, headers: { ...tenant.headers, ...headers }, payload: body as Record<string, unknown> })
+  return t.app.inject({
+    method: 'PUT',
+    url: `${URL}/${idOrKey}`,
+    headers: { ...tenant.headers, ...headers },
+    payload: body as Record<string, unknown>,
+  })
 }
 
 async function get(tenant: TestTenant, path: string) {
@@ -27,9 +39,16 @@ async function get(tenant: TestTenant, path: string) {
 }
 
 async function auditRows(tenant: TestTenant, entityId: number) {
-  return t.db.read(tenant.tenantId, (x) => x.selectFrom('audit_log').selectAll()
-    .where('tenant_id', '=', tenant.tenantId).where('entity_type', '=', 'general_setting').where('entity_id', '=', String(entityId))
-    .orderBy('id').execute())
+  return t.db.read(tenant.tenantId, (x) =>
+    x
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('entity_type', '=', 'general_setting')
+      .where('entity_id', '=', String(entityId))
+      .orderBy('id')
+      .execute(),
+  )
 }
 
 test('lists every setting with defaults, bounded, with X-Total-Count, filtered by group', async () => {
@@ -38,7 +57,10 @@ test('lists every setting with defaults, bounded, with X-Total-Count, filtered b
   assert.equal(res.statusCode, 200)
   assert.equal(res.headers['x-total-count'], String(SETTINGS.length))
   const items = json<SettingView[]>(res)
-  assert.deepEqual(items.map((s) => s.id), SETTINGS.map((s) => s.id))
+  assert.deepEqual(
+    items.map((s) => s.id),
+    SETTINGS.map((s) => s.id),
+  )
   for (const s of items) {
     assert.equal(s.isDefault, true, s.key)
     assert.deepEqual(s.value, s.defaultValue, s.key)
@@ -48,23 +70,48 @@ test('lists every setting with defaults, bounded, with X-Total-Count, filtered b
   }
   const lookBack = items.find((s) => s.key === 'saleDateLookBackDays')
   assert.deepEqual(lookBack, {
-    id: 3, key: 'saleDateLookBackDays', name: 'Sale date look-back days', group: 'RATING', groupId: 2, type: 'integer',
-    description: lookBack?.description, value: 60, defaultValue: 60, isDefault: true,
-    constraints: { nullable: false, minimum: 0, maximum: 365 }, updatedAt: null, updatedBy: null, version: 0,
+    id: 3,
+    key: 'saleDateLookBackDays',
+    name: 'Sale date look-back days',
+    group: 'RATING',
+    groupId: 2,
+    type: 'integer',
+    description: lookBack?.description,
+    value: 60,
+    defaultValue: 60,
+    isDefault: true,
+    constraints: { nullable: false, minimum: 0, maximum: 365 },
+    updatedAt: null,
+    updatedBy: null,
+    version: 0,
   })
-  assert.deepEqual(items.find((s) => s.key === 'distanceUnit')?.constraints, { nullable: false, allowedValues: ['MILES', 'KILOMETERS'] })
-  assert.deepEqual(items.find((s) => s.key === 'quoteLifetime')?.constraints, { nullable: false, minimum: 'PT1M', maximum: 'P30D' })
+  assert.deepEqual(items.find((s) => s.key === 'distanceUnit')?.constraints, {
+    nullable: false,
+    allowedValues: ['MILES', 'KILOMETERS'],
+  })
+  assert.deepEqual(items.find((s) => s.key === 'quoteLifetime')?.constraints, {
+    nullable: false,
+    minimum: 'PT1M',
+    maximum: 'P30D',
+  })
   assert.equal(items.find((s) => s.key === 'defaultCancelFee')?.value, 50)
 
   const page = await get(tenant, '?limit=2&offset=1')
   assert.equal(page.statusCode, 200)
   assert.equal(page.headers['x-total-count'], String(SETTINGS.length))
-  assert.deepEqual(json<SettingView[]>(page).map((s) => s.id), [2, 3])
+  assert.deepEqual(
+    json<SettingView[]>(page).map((s) => s.id),
+    [2, 3],
+  )
 
   for (const group of ['RATING', 'rating', '2']) {
     const rating = await get(tenant, `?group=${group}`)
     assert.equal(rating.statusCode, 200)
-    assert.deepEqual(json<SettingView[]>(rating).map((s) => s.key), ['saleDateLookBackDays', 'quoteLifetime'], group)
+    assert.deepEqual(
+      json<SettingView[]>(rating).map((s) => s.key),
+      ['saleDateLookBackDays', 'quoteLifetime'],
+      group,
+    )
     assert.equal(rating.headers['x-total-count'], '2')
   }
   const none = await get(tenant, '?group=NOPE')
@@ -86,7 +133,11 @@ test('reads one setting by id or key, with an ETag; unknown is 404, malformed 40
     assert.equal(json<SettingView>(res).key, 'saleDateLookBackDays')
     assert.equal(res.headers.etag, '"0"')
   }
-  const mixedCasePath = await t.app.inject({ method: 'GET', url: '/API/GeneralSettings/freeLookDays', headers: tenant.headers })
+  const mixedCasePath = await t.app.inject({
+    method: 'GET',
+    url: '/API/GeneralSettings/freeLookDays',
+    headers: tenant.headers,
+  })
   assert.equal(json<SettingView>(mixedCasePath).value, 30)
 
   for (const path of ['/999', '/0', '/noSuchSetting']) {
@@ -107,16 +158,34 @@ test('lists setting groups and setting types', async () => {
   const groups = await get(tenant, '/settinggroups')
   assert.equal(groups.statusCode, 200)
   const g = json<Array<{ id: number; code: string; name: string; description: string; settingIds: number[] }>>(groups)
-  assert.deepEqual(g.map((x) => x.code), ['GENERAL', 'RATING', 'CONTRACTS', 'CANCELLATIONS', 'FINANCE'])
-  assert.deepEqual(g.find((x) => x.code === 'RATING'), {
-    id: 2, code: 'RATING', name: 'Rating', description: g.find((x) => x.code === 'RATING')?.description, settingIds: [3, 4],
-  })
-  assert.deepEqual(g.flatMap((x) => x.settingIds).toSorted((a, b) => a - b), SETTINGS.map((s) => s.id), 'every setting in exactly one group')
+  assert.deepEqual(
+    g.map((x) => x.code),
+    ['GENERAL', 'RATING', 'CONTRACTS', 'CANCELLATIONS', 'FINANCE'],
+  )
+  assert.deepEqual(
+    g.find((x) => x.code === 'RATING'),
+    {
+      id: 2,
+      code: 'RATING',
+      name: 'Rating',
+      description: g.find((x) => x.code === 'RATING')?.description,
+      settingIds: [3, 4],
+    },
+  )
+  assert.deepEqual(
+    g.flatMap((x) => x.settingIds).toSorted((a, b) => a - b),
+    SETTINGS.map((s) => s.id),
+    'every setting in exactly one group',
+  )
 
   const types = await get(tenant, '/settingtypes')
   assert.equal(types.statusCode, 200)
-  const ty = json<Array<{ code: string; jsonType: string; format?: string; rules: string[]; constraints: string[] }>>(types)
-  assert.deepEqual(ty.map((x) => x.code), ['integer', 'decimal', 'boolean', 'string', 'date', 'list', 'duration'])
+  const ty =
+    json<Array<{ code: string; jsonType: string; format?: string; rules: string[]; constraints: string[] }>>(types)
+  assert.deepEqual(
+    ty.map((x) => x.code),
+    ['integer', 'decimal', 'boolean', 'string', 'date', 'list', 'duration'],
+  )
   assert.equal(ty.find((x) => x.code === 'decimal')?.jsonType, 'number')
   assert.equal(ty.find((x) => x.code === 'duration')?.format, 'duration')
   assert.ok(ty.every((x) => x.rules.length > 0 && x.constraints.includes('nullable')))
@@ -201,7 +270,10 @@ test('refuses values that do not fit the type or constraints with 422 naming val
     assert.equal(problem.errors?.[0]?.code, code, `${key} ${JSON.stringify(value)}`)
   }
   const unchanged = json<SettingView[]>(await get(tenant, ''))
-  assert.ok(unchanged.every((s) => s.isDefault), 'no refused value was stored')
+  assert.ok(
+    unchanged.every((s) => s.isDefault),
+    'no refused value was stored',
+  )
 
   const bodies: Array<[unknown, string, string]> = [
     [{}, 'validation_failed', 'value'],
@@ -215,7 +287,12 @@ test('refuses values that do not fit the type or constraints with 422 naming val
     assert.equal(json<Problem>(res).code, code)
     assert.equal(json<Problem>(res).errors?.[0]?.field, field)
   }
-  const malformed = await t.app.inject({ method: 'PUT', url: `${URL}/3`, headers: { ...tenant.headers, 'content-type': 'application/json' }, payload: '{"value":' })
+  const malformed = await t.app.inject({
+    method: 'PUT',
+    url: `${URL}/3`,
+    headers: { ...tenant.headers, 'content-type': 'application/json' },
+    payload: '{"value":',
+  })
   assert.equal(malformed.statusCode, 400)
   assert.equal(json<Problem>(malformed).code, 'malformed_json')
   const missing = await put(tenant, 'noSuchSetting', { value: 1 })
@@ -238,13 +315,23 @@ test('If-Match: a stale version is 412, the current one or * passes; DELETE rese
   assert.equal(star.statusCode, 200)
   assert.equal(json<SettingView>(await get(tenant, '/freeLookDays')).value, 26)
 
-  const staleDelete = await t.app.inject({ method: 'DELETE', url: `${URL}/freeLookDays`, headers: { ...tenant.headers, 'if-match': '"2"' } })
+  const staleDelete = await t.app.inject({
+    method: 'DELETE',
+    url: `${URL}/freeLookDays`,
+    headers: { ...tenant.headers, 'if-match': '"2"' },
+  })
   assert.equal(staleDelete.statusCode, 412)
-  const reset = await t.app.inject({ method: 'DELETE', url: `${URL}/freeLookDays`, headers: { ...tenant.headers, 'if-match': '"3"' } })
+  const reset = await t.app.inject({
+    method: 'DELETE',
+    url: `${URL}/freeLookDays`,
+    headers: { ...tenant.headers, 'if-match': '"3"' },
+  })
   assert.equal(reset.statusCode, 200)
   assert.equal(reset.headers.etag, '"0"')
   assert.deepEqual(
-    (({ value, isDefault, version, updatedAt, updatedBy }) => ({ value, isDefault, version, updatedAt, updatedBy }))(json<SettingView>(reset)),
+    (({ value, isDefault, version, updatedAt, updatedBy }) => ({ value, isDefault, version, updatedAt, updatedBy }))(
+      json<SettingView>(reset),
+    ),
     { value: 30, isDefault: true, version: 0, updatedAt: null, updatedBy: null },
   )
   const again = await t.app.inject({ method: 'DELETE', url: `${URL}/freeLookDays`, headers: tenant.headers })
@@ -256,10 +343,21 @@ test('If-Match: a stale version is 412, the current one or * passes; DELETE rese
 test('concurrent writes apply one after another; with If-Match only one wins', async () => {
   const tenant = await createTenant(t)
   const blind = await Promise.all([61, 62, 63, 64, 65].map((value) => put(tenant, 'saleDateLookBackDays', { value })))
-  assert.deepEqual(blind.map((r) => r.statusCode), [200, 200, 200, 200, 200])
-  assert.deepEqual(blind.map((r) => json<SettingView>(r).version).toSorted((a, b) => a - b), [1, 2, 3, 4, 5])
-  const guarded = await Promise.all([31, 32, 33, 34].map((value) => put(tenant, 'freeLookDays', { value }, { 'if-match': '"0"' })))
-  assert.deepEqual(guarded.map((r) => r.statusCode).toSorted((a, b) => a - b), [200, 412, 412, 412])
+  assert.deepEqual(
+    blind.map((r) => r.statusCode),
+    [200, 200, 200, 200, 200],
+  )
+  assert.deepEqual(
+    blind.map((r) => json<SettingView>(r).version).toSorted((a, b) => a - b),
+    [1, 2, 3, 4, 5],
+  )
+  const guarded = await Promise.all(
+    [31, 32, 33, 34].map((value) => put(tenant, 'freeLookDays', { value }, { 'if-match': '"0"' })),
+  )
+  assert.deepEqual(
+    guarded.map((r) => r.statusCode).toSorted((a, b) => a - b),
+    [200, 412, 412, 412],
+  )
   assert.equal(json<SettingView>(await get(tenant, '/freeLookDays')).version, 1)
 })
 
@@ -269,12 +367,30 @@ test('writes are audited in the same transaction with the values before and afte
   await put(tenant, 'saleDateLookBackDays', { value: 80 })
   await t.app.inject({ method: 'DELETE', url: `${URL}/3`, headers: tenant.headers })
   const rows = await auditRows(tenant, 3)
-  assert.deepEqual(rows.map((r) => r.action), ['setting.updated', 'setting.updated', 'setting.reset'])
-  assert.deepEqual(rows.map((r) => r.changes), [
-    { key: 'saleDateLookBackDays', before: { value: 60, isDefault: true, version: 0 }, after: { value: 75, isDefault: false, version: 1 } },
-    { key: 'saleDateLookBackDays', before: { value: 75, isDefault: false, version: 1 }, after: { value: 80, isDefault: false, version: 2 } },
-    { key: 'saleDateLookBackDays', before: { value: 80, isDefault: false, version: 2 }, after: { value: 60, isDefault: true, version: 0 } },
-  ])
+  assert.deepEqual(
+    rows.map((r) => r.action),
+    ['setting.updated', 'setting.updated', 'setting.reset'],
+  )
+  assert.deepEqual(
+    rows.map((r) => r.changes),
+    [
+      {
+        key: 'saleDateLookBackDays',
+        before: { value: 60, isDefault: true, version: 0 },
+        after: { value: 75, isDefault: false, version: 1 },
+      },
+      {
+        key: 'saleDateLookBackDays',
+        before: { value: 75, isDefault: false, version: 1 },
+        after: { value: 80, isDefault: false, version: 2 },
+      },
+      {
+        key: 'saleDateLookBackDays',
+        before: { value: 80, isDefault: false, version: 2 },
+        after: { value: 60, isDefault: true, version: 0 },
+      },
+    ],
+  )
   for (const r of rows) {
     assert.equal(r.actor_label, tenant.adminEmail)
     assert.equal(r.actor_user_id, tenant.adminUserId)
@@ -384,7 +500,10 @@ test('operator methods: set from CLI text, list, reset; clear errors on bad inpu
   const reset = await service.resetForOperator(tenant.tenantId, 'booksClosedThrough', 'operator:jdoe')
   assert.equal(reset.value, null)
   assert.equal(reset.isDefault, true)
-  assert.equal((await service.setForOperator(tenant.tenantId, 'booksClosedThrough', 'null', 'operator:jdoe')).value, null)
+  assert.equal(
+    (await service.setForOperator(tenant.tenantId, 'booksClosedThrough', 'null', 'operator:jdoe')).value,
+    null,
+  )
 
   const refusals: Array<[number, string, string, RegExp]> = [
     [tenant.tenantId, 'saleDateLookBackDays', 'abc', /saleDateLookBackDays \(integer\): 'abc' is not an integer/],
@@ -397,18 +516,30 @@ test('operator methods: set from CLI text, list, reset; clear errors on bad inpu
     [-1, 'saleDateLookBackDays', '75', /Tenant -1 does not exist/],
   ]
   for (const [tenantId, key, raw, message] of refusals) {
-    await assert.rejects(service.setForOperator(tenantId, key, raw, 'operator:jdoe'), (err: unknown) => {
-      assert.ok(err instanceof SettingsOperatorError)
-      assert.match(err.message, message)
-      return true
-    }, `${key} ${raw}`)
+    await assert.rejects(
+      service.setForOperator(tenantId, key, raw, 'operator:jdoe'),
+      (err: unknown) => {
+        assert.ok(err instanceof SettingsOperatorError)
+        assert.match(err.message, message)
+        return true
+      },
+      `${key} ${raw}`,
+    )
   }
   await assert.rejects(service.listForOperator(987_654_321), SettingsOperatorError)
 })
 
 test('the routes are in the OpenAPI document under the Settings tag', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
-  const doc = json<{ paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; security?: unknown[]; description?: string }>> }>(res)
+  const doc = json<{
+    paths: Record<
+      string,
+      Record<
+        string,
+        { tags?: string[]; responses: Record<string, unknown>; security?: unknown[]; description?: string }
+      >
+    >
+  }>(res)
   const expected: Array<[string, string[]]> = [
     ['/api/generalsettings', ['get']],
     ['/api/generalsettings/settinggroups', ['get']],

@@ -1,22 +1,127 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Decimal } from 'decimal.js'
-import { SETTING_GROUPS, SETTING_TYPE_INFO, SETTING_TYPES, SETTINGS, type SettingDefinition } from './settings.catalog.ts'
 import {
-  canonicalTimeZone, contractNumberFormatProblem, effectiveJson, findDefinition, formatContractNumber, isCalendarDate,
-  parseDuration, parseOperatorInput, toTypedValue, validateSettingValue, type SettingValue,
+  SETTING_GROUPS,
+  SETTING_TYPE_INFO,
+  SETTING_TYPES,
+  SETTINGS,
+  type SettingDefinition,
+} from './settings.catalog.ts'
+import {
+  canonicalTimeZone,
+  contractNumberFormatProblem,
+  effectiveJson,
+  findDefinition,
+  formatContractNumber,
+  isCalendarDate,
+  parseDuration,
+  parseOperatorInput,
+  toTypedValue,
+  validateSettingValue,
+  type SettingValue,
 } from './settings.rules.ts'
 
 // Definitions of every type, independent of the catalogue, so the rules are tested on their own.
-const integer: SettingDefinition = { id: 901, key: 'anInteger', name: 'i', group: 'GENERAL', description: '', type: 'integer', default: 60, minimum: 0, maximum: 365 }
-const decimal: SettingDefinition = { id: 902, key: 'aDecimal', name: 'd', group: 'GENERAL', description: '', type: 'decimal', default: 50, minimum: 0, maximum: 1000 }
-const boolean: SettingDefinition = { id: 903, key: 'aBoolean', name: 'b', group: 'GENERAL', description: '', type: 'boolean', default: false }
-const string: SettingDefinition = { id: 904, key: 'aString', name: 's', group: 'GENERAL', description: '', type: 'string', default: 'x', minLength: 1, maxLength: 5 }
-const timeZoneSetting: SettingDefinition = { id: 905, key: 'aZone', name: 'z', group: 'GENERAL', description: '', type: 'string', default: 'UTC', minLength: 1, maxLength: 64, format: 'ianaTimeZone' }
-const numberFormat: SettingDefinition = { id: 906, key: 'aFormat', name: 'f', group: 'GENERAL', description: '', type: 'string', default: '{sequence}', minLength: 1, maxLength: 40, format: 'contractNumberFormat' }
-const date: SettingDefinition = { id: 907, key: 'aDate', name: 'dt', group: 'GENERAL', description: '', type: 'date', default: null, nullable: true, minimum: '2000-01-01', maximum: '2999-12-31' }
-const list: SettingDefinition = { id: 908, key: 'aList', name: 'l', group: 'GENERAL', description: '', type: 'list', default: 'MILES', allowedValues: ['MILES', 'KILOMETERS'] }
-const duration: SettingDefinition = { id: 909, key: 'aDuration', name: 'du', group: 'GENERAL', description: '', type: 'duration', default: 'PT24H', minimum: 'PT1M', maximum: 'P30D' }
+const integer: SettingDefinition = {
+  id: 901,
+  key: 'anInteger',
+  name: 'i',
+  group: 'GENERAL',
+  description: '',
+  type: 'integer',
+  default: 60,
+  minimum: 0,
+  maximum: 365,
+}
+const decimal: SettingDefinition = {
+  id: 902,
+  key: 'aDecimal',
+  name: 'd',
+  group: 'GENERAL',
+  description: '',
+  type: 'decimal',
+  default: 50,
+  minimum: 0,
+  maximum: 1000,
+}
+const boolean: SettingDefinition = {
+  id: 903,
+  key: 'aBoolean',
+  name: 'b',
+  group: 'GENERAL',
+  description: '',
+  type: 'boolean',
+  default: false,
+}
+const string: SettingDefinition = {
+  id: 904,
+  key: 'aString',
+  name: 's',
+  group: 'GENERAL',
+  description: '',
+  type: 'string',
+  default: 'x',
+  minLength: 1,
+  maxLength: 5,
+}
+const timeZoneSetting: SettingDefinition = {
+  id: 905,
+  key: 'aZone',
+  name: 'z',
+  group: 'GENERAL',
+  description: '',
+  type: 'string',
+  default: 'UTC',
+  minLength: 1,
+  maxLength: 64,
+  format: 'ianaTimeZone',
+}
+const numberFormat: SettingDefinition = {
+  id: 906,
+  key: 'aFormat',
+  name: 'f',
+  group: 'GENERAL',
+  description: '',
+  type: 'string',
+  default: '{sequence}',
+  minLength: 1,
+  maxLength: 40,
+  format: 'contractNumberFormat',
+}
+const date: SettingDefinition = {
+  id: 907,
+  key: 'aDate',
+  name: 'dt',
+  group: 'GENERAL',
+  description: '',
+  type: 'date',
+  default: null,
+  nullable: true,
+  minimum: '2000-01-01',
+  maximum: '2999-12-31',
+}
+const list: SettingDefinition = {
+  id: 908,
+  key: 'aList',
+  name: 'l',
+  group: 'GENERAL',
+  description: '',
+  type: 'list',
+  default: 'MILES',
+  allowedValues: ['MILES', 'KILOMETERS'],
+}
+const duration: SettingDefinition = {
+  id: 909,
+  key: 'aDuration',
+  name: 'du',
+  group: 'GENERAL',
+  description: '',
+  type: 'duration',
+  default: 'PT24H',
+  minimum: 'PT1M',
+  maximum: 'P30D',
+}
 
 type Case = [SettingDefinition, unknown, { value: unknown } | { code: string }]
 
@@ -160,16 +265,28 @@ test('parseDuration', () => {
 
 test('isCalendarDate', () => {
   const cases: Array<[string, boolean]> = [
-    ['2026-01-01', true], ['2024-02-29', true], ['2023-02-29', false], ['2026-13-01', false], ['2026-04-31', false],
-    ['2026-00-10', false], ['26-01-01', false], ['2026-01-01 ', false],
+    ['2026-01-01', true],
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2026-13-01', false],
+    ['2026-04-31', false],
+    ['2026-00-10', false],
+    ['26-01-01', false],
+    ['2026-01-01 ', false],
   ]
   for (const [text, ok] of cases) assert.equal(isCalendarDate(text), ok, text)
 })
 
 test('canonicalTimeZone', () => {
   const cases: Array<[string, string | undefined]> = [
-    ['America/Chicago', 'America/Chicago'], ['AMERICA/CHICAGO', 'America/Chicago'], ['UTC', 'UTC'], ['US/Central', 'US/Central'],
-    ['Nowhere/Special', undefined], ['+05:00', undefined], ['', undefined], ['../etc/passwd', undefined],
+    ['America/Chicago', 'America/Chicago'],
+    ['AMERICA/CHICAGO', 'America/Chicago'],
+    ['UTC', 'UTC'],
+    ['US/Central', 'US/Central'],
+    ['Nowhere/Special', undefined],
+    ['+05:00', undefined],
+    ['', undefined],
+    ['../etc/passwd', undefined],
   ]
   for (const [text, zone] of cases) assert.equal(canonicalTimeZone(text), zone, text)
 })
@@ -219,7 +336,11 @@ test('the catalogue is well formed', () => {
     assert.equal(findDefinition(String(s.id)), s)
     assert.equal(findDefinition(s.key.toUpperCase()), s)
   }
-  assert.deepEqual(SETTING_TYPE_INFO.map((t) => t.code), [...SETTING_TYPES], 'every type is described, in order')
+  assert.deepEqual(
+    SETTING_TYPE_INFO.map((t) => t.code),
+    [...SETTING_TYPES],
+    'every type is described, in order',
+  )
   assert.equal(new Set(SETTING_TYPE_INFO.map((t) => t.id)).size, SETTING_TYPE_INFO.length, 'type ids are unique')
   assert.equal(findDefinition('noSuchSetting'), undefined)
   assert.equal(findDefinition('0'), undefined)

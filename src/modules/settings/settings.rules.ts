@@ -3,7 +3,12 @@
 import { hasControlCharacter } from '../../platform/text.ts'
 import { Decimal } from 'decimal.js'
 import {
-  SETTINGS, type DefinitionOf, type SettingDefinition, type SettingJson, type SettingKey, type StringFormat,
+  SETTINGS,
+  type DefinitionOf,
+  type SettingDefinition,
+  type SettingJson,
+  type SettingKey,
+  type StringFormat,
 } from './settings.catalog.ts'
 
 /** A duration as other modules use it: the ISO text and its exact length. */
@@ -12,15 +17,24 @@ export type SettingDuration = { readonly iso: string; readonly milliseconds: num
 type Nullable<D, T> = D extends { nullable: true } ? T | null : T
 
 /** The typed value of a setting, as `getSetting` returns it. */
-export type TypedValueOf<D> = Nullable<D,
-  D extends { type: 'integer' } ? number
-    : D extends { type: 'decimal' } ? Decimal
-      : D extends { type: 'boolean' } ? boolean
-        : D extends { type: 'string' } ? string
-          : D extends { type: 'date' } ? string
-            : D extends { type: 'duration' } ? SettingDuration
-              : D extends { type: 'list'; allowedValues: readonly (infer V)[] } ? V
-                : never>
+export type TypedValueOf<D> = Nullable<
+  D,
+  D extends { type: 'integer' }
+    ? number
+    : D extends { type: 'decimal' }
+      ? Decimal
+      : D extends { type: 'boolean' }
+        ? boolean
+        : D extends { type: 'string' }
+          ? string
+          : D extends { type: 'date' }
+            ? string
+            : D extends { type: 'duration' }
+              ? SettingDuration
+              : D extends { type: 'list'; allowedValues: readonly (infer V)[] }
+                ? V
+                : never
+>
 
 export type SettingValue<K extends SettingKey> = TypedValueOf<DefinitionOf<K>>
 
@@ -115,7 +129,8 @@ export function contractNumberFormatProblem(format: string): string | undefined 
       return `unknown placeholder {${name}}; use {formPrefix}, {sequence}, {sequence:N}, {yyyy}, {yy} or {mm}`
     }
   }
-  if (sequences !== 1) return 'must contain exactly one {sequence} or {sequence:N} placeholder, so that numbers are unique'
+  if (sequences !== 1)
+    return 'must contain exactly one {sequence} or {sequence:N} placeholder, so that numbers are unique'
   const literal = format.replace(PLACEHOLDER, '')
   if (!LITERAL.test(literal)) return 'characters outside placeholders must be letters, digits, -, _, / or .'
   return undefined
@@ -125,7 +140,10 @@ export function contractNumberFormatProblem(format: string): string | undefined 
  * Builds a contract number from a valid format. `date` is the day the number is assigned
  * (YYYY-MM-DD, in the tenant's time zone). A sequence longer than its width is written in full.
  */
-export function formatContractNumber(format: string, parts: { formPrefix: string; sequence: number; date: string }): string {
+export function formatContractNumber(
+  format: string,
+  parts: { formPrefix: string; sequence: number; date: string },
+): string {
   return format.replace(PLACEHOLDER, (_all, name: string) => {
     if (name === 'formPrefix') return parts.formPrefix
     if (name === 'yyyy') return parts.date.slice(0, 4)
@@ -157,7 +175,8 @@ export function validateSettingValue(def: SettingDefinition, value: unknown): Va
   switch (def.type) {
     case 'integer': {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail('invalid_type', 'must be an integer')
-      if (value < def.minimum || value > def.maximum) return fail('out_of_range', `must be between ${def.minimum} and ${def.maximum}`)
+      if (value < def.minimum || value > def.maximum)
+        return fail('out_of_range', `must be between ${def.minimum} and ${def.maximum}`)
       return pass(value)
     }
     case 'decimal': {
@@ -165,7 +184,10 @@ export function validateSettingValue(def: SettingDefinition, value: unknown): Va
       const d = new Decimal(value)
       if (d.decimalPlaces() > 2) return fail('too_precise', 'must have at most 2 decimal places')
       if (d.lessThan(def.minimum) || d.greaterThan(def.maximum)) {
-        return fail('out_of_range', `must be between ${new Decimal(def.minimum).toFixed(2)} and ${new Decimal(def.maximum).toFixed(2)}`)
+        return fail(
+          'out_of_range',
+          `must be between ${new Decimal(def.minimum).toFixed(2)} and ${new Decimal(def.maximum).toFixed(2)}`,
+        )
       }
       return pass(d.toNumber())
     }
@@ -195,13 +217,18 @@ export function validateSettingValue(def: SettingDefinition, value: unknown): Va
     }
     case 'list': {
       if (typeof value !== 'string') return fail('invalid_type', 'must be a string')
-      if (!def.allowedValues.includes(value)) return fail('not_allowed', `must be one of ${def.allowedValues.join(', ')}`)
+      if (!def.allowedValues.includes(value))
+        return fail('not_allowed', `must be one of ${def.allowedValues.join(', ')}`)
       return pass(value)
     }
     case 'duration': {
       if (typeof value !== 'string') return fail('invalid_type', 'must be an ISO 8601 duration string such as PT30M')
       const d = parseDuration(value)
-      if (!d) return fail('invalid_format', 'must be an ISO 8601 duration of weeks (P2W) or days, hours, minutes and seconds (P1DT12H, PT30M); years and months are not accepted')
+      if (!d)
+        return fail(
+          'invalid_format',
+          'must be an ISO 8601 duration of weeks (P2W) or days, hours, minutes and seconds (P1DT12H, PT30M); years and months are not accepted',
+        )
       const min = def.minimum === undefined ? undefined : parseDuration(def.minimum)
       const max = def.maximum === undefined ? undefined : parseDuration(def.maximum)
       if ((min && d.milliseconds < min.milliseconds) || (max && d.milliseconds > max.milliseconds)) {
@@ -223,7 +250,8 @@ export function parseOperatorInput(def: SettingDefinition, raw: string): Validat
       if (!/^[+-]?\d{1,15}$/.test(text)) return fail('invalid_type', `'${raw}' is not an integer`)
       return validateSettingValue(def, Number(text))
     case 'decimal': {
-      if (!/^[+-]?\d{1,15}(\.\d+)?$/.test(text)) return fail('invalid_type', `'${raw}' is not a decimal number such as 49.99`)
+      if (!/^[+-]?\d{1,15}(\.\d+)?$/.test(text))
+        return fail('invalid_type', `'${raw}' is not a decimal number such as 49.99`)
       const d = new Decimal(text)
       if (d.decimalPlaces() > 2) return fail('too_precise', 'must have at most 2 decimal places')
       return validateSettingValue(def, d.toNumber())
@@ -254,7 +282,10 @@ export function parseOperatorInput(def: SettingDefinition, raw: string): Validat
  * The value in effect: the stored one when there is one and it still satisfies the catalogue
  * (a later release may tighten a constraint), otherwise the default.
  */
-export function effectiveJson(def: SettingDefinition, stored: { value: unknown } | undefined): { value: SettingJson; isDefault: boolean } {
+export function effectiveJson(
+  def: SettingDefinition,
+  stored: { value: unknown } | undefined,
+): { value: SettingJson; isDefault: boolean } {
   if (stored !== undefined) {
     const checked = validateSettingValue(def, stored.value)
     if (checked.ok) return { value: checked.value, isDefault: false }

@@ -9,13 +9,27 @@ import { systemContext, actorLabel, type RequestContext } from '../../platform/h
 import { platformErrors } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
-import { SETTING_GROUPS, SETTING_TYPE_INFO, SETTINGS, type SettingDefinition, type SettingJson, type SettingKey, type SettingTypeInfo } from './settings.catalog.ts'
+import {
+  SETTING_GROUPS,
+  SETTING_TYPE_INFO,
+  SETTINGS,
+  type SettingDefinition,
+  type SettingJson,
+  type SettingKey,
+  type SettingTypeInfo,
+} from './settings.catalog.ts'
 import { settingsErrors, SettingsOperatorError } from './settings.errors.ts'
 import { settingGroupViews, toSettingView, type SettingGroupView, type SettingView } from './settings.mapper.ts'
 import * as repo from './settings.repository.ts'
 import {
-  definitionOf, effectiveJson, findDefinition, parseOperatorInput, toTypedValue, validateSettingValue,
-  type SettingValue, type Validated,
+  definitionOf,
+  effectiveJson,
+  findDefinition,
+  parseOperatorInput,
+  toTypedValue,
+  validateSettingValue,
+  type SettingValue,
+  type Validated,
 } from './settings.rules.ts'
 
 /** Bus topic; the key is `<tenantId>:`, the tenant whose values changed. */
@@ -39,7 +53,9 @@ export function createSettingsService({ db, clock, bus }: Deps) {
   const cacheKey = (tenantId: number) => `${tenantId}:`
 
   async function loadTyped(tenantId: number): Promise<TypedValues> {
-    const stored = new Map((await db.read(tenantId, (x) => repo.listStored(x, tenantId))).map((r) => [r.setting_key, r]))
+    const stored = new Map(
+      (await db.read(tenantId, (x) => repo.listStored(x, tenantId))).map((r) => [r.setting_key, r]),
+    )
     const values = new Map<string, unknown>()
     for (const def of SETTINGS) values.set(def.key, toTypedValue(def, effectiveJson(def, stored.get(def.key)).value))
     return values
@@ -57,7 +73,12 @@ export function createSettingsService({ db, clock, bus }: Deps) {
     })
   }
 
-  async function write(ctx: RequestContext, def: SettingDefinition, value: SettingJson, checkVersion: VersionCheck): Promise<SettingView> {
+  async function write(
+    ctx: RequestContext,
+    def: SettingDefinition,
+    value: SettingJson,
+    checkVersion: VersionCheck,
+  ): Promise<SettingView> {
     const now = clock.now()
     const by = actorLabel(ctx)
     const view = await db.transaction(ctx.tenantId, async (tx) => {
@@ -75,7 +96,9 @@ export function createSettingsService({ db, clock, bus }: Deps) {
       }
       const after = toSettingView(def, row)
       await writeAudit(tx, ctx, now, {
-        action: 'setting.updated', entityType: 'general_setting', entityId: def.id,
+        action: 'setting.updated',
+        entityType: 'general_setting',
+        entityId: def.id,
         changes: {
           key: def.key,
           before: { value: before.value, isDefault: before.isDefault, version: before.version },
@@ -97,7 +120,9 @@ export function createSettingsService({ db, clock, bus }: Deps) {
       const before = toSettingView(def, current)
       await repo.deleteStored(tx, ctx.tenantId, def.key)
       await writeAudit(tx, ctx, now, {
-        action: 'setting.reset', entityType: 'general_setting', entityId: def.id,
+        action: 'setting.reset',
+        entityType: 'general_setting',
+        entityId: def.id,
         changes: {
           key: def.key,
           before: { value: before.value, isDefault: before.isDefault, version: before.version },
@@ -112,18 +137,23 @@ export function createSettingsService({ db, clock, bus }: Deps) {
 
   async function views(tenantId: number, defs: readonly SettingDefinition[]): Promise<SettingView[]> {
     if (defs.length === 0) return []
-    const stored = new Map((await db.read(tenantId, (x) => repo.listStored(x, tenantId))).map((r) => [r.setting_key, r]))
+    const stored = new Map(
+      (await db.read(tenantId, (x) => repo.listStored(x, tenantId))).map((r) => [r.setting_key, r]),
+    )
     return defs.map((def) => toSettingView(def, stored.get(def.key)))
   }
 
   async function assertTenant(tenantId: number): Promise<void> {
-    const exists = isStorableId(tenantId) && await db.read(null, (x) => repo.tenantExists(x, tenantId))
+    const exists = isStorableId(tenantId) && (await db.read(null, (x) => repo.tenantExists(x, tenantId)))
     if (!exists) throw new SettingsOperatorError(`Tenant ${tenantId} does not exist`)
   }
 
   function operatorDefinition(key: string): SettingDefinition {
     const def = findDefinition(key)
-    if (!def) throw new SettingsOperatorError(`Unknown setting '${key}'. Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`)
+    if (!def)
+      throw new SettingsOperatorError(
+        `Unknown setting '${key}'. Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`,
+      )
     return def
   }
 
@@ -140,9 +170,16 @@ export function createSettingsService({ db, clock, bus }: Deps) {
     },
 
     /** Every setting of the tenant (catalogue order), optionally of one group (code or id). */
-    async list(ctx: RequestContext, filter: SettingsListFilter, window: Window): Promise<{ items: SettingView[]; totalCount: number }> {
+    async list(
+      ctx: RequestContext,
+      filter: SettingsListFilter,
+      window: Window,
+    ): Promise<{ items: SettingView[]; totalCount: number }> {
       const group = filter.group?.trim().toLowerCase()
-      const groupCode = group === undefined ? undefined : SETTING_GROUPS.find((g) => g.code.toLowerCase() === group || String(g.id) === group)?.code
+      const groupCode =
+        group === undefined
+          ? undefined
+          : SETTING_GROUPS.find((g) => g.code.toLowerCase() === group || String(g.id) === group)?.code
       const matching = group === undefined ? SETTINGS : SETTINGS.filter((s) => s.group === groupCode)
       const items = await views(ctx.tenantId, matching.slice(window.offset, window.offset + window.limit))
       return { items, totalCount: matching.length }
@@ -167,14 +204,27 @@ export function createSettingsService({ db, clock, bus }: Deps) {
      * Sets the tenant's value from a JSON value (the API). `id` and `key`, when given, must name the
      * same setting (400 otherwise); a value that does not fit is 422.
      */
-    async update(ctx: RequestContext, idOrKey: string, input: { value: unknown; id?: number; key?: string }, checkVersion: VersionCheck = () => {}): Promise<SettingView> {
+    async update(
+      ctx: RequestContext,
+      idOrKey: string,
+      input: { value: unknown; id?: number; key?: string },
+      checkVersion: VersionCheck = () => {},
+    ): Promise<SettingView> {
       const def = definitionFor(idOrKey)
-      const wrong = input.id !== undefined && input.id !== def.id ? 'id'
-        : input.key !== undefined && input.key.toLowerCase() !== def.key.toLowerCase() ? 'key' : undefined
+      const wrong =
+        input.id !== undefined && input.id !== def.id
+          ? 'id'
+          : input.key !== undefined && input.key.toLowerCase() !== def.key.toLowerCase()
+            ? 'key'
+            : undefined
       if (wrong) {
-        throw platformErrors.create('id_mismatch', `The body's ${wrong} ${String(input[wrong])} does not name setting ${def.id} (${def.key}) of the path`, {
-          errors: [{ field: wrong, code: 'mismatch', message: 'must name the setting in the path' }],
-        })
+        throw platformErrors.create(
+          'id_mismatch',
+          `The body's ${wrong} ${String(input[wrong])} does not name setting ${def.id} (${def.key}) of the path`,
+          {
+            errors: [{ field: wrong, code: 'mismatch', message: 'must name the setting in the path' }],
+          },
+        )
       }
       const checked = validateSettingValue(def, input.value)
       if (!checked.ok) refuse(def, checked)
@@ -194,7 +244,8 @@ export function createSettingsService({ db, clock, bus }: Deps) {
     async setForOperator(tenantId: number, key: string, rawValue: string, operator: string): Promise<SettingView> {
       const def = operatorDefinition(key)
       const checked = parseOperatorInput(def, rawValue)
-      if (!checked.ok) throw new SettingsOperatorError(`Invalid value for ${def.key} (${def.type}): ${checked.problem.message}`)
+      if (!checked.ok)
+        throw new SettingsOperatorError(`Invalid value for ${def.key} (${def.type}): ${checked.problem.message}`)
       await assertTenant(tenantId)
       return write(systemContext(tenantId, operator), def, checked.value, () => {})
     },

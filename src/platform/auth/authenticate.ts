@@ -58,12 +58,15 @@ export type TokenVerifier = {
   claimedTenant(token: string): number | undefined
 }
 
-export function installAuthentication(app: FastifyInstance, deps: {
-  store: CredentialStore
-  tokens: TokenVerifier
-  clock: Clock
-  authFailureLimitPerMinute: number
-}): void {
+export function installAuthentication(
+  app: FastifyInstance,
+  deps: {
+    store: CredentialStore
+    tokens: TokenVerifier
+    clock: Clock
+    authFailureLimitPerMinute: number
+  },
+): void {
   const { store, tokens, clock } = deps
   const failures = createFailureLimiter(deps.authFailureLimitPerMinute, clock)
   app.decorate('authFailures', failures)
@@ -107,7 +110,10 @@ export function installAuthentication(app: FastifyInstance, deps: {
     }
     // A provisioning token is valid but not for this route: a permission it lacks, not a bad credential.
     if (subject.kind === 'user' && subject.provisioning && !scim) {
-      throw platformErrors.create('permission_denied', 'A provisioning token is accepted only on the SCIM routes (/api/v2/...)')
+      throw platformErrors.create(
+        'permission_denied',
+        'A provisioning token is accepted only on the SCIM routes (/api/v2/...)',
+      )
     }
     const principal = await store.principal(tenantId, subject)
     if (!principal) throw platformErrors.create('invalid_token', 'The bearer token names no user of this tenant')
@@ -129,14 +135,21 @@ export function installAuthentication(app: FastifyInstance, deps: {
       return
     }
     try {
-      const claimedTenant = mode === 'user' && config.bearerOnly && request.headers['x-api-key'] === undefined
-        ? tokens.claimedTenant(bearerToken(request))
-        : undefined
+      const claimedTenant =
+        mode === 'user' && config.bearerOnly && request.headers['x-api-key'] === undefined
+          ? tokens.claimedTenant(bearerToken(request))
+          : undefined
       if (claimedTenant !== undefined) {
-        request.ctx = { requestId: String(request.id), tenantId: claimedTenant, apiKeyId: 0, principal: await authenticateUser(claimedTenant, request, true) }
+        request.ctx = {
+          requestId: String(request.id),
+          tenantId: claimedTenant,
+          apiKeyId: 0,
+          principal: await authenticateUser(claimedTenant, request, true),
+        }
       } else {
         const { tenantId, apiKeyId } = await authenticateApiKey(request)
-        const principal = mode === 'user' ? await authenticateUser(tenantId, request, config.bearerOnly === true) : undefined
+        const principal =
+          mode === 'user' ? await authenticateUser(tenantId, request, config.bearerOnly === true) : undefined
         request.ctx = { requestId: String(request.id), tenantId, apiKeyId, principal }
       }
     } catch (err) {

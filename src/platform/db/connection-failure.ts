@@ -17,8 +17,17 @@ const SQLSTATE_CLASSES = ['08']
 
 /** Socket errors from connecting or from a connection dropped underneath a query. */
 const SOCKET_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN',
-  'EHOSTDOWN', 'ECONNABORTED', 'EAI_AGAIN', 'ENOTFOUND',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+  'ENOTFOUND',
 ])
 
 /**
@@ -53,6 +62,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (depth > 5 || err === null || typeof err !== 'object') return false
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown }
   if (isConnectionFailureItself(e)) return true
-  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isDatabaseUnavailable(x, depth + 1))) return true
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isDatabaseUnavailable(x, depth + 1)))
+    return true
   return e.cause !== undefined && isDatabaseUnavailable(e.cause, depth + 1)
 }

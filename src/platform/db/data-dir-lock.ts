@@ -20,7 +20,9 @@ export function acquireDataDirLock(dataDir: string, role: string): () => void {
   const lockPath = path.join(dataDir, 'owner.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, JSON.stringify({ pid: process.pid, role, since: new Date().toISOString() }), { flag: 'wx' })
+      fs.writeFileSync(lockPath, JSON.stringify({ pid: process.pid, role, since: new Date().toISOString() }), {
+        flag: 'wx',
+      })
       return () => {
         try {
           const held = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { pid: number }
@@ -38,8 +40,10 @@ export function acquireDataDirLock(dataDir: string, role: string): () => void {
         // Unreadable lock: treat as stale.
       }
       if (holder.pid && holder.pid !== process.pid && alive(holder.pid)) {
-        throw new DataDirBusy(`The embedded database in ${dataDir} is in use by process ${holder.pid} (${holder.role ?? 'unknown'}). ` +
-          'Stop that process first, or point DATABASE_URL at PostgreSQL to share one database between processes.')
+        throw new DataDirBusy(
+          `The embedded database in ${dataDir} is in use by process ${holder.pid} (${holder.role ?? 'unknown'}). ` +
+            'Stop that process first, or point DATABASE_URL at PostgreSQL to share one database between processes.',
+        )
       }
       fs.rmSync(lockPath, { force: true })
     }

@@ -88,12 +88,20 @@ function usePreparedStatements(client: TenantBoundClient, nameFor: (text: string
   if (client.__prepares) return
   client.__prepares = true
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
-  ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+  ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+    text: unknown,
+    values?: unknown,
+    callback?: unknown,
+  ) => {
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       const name = nameFor(text)
       if (name) return query({ name, text, values })
     }
-    return callback === undefined ? (values === undefined ? query(text) : query(text, values)) : query(text, values, callback)
+    return callback === undefined
+      ? values === undefined
+        ? query(text)
+        : query(text, values)
+      : query(text, values, callback)
   }
 }
 
@@ -120,7 +128,13 @@ function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>, pr
   }
 }
 
-function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promise<void>, prepare: boolean, log: DatabaseLog): Database {
+function wrap(
+  engine: 'pglite' | 'postgres',
+  pool: pg.Pool,
+  onClose: () => Promise<void>,
+  prepare: boolean,
+  log: DatabaseLog,
+): Database {
   const als = new AsyncLocalStorage<UnitOfWork>()
   const kysely = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: createBindingPool(pool, als, prepare) as unknown as pg.Pool }),
@@ -146,7 +160,9 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
       if (tx) return fn(tx)
       return als.run({ tenantId }, async () => {
         const afterCommit: AfterCommit[] = []
-        const result = await kysely.transaction().execute((trx) => als.run({ tenantId, tx: trx, afterCommit }, () => fn(trx)))
+        const result = await kysely
+          .transaction()
+          .execute((trx) => als.run({ tenantId, tx: trx, afterCommit }, () => fn(trx)))
         for (const run of afterCommit) {
           try {
             await run()
@@ -159,7 +175,10 @@ function wrap(engine: 'pglite' | 'postgres', pool: pg.Pool, onClose: () => Promi
     },
     withAmbient(tenantId, tx, fn) {
       const current = als.getStore()
-      return als.run({ tenantId, tx, ...(current?.tx === tx && current.afterCommit ? { afterCommit: current.afterCommit } : {}) }, fn)
+      return als.run(
+        { tenantId, tx, ...(current?.tx === tx && current.afterCommit ? { afterCommit: current.afterCommit } : {}) },
+        fn,
+      )
     },
     async afterCommit(fn) {
       const pending = als.getStore()?.afterCommit
@@ -262,8 +281,14 @@ export async function openPglite(dataDir: string, options: { from?: Blob } = {})
     set role ${EMBEDDED_APP_ROLE};
   `)
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), allowExitOnIdle: true })
-  const db = wrap('pglite', pool, async () => {
-    await pglite.close()
-  }, true, consoleLog)
+  const db = wrap(
+    'pglite',
+    pool,
+    async () => {
+      await pglite.close()
+    },
+    true,
+    consoleLog,
+  )
   return { ...db, snapshot: () => pglite.dumpDataDir('none') }
 }

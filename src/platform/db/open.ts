@@ -11,7 +11,10 @@ export async function openConfiguredDatabase(
   log?: DatabaseLog,
 ): Promise<Database> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl, config.databasePoolSize, { preparedStatements: config.databasePreparedStatements ?? true, ...(log ? { log } : {}) })
+    const db = await openPostgres(config.databaseUrl, config.databasePoolSize, {
+      preparedStatements: config.databasePreparedStatements ?? true,
+      ...(log ? { log } : {}),
+    })
     await migrateToLatest(db)
     return db
   }

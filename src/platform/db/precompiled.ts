@@ -3,7 +3,13 @@
 // precompiled), so those shapes are compiled a single time with placeholder values, and each
 // execution only substitutes the real values into the compiled parameter list.
 import {
-  CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable,
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Compilable,
 } from 'kysely'
 import type { Executor } from './database.ts'
 import type { DB } from './schema.ts'
@@ -27,7 +33,10 @@ export type Precompiled<A extends unknown[], R> = (db: Executor, ...args: A) => 
  * though at that moment it is a marker string). Every placeholder must reach the query as a bound
  * parameter, never inlined as a literal or an identifier; compiling checks that.
  */
-export function precompile<A extends unknown[], R>(arity: A['length'], build: (db: Kysely<DB>, ...args: A) => Compilable<R>): Precompiled<A, R> {
+export function precompile<A extends unknown[], R>(
+  arity: A['length'],
+  build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
+): Precompiled<A, R> {
   const holders = Array.from({ length: arity }, (_, i) => placeholder(i))
   const compiled = build(compiler, ...(holders as unknown as A)).compile()
   if (compiled.sql.includes('\u0000precompiled:')) throw new Error('a placeholder was inlined into the SQL')

@@ -9,7 +9,9 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Json = ColumnType<unknown, string, string>
 
 export type TenantTable = {
-  id: Generated<number>; name: string; created_at: Timestamp
+  id: Generated<number>
+  name: string
+  created_at: Timestamp
   /** Still holds secrets stored before they were sealed (migrations 0011, 0012); sealed at the next start. */
   plaintext_secrets: Generated<boolean>
 }
@@ -124,8 +126,17 @@ export type GeneralSettingTable = {
   version: Generated<number>
 }
 
-export type AccountHolderKind = 'ADMIN_COMPANY' | 'DEALER' | 'DEALER_GROUP' | 'AGENT' | 'CUSTOMER' | 'INSURER'
-  | 'LIEN_HOLDER' | 'REPAIR_FACILITY' | 'INSPECTION_COMPANY' | 'CLAIM_PAYEE'
+export type AccountHolderKind =
+  | 'ADMIN_COMPANY'
+  | 'DEALER'
+  | 'DEALER_GROUP'
+  | 'AGENT'
+  | 'CUSTOMER'
+  | 'INSURER'
+  | 'LIEN_HOLDER'
+  | 'REPAIR_FACILITY'
+  | 'INSPECTION_COMPANY'
+  | 'CLAIM_PAYEE'
 
 export type AccountHolderTable = {
   id: Generated<number>
@@ -202,7 +213,12 @@ export type DisbursementAccountTable = {
   version: Generated<number>
 }
 
-export type RepairFacilityLinkTable = { tenant_id: number; repair_facility_id: number; linked_id: number; created_at: Timestamp }
+export type RepairFacilityLinkTable = {
+  tenant_id: number
+  repair_facility_id: number
+  linked_id: number
+  created_at: Timestamp
+}
 
 export type RateBookTable = {
   id: Generated<number>
@@ -253,7 +269,12 @@ export type RateDisbursementTable = {
   version: Generated<number>
 }
 
-export type DealerRateVisibilitySetTable = { tenant_id: number; dealer_id: number; version: number; updated_at: Timestamp }
+export type DealerRateVisibilitySetTable = {
+  tenant_id: number
+  dealer_id: number
+  version: number
+  updated_at: Timestamp
+}
 
 export type DealerRateVisibilityTable = {
   id: Generated<number>
@@ -267,30 +288,32 @@ export type DealerRateVisibilityTable = {
 }
 
 /** Every table. Contracts, the ledger and documents describe theirs in schema.<area>.ts. */
-export type DB = ContractTables & LedgerTables & DocumentTables & {
-  tenant: TenantTable
-  tenant_signing_key: TenantSigningKeyTable
-  api_key: ApiKeyTable
-  identity_provider: IdentityProviderTable
-  app_user: AppUserTable
-  membership_role: MembershipRoleTable
-  membership_group: MembershipGroupTable
-  membership_group_account_holder: MembershipGroupAccountHolderTable
-  user_role: UserRoleTable
-  user_group: UserGroupTable
-  audit_log: AuditLogTable
-  idempotency_key: IdempotencyKeyTable
-  general_setting: GeneralSettingTable
-  account_holder: AccountHolderTable
-  dealer_agent: DealerAgentTable
-  custom_field_definition: CustomFieldDefinitionTable
-  account_holder_custom_field: AccountHolderCustomFieldTable
-  disbursement_account: DisbursementAccountTable
-  repair_facility_link: RepairFacilityLinkTable
-  rate_book: RateBookTable
-  rating_catalogue_item: RatingCatalogueItemTable
-  rate_quote_key: RateQuoteKeyTable
-  rate_disbursement: RateDisbursementTable
-  dealer_rate_visibility_set: DealerRateVisibilitySetTable
-  dealer_rate_visibility: DealerRateVisibilityTable
-}
+export type DB = ContractTables &
+  LedgerTables &
+  DocumentTables & {
+    tenant: TenantTable
+    tenant_signing_key: TenantSigningKeyTable
+    api_key: ApiKeyTable
+    identity_provider: IdentityProviderTable
+    app_user: AppUserTable
+    membership_role: MembershipRoleTable
+    membership_group: MembershipGroupTable
+    membership_group_account_holder: MembershipGroupAccountHolderTable
+    user_role: UserRoleTable
+    user_group: UserGroupTable
+    audit_log: AuditLogTable
+    idempotency_key: IdempotencyKeyTable
+    general_setting: GeneralSettingTable
+    account_holder: AccountHolderTable
+    dealer_agent: DealerAgentTable
+    custom_field_definition: CustomFieldDefinitionTable
+    account_holder_custom_field: AccountHolderCustomFieldTable
+    disbursement_account: DisbursementAccountTable
+    repair_facility_link: RepairFacilityLinkTable
+    rate_book: RateBookTable
+    rating_catalogue_item: RatingCatalogueItemTable
+    rate_quote_key: RateQuoteKeyTable
+    rate_disbursement: RateDisbursementTable
+    dealer_rate_visibility_set: DealerRateVisibilitySetTable
+    dealer_rate_visibility: DealerRateVisibilityTable
+  }

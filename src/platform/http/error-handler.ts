@@ -36,14 +36,20 @@ export function validationFieldErrors(validation: AjvError[], location: string |
     const field = fieldName(location, e.instancePath, e.params)
     if (seen.has(field)) continue
     const code =
-      e.keyword === 'required' ? 'required'
-        : e.keyword === 'additionalProperties' ? 'unknown_field'
-          : e.keyword === 'format' ? 'invalid_format'
-            : e.keyword === 'type' ? 'invalid_type'
+      e.keyword === 'required'
+        ? 'required'
+        : e.keyword === 'additionalProperties'
+          ? 'unknown_field'
+          : e.keyword === 'format'
+            ? 'invalid_format'
+            : e.keyword === 'type'
+              ? 'invalid_type'
               : 'invalid_value'
     const message =
-      e.keyword === 'required' ? 'is required'
-        : e.keyword === 'additionalProperties' ? 'is not a known field'
+      e.keyword === 'required'
+        ? 'is required'
+        : e.keyword === 'additionalProperties'
+          ? 'is not a known field'
           : (e.message ?? 'is invalid')
     seen.set(field, { field, code, message })
   }
@@ -51,27 +57,44 @@ export function validationFieldErrors(validation: AjvError[], location: string |
 }
 
 /** The AppError a failure stands for, or undefined for a real fault (a 500). */
-export function toAppError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): AppError | undefined {
+export function toAppError(
+  error: FastifyError & { validation?: AjvError[]; validationContext?: string },
+): AppError | undefined {
   if (error instanceof AppError) return error
   if (error.validation) {
     const errors = validationFieldErrors(error.validation, error.validationContext)
-    const where = error.validationContext ? ` in the ${error.validationContext === 'querystring' ? 'query string' : error.validationContext}` : ''
-    return platformErrors.create('validation_failed', `${errors.length} invalid field(s)${where}: ${errors.map((e) => e.field).join(', ')}`, { errors })
+    const where = error.validationContext
+      ? ` in the ${error.validationContext === 'querystring' ? 'query string' : error.validationContext}`
+      : ''
+    return platformErrors.create(
+      'validation_failed',
+      `${errors.length} invalid field(s)${where}: ${errors.map((e) => e.field).join(', ')}`,
+      { errors },
+    )
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return platformErrors.create('malformed_json', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? 'The request body is empty but its content type says JSON'
-        : 'The request body is not valid JSON')
+      return platformErrors.create(
+        'malformed_json',
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'The request body is empty but its content type says JSON'
+          : 'The request body is not valid JSON',
+      )
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return platformErrors.create('payload_too_large', 'The request body is larger than the service accepts')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return platformErrors.create('unsupported_media_type', 'The request body has a content type this route does not accept')
+      return platformErrors.create(
+        'unsupported_media_type',
+        'The request body has a content type this route does not accept',
+      )
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return platformErrors.create('validation_failed', 'Content-Length does not match the body')
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return platformErrors.create('uri_too_long', 'A path segment is longer than the service accepts (5000 characters)')
+      return platformErrors.create(
+        'uri_too_long',
+        'A path segment is longer than the service accepts (5000 characters)',
+      )
     case 'FST_ERR_BAD_URL':
       return platformErrors.create('route_not_found', 'The URL cannot be decoded')
     case 'FST_ERR_CTP_INVALID_PARSE_TYPE':
@@ -82,9 +105,11 @@ export function toAppError(error: FastifyError & { validation?: AjvError[]; vali
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return platformErrors.create('malformed_json', 'The request body is not valid JSON')
   }
-  if (error.code === 'FST_ERR_RESPONSE_SERIALIZATION' || error.statusCode === undefined || error.statusCode >= 500) return undefined
+  if (error.code === 'FST_ERR_RESPONSE_SERIALIZATION' || error.statusCode === undefined || error.statusCode >= 500)
+    return undefined
   if (error.statusCode === 429) return platformErrors.create('rate_limited', 'Too many requests')
-  if (error.statusCode === 413) return platformErrors.create('payload_too_large', 'The request body is larger than the service accepts')
+  if (error.statusCode === 413)
+    return platformErrors.create('payload_too_large', 'The request body is larger than the service accepts')
   if (error.statusCode === 415) return platformErrors.create('unsupported_media_type', 'Unsupported content type')
   if (error.statusCode >= 400 && error.statusCode < 500) {
     return platformErrors.create('validation_failed', 'The request is not acceptable')
@@ -141,7 +166,11 @@ function createMethodIndex() {
  * URL that cannot be decoded, a path segment over maxParamLength) answered as problem+json too.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  void sendProblem(reply, request, toAppError(error) ?? platformErrors.create('route_not_found', 'The URL cannot be routed'))
+  void sendProblem(
+    reply,
+    request,
+    toAppError(error) ?? platformErrors.create('route_not_found', 'The URL cannot be routed'),
+  )
 }
 
 /**
@@ -153,18 +182,24 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 function answerUnparsedRequest(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has no one left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return
-  const problem = err.code === 'HPE_HEADER_OVERFLOW'
-    ? platformErrors.create('request_header_too_large', 'The request line and headers together exceed 16 KiB (a query string that long belongs in a body)')
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? platformErrors.create('request_timeout', 'The request did not arrive in time')
-      : platformErrors.create('malformed_request', 'The HTTP request cannot be parsed')
+  const problem =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? platformErrors.create(
+          'request_header_too_large',
+          'The request line and headers together exceed 16 KiB (a query string that long belongs in a body)',
+        )
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? platformErrors.create('request_timeout', 'The request did not arrive in time')
+        : platformErrors.create('malformed_request', 'The HTTP request cannot be parsed')
   const requestId = randomUUID()
   this.log.debug({ err, requestId }, 'HTTP request refused by the parser')
   if (socket.writable) {
     // No request was parsed, so there is no path to name as the instance.
     const body = JSON.stringify(problemBody(problem, '', requestId))
-    socket.write(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\nContent-Type: application/problem+json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    )
   }
   socket.destroy(err)
 }
@@ -181,19 +216,35 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     // One line per refused request during an outage (no stack: the cause is the database, not the code).
-    if (appError?.code === 'database_unavailable') request.log.warn({ requestId: request.id, cause: error.message }, 'database unavailable')
+    if (appError?.code === 'database_unavailable')
+      request.log.warn({ requestId: request.id, cause: error.message }, 'database unavailable')
     if (appError) return sendProblem(reply, request, appError)
     request.log.error({ err: error, requestId: request.id }, 'unhandled error')
-    return sendProblem(reply, request, platformErrors.create('internal_error', `An unexpected error occurred; quote request id ${request.id} when reporting it`))
+    return sendProblem(
+      reply,
+      request,
+      platformErrors.create(
+        'internal_error',
+        `An unexpected error occurred; quote request id ${request.id} when reporting it`,
+      ),
+    )
   })
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
     const allowed = methodIndex.allowedFor(path)
     if (allowed && allowed.length > 0 && !allowed.includes(request.method)) {
-      return sendProblem(reply, request, platformErrors.create('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, {
-        headers: { allow: allowed.join(', ') },
-      }))
+      return sendProblem(
+        reply,
+        request,
+        platformErrors.create(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+          {
+            headers: { allow: allowed.join(', ') },
+          },
+        ),
+      )
     }
     return sendProblem(reply, request, platformErrors.create('route_not_found', `No route ${request.method} ${path}`))
   })

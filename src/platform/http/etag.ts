@@ -16,10 +16,13 @@ export function assertIfMatch(request: FastifyRequest, currentVersion: number): 
   if (header === undefined) return
   const tags = header.split(',').map((t) => t.trim())
   if (tags.includes('*') || tags.includes(etagOf(currentVersion))) return
-  throw platformErrors.create('precondition_failed', `If-Match ${header} does not match the current version ${etagOf(currentVersion)}`)
+  throw platformErrors.create(
+    'precondition_failed',
+    `If-Match ${header} does not match the current version ${etagOf(currentVersion)}`,
+  )
 }
 
 /** The version the request expects, if any: lets a service check it inside its transaction. */
-export function expectedVersion(request: FastifyRequest): ((current: number) => void) {
+export function expectedVersion(request: FastifyRequest): (current: number) => void {
   return (current) => assertIfMatch(request, current)
 }

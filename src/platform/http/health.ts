@@ -29,35 +29,52 @@ async function pingWithin(db: Database, ms: number): Promise<void> {
  * invalidation bus is listening (without it this instance's caches can go stale unnoticed), so a
  * load balancer sends traffic elsewhere while either is away (docs/operations.md).
  */
-export async function healthRoutes(app: FastifyInstance, { db, bus }: { db: Database; bus: InvalidationBus }): Promise<void> {
-  app.get('/health/live', {
-    schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } },
-    config: { auth: 'none' },
-  }, async () => ({ status: 'ok' }))
-
-  app.get('/health/ready', {
-    schema: {
-      tags: ['Health'],
-      summary: 'The service can reach its database and hears cache invalidations',
-      description: '503 `service_unavailable` while the database does not answer or the invalidation bus is reconnecting; `checks` in the problem says which.',
-      response: { 200: Status },
+export async function healthRoutes(
+  app: FastifyInstance,
+  { db, bus }: { db: Database; bus: InvalidationBus },
+): Promise<void> {
+  app.get(
+    '/health/live',
+    {
+      schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } },
+      config: { auth: 'none' },
     },
-    config: { auth: 'none' },
-  }, async (req) => {
-    let database = 'up'
-    try {
-      await pingWithin(db, PING_TIMEOUT_MS)
-    } catch (err) {
-      database = 'down'
-      req.log.warn({ err: (err as Error).message }, 'readiness: the database is not reachable')
-    }
-    const busStatus = bus.status()
-    const invalidationBus = busStatus.state === 'listening' ? 'up' : 'down'
-    if (database === 'up' && invalidationBus === 'up') return { status: 'ready' }
-    const down = [database === 'down' ? 'the database is not reachable' : '', invalidationBus === 'down' ? `the cache invalidation bus is ${busStatus.state} (since ${busStatus.since.toISOString()})` : '']
-    throw platformErrors.create('service_unavailable', `Not ready: ${down.filter(Boolean).join('; ')}`, {
-      headers: { 'retry-after': '2' },
-      extensions: { checks: { database, invalidationBus } },
-    })
-  })
+    async () => ({ status: 'ok' }),
+  )
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['Health'],
+        summary: 'The service can reach its database and hears cache invalidations',
+        description:
+          '503 `service_unavailable` while the database does not answer or the invalidation bus is reconnecting; `checks` in the problem says which.',
+        response: { 200: Status },
+      },
+      config: { auth: 'none' },
+    },
+    async (req) => {
+      let database = 'up'
+      try {
+        await pingWithin(db, PING_TIMEOUT_MS)
+      } catch (err) {
+        database = 'down'
+        req.log.warn({ err: (err as Error).message }, 'readiness: the database is not reachable')
+      }
+      const busStatus = bus.status()
+      const invalidationBus = busStatus.state === 'listening' ? 'up' : 'down'
+      if (database === 'up' && invalidationBus === 'up') return { status: 'ready' }
+      const down = [
+        database === 'down' ? 'the database is not reachable' : '',
+        invalidationBus === 'down'
+          ? `the cache invalidation bus is ${busStatus.state} (since ${busStatus.since.toISOString()})`
+          : '',
+      ]
+      throw platformErrors.create('service_unavailable', `Not ready: ${down.filter(Boolean).join('; ')}`, {
+        headers: { 'retry-after': '2' },
+        extensions: { checks: { database, invalidationBus } },
+      })
+    },
+  )
 }

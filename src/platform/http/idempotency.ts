@@ -26,7 +26,6 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url')
 }
 
-
 type Outcome =
   | { kind: 'fresh'; result: unknown }
   | { kind: 'replay'; status: number; headers: Record<string, string>; body: unknown }
@@ -35,15 +34,27 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Database; c
   const { db, clock } = deps
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (!methods.includes('POST') || authModeOf(route.config, route.url) === 'none' || route.config?.idempotent === false) return
+    if (
+      !methods.includes('POST') ||
+      authModeOf(route.config, route.url) === 'none' ||
+      route.config?.idempotent === false
+    )
+      return
     const original = route.handler as RouteHandlerMethod
     const routeUrl = route.url
 
-    route.handler = async function idempotentHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    route.handler = async function idempotentHandler(
+      this: FastifyInstance,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) {
       const key = request.headers['idempotency-key']
       if (key === undefined) return original.call(this, request, reply)
       if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
-        throw platformErrors.create('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters')
+        throw platformErrors.create(
+          'invalid_idempotency_key',
+          'Idempotency-Key must be 1 to 255 visible ASCII characters',
+        )
       }
       const ctx = request.ctx
       const scopeKey = sha256(`${ctx.apiKeyId}|${ctx.principal?.userId ?? ''}|POST ${routeUrl.toLowerCase()}|${key}`)
@@ -51,38 +62,64 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Database; c
       const now = clock.now()
 
       const outcome = await db.transaction<Outcome>(ctx.tenantId, async (tx) => {
-        const lock = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`${ctx.tenantId}|${scopeKey}`}, 0)) as ok`.execute(tx)
+        const lock = await sql<{
+          ok: boolean
+        }>`select pg_try_advisory_xact_lock(hashtextextended(${`${ctx.tenantId}|${scopeKey}`}, 0)) as ok`.execute(tx)
         if (!lock.rows[0]?.ok) {
-          throw platformErrors.create('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly')
+          throw platformErrors.create(
+            'idempotency_in_progress',
+            'A request with this Idempotency-Key is still being processed; retry shortly',
+          )
         }
-        const existing = await tx.selectFrom('idempotency_key').selectAll()
-          .where('tenant_id', '=', ctx.tenantId).where('scope_key', '=', scopeKey).executeTakeFirst()
+        const existing = await tx
+          .selectFrom('idempotency_key')
+          .selectAll()
+          .where('tenant_id', '=', ctx.tenantId)
+          .where('scope_key', '=', scopeKey)
+          .executeTakeFirst()
         if (existing && existing.expires_at.getTime() > now.getTime()) {
           if (existing.request_hash !== requestHash) {
-            throw platformErrors.create('idempotency_key_reused', 'This Idempotency-Key was used with a different request body')
+            throw platformErrors.create(
+              'idempotency_key_reused',
+              'This Idempotency-Key was used with a different request body',
+            )
           }
-          return { kind: 'replay', status: existing.status_code, headers: existing.response_headers as Record<string, string>, body: existing.response_body }
+          return {
+            kind: 'replay',
+            status: existing.status_code,
+            headers: existing.response_headers as Record<string, string>,
+            body: existing.response_body,
+          }
         }
         if (existing) {
-          await tx.deleteFrom('idempotency_key').where('tenant_id', '=', ctx.tenantId).where('scope_key', '=', scopeKey).execute()
+          await tx
+            .deleteFrom('idempotency_key')
+            .where('tenant_id', '=', ctx.tenantId)
+            .where('scope_key', '=', scopeKey)
+            .execute()
         }
-        const result = await db.withAmbient(ctx.tenantId, tx, () => Promise.resolve(original.call(this, request, reply)))
+        const result = await db.withAmbient(ctx.tenantId, tx, () =>
+          Promise.resolve(original.call(this, request, reply)),
+        )
         if (reply.statusCode >= 200 && reply.statusCode < 300) {
           const headers: Record<string, string> = {}
           for (const h of REPLAYED_HEADERS) {
             const v = reply.getHeader(h)
             if (typeof v === 'string') headers[h] = v
           }
-          await tx.insertInto('idempotency_key').values({
-            tenant_id: ctx.tenantId,
-            scope_key: scopeKey,
-            request_hash: requestHash,
-            status_code: reply.statusCode,
-            response_headers: JSON.stringify(headers),
-            response_body: result === undefined ? null : JSON.stringify(result),
-            created_at: now,
-            expires_at: new Date(now.getTime() + KEY_LIFETIME_MS),
-          }).execute()
+          await tx
+            .insertInto('idempotency_key')
+            .values({
+              tenant_id: ctx.tenantId,
+              scope_key: scopeKey,
+              request_hash: requestHash,
+              status_code: reply.statusCode,
+              response_headers: JSON.stringify(headers),
+              response_body: result === undefined ? null : JSON.stringify(result),
+              created_at: now,
+              expires_at: new Date(now.getTime() + KEY_LIFETIME_MS),
+            })
+            .execute()
         }
         return { kind: 'fresh', result }
       })

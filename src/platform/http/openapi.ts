@@ -25,8 +25,18 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Tenant API key (shown once when created).' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/auth/token or the tenant\'s identity provider.' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: 'Tenant API key (shown once when created).',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: "Access token from POST /api/auth/token or the tenant's identity provider.",
+          },
         },
       },
     },
@@ -37,7 +47,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       const config = (route.config ?? {}) as { auth?: AuthMode; permission?: string; bearerOnly?: boolean }
       const mode = authModeOf(config, url)
       const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) }
-      if (mode === 'user') out.security = config.bearerOnly ? [{ apiKey: [], bearer: [] }, { bearer: [] }] : [{ apiKey: [], bearer: [] }]
+      if (mode === 'user')
+        out.security = config.bearerOnly ? [{ apiKey: [], bearer: [] }, { bearer: [] }] : [{ apiKey: [], bearer: [] }]
       else if (mode === 'apiKey') out.security = [{ apiKey: [] }]
       else out.security = []
       if (config.permission) {

@@ -17,7 +17,10 @@ export function listWindow(query: { limit?: number; offset?: number }): Window {
   }
 }
 
-export function pageWindow(query: { pageNumber?: number; pageSize?: number }): Window & { pageNumber: number; pageSize: number } {
+export function pageWindow(query: {
+  pageNumber?: number
+  pageSize?: number
+}): Window & { pageNumber: number; pageSize: number } {
   const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
   const pageNumber = query.pageNumber ?? 1
   return { pageNumber, pageSize, limit: pageSize, offset: (pageNumber - 1) * pageSize }
@@ -45,10 +48,14 @@ export function sendList<T>(reply: FastifyReply, result: { items: T[]; totalCoun
  * Applies a window to a query. The bounds are written as literals, not parameters: with them as
  * parameters PostgreSQL kept re-planning the prepared statement instead of using its generic plan.
  */
-export function windowed<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, window: Window): SelectQueryBuilder<DB, TB, O> {
+export function windowed<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  window: Window,
+): SelectQueryBuilder<DB, TB, O> {
   // Literals go into the SQL text as written: anything but a non-negative safe integer (Infinity,
   // 1e26) would be a database error at best. The route schemas bound limit, offset and pages
   // (platform/http/schemas.ts); reaching this means a route took paging values without them.
-  if (!isWindowBound(window.limit) || !isWindowBound(window.offset)) throw new RangeError(`unbounded list window ${window.limit}/${window.offset}`)
+  if (!isWindowBound(window.limit) || !isWindowBound(window.offset))
+    throw new RangeError(`unbounded list window ${window.limit}/${window.offset}`)
   return query.limit(sql.lit(window.limit)).offset(sql.lit(window.offset))
 }

@@ -22,16 +22,18 @@ export const ProblemSchema = Type.Object(
     $id: 'Problem',
     additionalProperties: true,
     description: 'application/problem+json (RFC 9457)',
-    examples: [{
-      type: 'urn:problem-type:vpp:validation_failed',
-      title: 'Invalid request',
-      status: 400,
-      detail: '1 invalid field(s) in the body: emailAddress',
-      instance: '/api/v1/adminusers',
-      code: 'validation_failed',
-      requestId: 'req-1',
-      errors: [{ field: 'emailAddress', code: 'invalid_format', message: 'must match format "email"' }],
-    }],
+    examples: [
+      {
+        type: 'urn:problem-type:vpp:validation_failed',
+        title: 'Invalid request',
+        status: 400,
+        detail: '1 invalid field(s) in the body: emailAddress',
+        instance: '/api/v1/adminusers',
+        code: 'validation_failed',
+        requestId: 'req-1',
+        errors: [{ field: 'emailAddress', code: 'invalid_format', message: 'must match format "email"' }],
+      },
+    ],
   },
 )
 
@@ -51,27 +53,37 @@ export const IntegerId = (description: string) => Type.Integer({ description, ex
  * An id a list is filtered by, bounded like every integer that reaches SQL: ids are positive bigints
  * read into JS numbers, so none exceeds Number.MAX_SAFE_INTEGER; beyond it is a 400, not a database error.
  */
-export const IdFilter = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description })
+export const IdFilter = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description })
 
 /** limit/offset of plain lists: bounded, so that the pager never writes a number SQL cannot take. */
 export const ListQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (default 100, max 1000).' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (default 100, max 1000).' }),
+  ),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0, description: 'Rows to skip.' })),
 }
 
 export const PagedQuery = {
-  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page to return, from 1.' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Items per page (default 100, max 1000).' })),
+  pageNumber: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page to return, from 1.' }),
+  ),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Items per page (default 100, max 1000).' }),
+  ),
 }
 
 export function Paged<T extends TSchema>(item: T, name: string) {
-  return Type.Object({
-    items: Type.Array(item),
-    pageNumber: Type.Integer(),
-    pageSize: Type.Integer(),
-    totalCount: Type.Integer(),
-    totalPages: Type.Integer(),
-  }, { title: name })
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      pageNumber: Type.Integer(),
+      pageSize: Type.Integer(),
+      totalCount: Type.Integer(),
+      totalPages: Type.Integer(),
+    },
+    { title: name },
+  )
 }
 
 export const DateTime = (description: string) => Type.String({ format: 'date-time', description })

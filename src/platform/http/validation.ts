@@ -31,7 +31,14 @@ type CachingAjv = { ajv: Ajv; compiled: Map<string, ValidateFunction> }
 function createAjv(options: Options): CachingAjv {
   // strictNumbers: Infinity and NaN are neither integers nor numbers (JSON.parse reads 1e309 as
   // Infinity; without it the validator let it through to the pager and the SQL).
-  const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false, ...options })
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    strictNumbers: true,
+    useDefaults: true,
+    removeAdditional: false,
+    ...options,
+  })
   addFormats(ajv)
   return { ajv, compiled: new Map() }
 }
@@ -156,7 +163,13 @@ function refusingNonFinite(validate: ValidateFunction): ValidateFunction {
         values.forEach((v, i) => {
           if (typeof v === 'number' && !Number.isFinite(v)) {
             const instancePath = Array.isArray(value) ? `/${pointer(key)}/${i}` : `/${pointer(key)}`
-            errors.push({ instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' })
+            errors.push({
+              instancePath,
+              schemaPath: '#/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be a finite number',
+            })
           }
         })
       }
@@ -178,14 +191,19 @@ const buildUncachedSerializer = serializerSelector()
 const serializers = new Map<string, Map<string, (data: unknown) => string>>()
 
 /** Fastify's own response serializer builder (fast-json-stringify), each distinct schema compiled once per process. */
-export function buildSerializer(externalSchemas: Record<string, unknown> = {}, serializerOptions?: unknown): FastifySerializerCompiler<unknown> {
+export function buildSerializer(
+  externalSchemas: Record<string, unknown> = {},
+  serializerOptions?: unknown,
+): FastifySerializerCompiler<unknown> {
   const contextKey = JSON.stringify([externalSchemas, serializerOptions ?? null])
   let compiled = serializers.get(contextKey)
   if (compiled === undefined) {
     compiled = new Map()
     serializers.set(contextKey, compiled)
   }
-  const compile = buildUncachedSerializer(externalSchemas as never, serializerOptions as never) as unknown as (route: { schema: unknown }) => (data: unknown) => string
+  const compile = buildUncachedSerializer(externalSchemas as never, serializerOptions as never) as unknown as (route: {
+    schema: unknown
+  }) => (data: unknown) => string
   const cache = compiled
   return (route) => {
     const key = JSON.stringify(route.schema)
@@ -205,13 +223,17 @@ export function buildSerializer(externalSchemas: Record<string, unknown> = {}, s
  * as usual. The schema stays on the route for the OpenAPI document.
  */
 export function validatedExcept(part: 'body' | 'querystring'): FastifySchemaCompiler<unknown> {
-  return ({ schema, httpPart }) => (httpPart === part ? () => true : compileOnce(httpPart === 'body' ? validators().bodies : validators().texts, schema as object))
+  return ({ schema, httpPart }) =>
+    httpPart === part
+      ? () => true
+      : compileOnce(httpPart === 'body' ? validators().bodies : validators().texts, schema as object)
 }
 
 /** A strict validator for values built in code (for example a patched resource): every error listed. */
 export function compileSchemaValidator(schema: TSchema): (value: unknown) => FieldError[] {
   const validate = compileOnce(validators().bodies, schema as object)
-  return (value) => (validate(value) ? [] : validationFieldErrors(validate.errors as Parameters<typeof validationFieldErrors>[0], 'body'))
+  return (value) =>
+    validate(value) ? [] : validationFieldErrors(validate.errors as Parameters<typeof validationFieldErrors>[0], 'body')
 }
 
 const LOCATION_NAMES = { params: 'path', querystring: 'query string', body: 'body' } as const
@@ -228,26 +250,48 @@ export function unstorableTextError(req: Pick<FastifyRequest, 'params' | 'query'
   for (const location of ['params', 'body', 'querystring'] as const) {
     // The query string and the path parameters are objects without Object.prototype (the query
     // parser's own prototype): copied into a plain object, which is what scanText walks.
-    const value = location === 'body' ? req.body : { ...(location === 'params' ? req.params : req.query) as object }
+    const value = location === 'body' ? req.body : { ...((location === 'params' ? req.params : req.query) as object) }
     // A text body (CSV) is one string; a Buffer body is bytes, which scanText leaves alone.
     if (typeof value !== 'string' && (value === null || typeof value !== 'object')) continue
     const scan = scanText(value)
     if (scan.tooDeep) {
-      return platformErrors.create('validation_failed', `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
-        errors: [{ field: '(body)', code: 'too_deep', message: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }],
-      })
+      return platformErrors.create(
+        'validation_failed',
+        `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+        {
+          errors: [
+            {
+              field: '(body)',
+              code: 'too_deep',
+              message: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+            },
+          ],
+        },
+      )
     }
     if (scan.findings.length === 0) continue
-    const errors = validationFieldErrors(scan.findings.map((f) => ({
-      instancePath: f.path.map((k) => `/${pointer(typeof k === 'string' ? printable(k) : k)}`).join(''),
-      keyword: 'text',
-      params: {},
-      message: f.reason === 'nul'
-        ? (f.inKey ? 'has a name with the NUL character (U+0000), which cannot be stored' : 'must not contain the NUL character (U+0000)')
-        : (f.inKey ? 'has a name that is not well-formed Unicode (a lone surrogate)' : 'must be well-formed Unicode (no lone surrogate)'),
-    })), location)
+    const errors = validationFieldErrors(
+      scan.findings.map((f) => ({
+        instancePath: f.path.map((k) => `/${pointer(typeof k === 'string' ? printable(k) : k)}`).join(''),
+        keyword: 'text',
+        params: {},
+        message:
+          f.reason === 'nul'
+            ? f.inKey
+              ? 'has a name with the NUL character (U+0000), which cannot be stored'
+              : 'must not contain the NUL character (U+0000)'
+            : f.inKey
+              ? 'has a name that is not well-formed Unicode (a lone surrogate)'
+              : 'must be well-formed Unicode (no lone surrogate)',
+      })),
+      location,
+    )
     const more = scan.truncated ? ' (the first 100 listed)' : ''
-    return platformErrors.create('validation_failed', `${errors.length} invalid field(s) in the ${LOCATION_NAMES[location]}${more}: ${errors.map((e) => e.field).join(', ')}`, { errors })
+    return platformErrors.create(
+      'validation_failed',
+      `${errors.length} invalid field(s) in the ${LOCATION_NAMES[location]}${more}: ${errors.map((e) => e.field).join(', ')}`,
+      { errors },
+    )
   }
   return undefined
 }

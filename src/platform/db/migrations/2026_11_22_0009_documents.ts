@@ -86,7 +86,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const tenants = await sql<{ id: number }>`select id from tenant`.execute(db)
   for (const { id } of tenants.rows) {
     await sql`select set_config('app.tenant_id', ${String(id)}, true)`.execute(db)
-    await sql`insert into document_link_key (tenant_id, secret) values (${id}, ${randomBytes(32)}) on conflict (tenant_id) do nothing`.execute(db)
+    await sql`insert into document_link_key (tenant_id, secret) values (${id}, ${randomBytes(32)}) on conflict (tenant_id) do nothing`.execute(
+      db,
+    )
   }
   await sql`select set_config('app.tenant_id', '', true)`.execute(db)
 }

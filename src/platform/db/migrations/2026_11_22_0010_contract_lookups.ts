@@ -43,7 +43,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const tenants = await sql<{ id: number }>`select id from tenant`.execute(db)
   for (const { id } of tenants.rows) {
     await sql`select set_config('app.tenant_id', ${String(id)}, true)`.execute(db)
-    const row = await sql<{ last_value: string }>`select last_value from contract_number_sequence where tenant_id = ${id}`.execute(db)
+    const row = await sql<{
+      last_value: string
+    }>`select last_value from contract_number_sequence where tenant_id = ${id}`.execute(db)
     const last = row.rows[0] ? Number(row.rows[0].last_value) : 0
     await sql.raw(`create sequence contract_number_seq_${Number(id)} start with ${last + 1}`).execute(db)
   }
