@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -42,7 +42,6 @@ const TAGS = ['Contracts']
 const READ = { permission: 'contracts:read' }
 const WRITE = { permission: 'contracts:write' }
 const FINALIZE = { permission: 'contracts:finalize' }
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 const contractRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Contract#' })
 const holdRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractHold#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractSummary#' })
@@ -77,7 +76,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      const created = await core.create(ctxOf(req), req.body as DealInput)
+      const created = await core.create(authenticatedContext(req), req.body as DealInput)
       setEtag(res, created.version)
       res.code(201).header('location', `/api/contracts/${created.id}`)
       return created
@@ -107,7 +106,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     async (req, typedReply) => {
       // The reply is PDF bytes, which the typed reply of a binary schema does not model.
       const reply = typedReply as FastifyReply
-      const pdf = await lifecycle.draftForDeal(ctxOf(req), req.body as DealInput)
+      const pdf = await lifecycle.draftForDeal(authenticatedContext(req), req.body as DealInput)
       reply.type('application/pdf').header('content-disposition', 'inline; filename="contract-draft.pdf"')
       return reply.send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))
     },
@@ -126,7 +125,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req, res) => sendList(res, await core.search(ctxOf(req), req.query, listWindow(req.query))),
+    async (req, res) => sendList(res, await core.search(authenticatedContext(req), req.query, listWindow(req.query))),
   )
 
   app.get(
@@ -144,7 +143,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     },
     async (req) => {
       const window = pageWindow(req.query)
-      const result = await core.search(ctxOf(req), req.query, window)
+      const result = await core.search(authenticatedContext(req), req.query, window)
       return toPage(result.items, result.totalCount, window)
     },
   )
@@ -161,7 +160,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: READ,
     },
     async (req, res) => {
-      const c = await core.getByIdentifier(ctxOf(req), req.params.identifier)
+      const c = await core.getByIdentifier(authenticatedContext(req), req.params.identifier)
       setEtag(res, c.version)
       return c
     },
@@ -192,7 +191,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: READ,
     },
     async (req, res) => {
-      const c = await core.get(ctxOf(req), req.params.contractId)
+      const c = await core.get(authenticatedContext(req), req.params.contractId)
       setEtag(res, c.version)
       return c
     },
@@ -219,7 +218,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     },
     async (req, res) => {
       const changed = await core.patch(
-        ctxOf(req),
+        authenticatedContext(req),
         req.params.contractId,
         req.body,
         req.headers['content-type'],
@@ -247,7 +246,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       preValidation: noBodyIsEmpty,
       config: FINALIZE,
     },
-    async (req) => lifecycle.finalize(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.finalize(authenticatedContext(req), req.params.contractId),
   )
 
   app.post(
@@ -267,7 +266,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       preValidation: noBodyIsEmpty,
       config: FINALIZE,
     },
-    async (req) => lifecycle.refinalize(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.refinalize(authenticatedContext(req), req.params.contractId),
   )
 
   app.get(
@@ -282,7 +281,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.holds(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.holds(authenticatedContext(req), req.params.contractId),
   )
 
   app.post(
@@ -299,7 +298,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      const hold = await lifecycle.placeHold(ctxOf(req), req.params.contractId, req.body)
+      const hold = await lifecycle.placeHold(authenticatedContext(req), req.params.contractId, req.body)
       res.code(201).header('location', `/api/contracts/${req.params.contractId}/holds/${hold.holdId}/resolves`)
       return hold
     },
@@ -317,7 +316,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.resolutions(ctxOf(req), req.params.contractId, req.params.holdId),
+    async (req) => lifecycle.resolutions(authenticatedContext(req), req.params.contractId, req.params.holdId),
   )
 
   app.post(
@@ -336,7 +335,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     },
     async (req, res) => {
       res.code(201)
-      return lifecycle.resolveHold(ctxOf(req), req.params.contractId, req.params.holdId, req.body ?? {})
+      return lifecycle.resolveHold(authenticatedContext(req), req.params.contractId, req.params.holdId, req.body ?? {})
     },
   )
 
@@ -351,7 +350,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.lockStatus(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.lockStatus(authenticatedContext(req), req.params.contractId),
   )
 
   app.post(
@@ -369,7 +368,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       preValidation: noBodyIsEmpty,
       config: WRITE,
     },
-    async (req) => lifecycle.lock(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.lock(authenticatedContext(req), req.params.contractId),
   )
 
   app.delete(
@@ -385,7 +384,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      await lifecycle.unlock(ctxOf(req), req.params.contractId)
+      await lifecycle.unlock(authenticatedContext(req), req.params.contractId)
       return res.code(204).send(null)
     },
   )
@@ -404,7 +403,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      const c = await lifecycle.setCoBuyer(ctxOf(req), req.params.contractId, req.body)
+      const c = await lifecycle.setCoBuyer(authenticatedContext(req), req.params.contractId, req.body)
       setEtag(res, c.version)
       return c
     },
@@ -423,7 +422,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      await lifecycle.removeCoBuyer(ctxOf(req), req.params.contractId)
+      await lifecycle.removeCoBuyer(authenticatedContext(req), req.params.contractId)
       return res.code(204).send(null)
     },
   )
@@ -441,7 +440,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.documentsOf(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.documentsOf(authenticatedContext(req), req.params.contractId),
   )
 
   app.post(
@@ -460,7 +459,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: WRITE,
     },
     async (req, res) => {
-      const doc = await lifecycle.produceDocument(ctxOf(req), req.params.contractId)
+      const doc = await lifecycle.produceDocument(authenticatedContext(req), req.params.contractId)
       res.code(201).header('location', `/api/documents/${doc.documentId}`)
       return doc
     },
@@ -478,7 +477,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.coverageGroups(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.coverageGroups(authenticatedContext(req), req.params.contractId),
   )
 
   app.get(
@@ -493,7 +492,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.coverageComponents(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.coverageComponents(authenticatedContext(req), req.params.contractId),
   )
 
   app.get(
@@ -509,6 +508,6 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       },
       config: READ,
     },
-    async (req) => lifecycle.ppmServices(ctxOf(req), req.params.contractId),
+    async (req) => lifecycle.ppmServices(authenticatedContext(req), req.params.contractId),
   )
 }

@@ -2,7 +2,7 @@
 // groups) that user holds: the question user administrators ask when reviewing access.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { IntegerId, problemResponses } from '../../platform/http/schemas.ts'
 import type { MembershipService } from './membership.service.ts'
 
@@ -69,7 +69,6 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
 ) => {
   app.addSchema(RoleSchema)
   app.addSchema(GroupSchema)
-  const ctxOf = (req: { ctx: unknown }) => req.ctx as AuthenticatedContext
   const config = { permission: 'membership:read' }
 
   app.get(
@@ -83,7 +82,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
       },
       config,
     },
-    async (req) => membership.role(ctxOf(req), req.params.membershipRoleId),
+    async (req) => membership.role(authenticatedContext(req), req.params.membershipRoleId),
   )
 
   app.get(
@@ -99,7 +98,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
       },
       config,
     },
-    async (req) => membership.rolesOfUser(ctxOf(req), req.params.id),
+    async (req) => membership.rolesOfUser(authenticatedContext(req), req.params.id),
   )
 
   app.get(
@@ -113,7 +112,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
       },
       config,
     },
-    async (req) => membership.group(ctxOf(req), req.params.membershipGroupId),
+    async (req) => membership.group(authenticatedContext(req), req.params.membershipGroupId),
   )
 
   app.get(
@@ -129,6 +128,6 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
       },
       config,
     },
-    async (req) => membership.groupsOfUser(ctxOf(req), req.params.id),
+    async (req) => membership.groupsOfUser(authenticatedContext(req), req.params.id),
   )
 }

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
@@ -29,8 +29,6 @@ const WRITE = { permission: 'users:write' }
 
 const groupRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'PortalVisibilityGroup#' })
 const dealerRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'PortalVisibilityGroupDealer#' })
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 const DEALERS_DESCRIPTION = 'Dealer summaries, ascending by id, bounded by limit/offset; the total is in X-Total-Count.'
 const READ_SCOPE =
@@ -69,7 +67,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     async (req, reply) => {
       const q = req.query
       const result = await groups.list(
-        ctxOf(req),
+        authenticatedContext(req),
         {
           ...(q.name !== undefined ? { name: q.name } : {}),
           ...(q.dealerId !== undefined ? { dealerId: q.dealerId } : {}),
@@ -95,7 +93,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
       config: WRITE,
     },
     async (req, reply) => {
-      const group = await groups.create(ctxOf(req), req.body)
+      const group = await groups.create(authenticatedContext(req), req.body)
       reply.code(201).header('location', `/api/portalvisibilitygroups/${group.id}`).header('etag', groupEtag(group))
       return group
     },
@@ -128,7 +126,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
         }
       },
     },
-    async (req) => groups.bulkUpdate(ctxOf(req), req.body),
+    async (req) => groups.bulkUpdate(authenticatedContext(req), req.body),
   )
 
   app.get(
@@ -144,7 +142,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
       config: READ,
     },
     async (req, reply) => {
-      const group = await groups.get(ctxOf(req), req.params.portalVisibilityGroupId)
+      const group = await groups.get(authenticatedContext(req), req.params.portalVisibilityGroupId)
       reply.header('etag', groupEtag(group))
       return group
     },
@@ -164,7 +162,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
       config: WRITE,
     },
     async (req, reply) => {
-      await groups.remove(ctxOf(req), req.params.portalVisibilityGroupId, ifMatch(req))
+      await groups.remove(authenticatedContext(req), req.params.portalVisibilityGroupId, ifMatch(req))
       return reply.code(204).send(null)
     },
   )
@@ -183,7 +181,10 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
       config: READ,
     },
     async (req, reply) =>
-      sendList(reply, await groups.dealers(ctxOf(req), req.params.portalVisibilityGroupId, listWindow(req.query))),
+      sendList(
+        reply,
+        await groups.dealers(authenticatedContext(req), req.params.portalVisibilityGroupId, listWindow(req.query)),
+      ),
   )
 
   app.get(
@@ -199,7 +200,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
       config: READ,
     },
     async (req, reply) => {
-      const group = await groups.getByCode(ctxOf(req), req.params.portalVisibilityGroupCode)
+      const group = await groups.getByCode(authenticatedContext(req), req.params.portalVisibilityGroupCode)
       reply.header('etag', groupEtag(group))
       return group
     },
@@ -221,7 +222,11 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     async (req, reply) =>
       sendList(
         reply,
-        await groups.dealersByCode(ctxOf(req), req.params.portalVisibilityGroupCode, listWindow(req.query)),
+        await groups.dealersByCode(
+          authenticatedContext(req),
+          req.params.portalVisibilityGroupCode,
+          listWindow(req.query),
+        ),
       ),
   )
 }

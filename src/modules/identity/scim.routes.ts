@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Clock } from '../../platform/clock.ts'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { userResourceType, userSchema, serviceProviderConfig } from './scim.discovery.ts'
 import { ScimError, scimErrorBody, toScimFailure } from './scim.errors.ts'
 import { toScimUser, weakEtag } from './scim.mapper.ts'
@@ -34,8 +34,6 @@ import {
 } from './scim.schemas.ts'
 import { createScimUserService, ifMatchAllows } from './scim.service.ts'
 import type { UserService } from './user.service.ts'
-
-const ctxOf = (req: { ctx: unknown }) => req.ctx as AuthenticatedContext
 
 /** The absolute base of resource locations (RFC 7643 §3.1 meta.location), from the request's own host. */
 function baseUrl(req: FastifyRequest): string {
@@ -113,7 +111,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:read', bearerOnly: true },
     },
     async (req) => {
-      const page = await scim.list(ctxOf(req), req.query)
+      const page = await scim.list(authenticatedContext(req), req.query)
       const now = clock.now()
       const base = baseUrl(req)
       return {
@@ -141,7 +139,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:write', bearerOnly: true },
     },
     async (req, reply) => {
-      const row = await scim.create(ctxOf(req), req.body)
+      const row = await scim.create(authenticatedContext(req), req.body)
       const user = toScimUser(row, clock.now(), baseUrl(req))
       reply.code(201).header('location', user.meta.location).header('etag', user.meta.version)
       return user
@@ -166,7 +164,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:read', bearerOnly: true },
     },
     async (req, reply) => {
-      const row = await scim.get(ctxOf(req), req.params.id)
+      const row = await scim.get(authenticatedContext(req), req.params.id)
       reply.header('etag', weakEtag(row.version))
       const noneMatch = req.headers['if-none-match']
       if (noneMatch !== undefined && ifMatchAllows(noneMatch, row.version)) return reply.code(304).send(null)
@@ -193,7 +191,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:write', bearerOnly: true },
     },
     async (req, reply) => {
-      const row = await scim.replace(ctxOf(req), req.params.id, req.body, req.headers['if-match'])
+      const row = await scim.replace(authenticatedContext(req), req.params.id, req.body, req.headers['if-match'])
       reply.header('etag', weakEtag(row.version))
       return toScimUser(row, clock.now(), baseUrl(req))
     },
@@ -220,7 +218,12 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:write', bearerOnly: true },
     },
     async (req, reply) => {
-      const row = await scim.patch(ctxOf(req), req.params.id, req.body.Operations, req.headers['if-match'])
+      const row = await scim.patch(
+        authenticatedContext(req),
+        req.params.id,
+        req.body.Operations,
+        req.headers['if-match'],
+      )
       reply.header('etag', weakEtag(row.version))
       return toScimUser(row, clock.now(), baseUrl(req))
     },

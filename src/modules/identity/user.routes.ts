@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { Clock } from '../../platform/clock.ts'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
@@ -57,7 +57,6 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
   { users, clock },
 ) => {
   app.addSchema(UserSchema)
-  const ctxOf = (req: { ctx: unknown }) => req.ctx as AuthenticatedContext
 
   app.get(
     '/api/v1/adminusers',
@@ -75,7 +74,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     async (req, reply) => {
       const q = req.query
       const result = await users.search(
-        ctxOf(req),
+        authenticatedContext(req),
         {
           ...(q['searchData.id'] !== undefined ? { id: q['searchData.id'] } : {}),
           ...(q['searchData.emailAddress'] !== undefined ? { emailAddress: q['searchData.emailAddress'] } : {}),
@@ -104,7 +103,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:write' },
     },
     async (req, reply) => {
-      const row = await users.create(ctxOf(req), fromCreate(req.body))
+      const row = await users.create(authenticatedContext(req), fromCreate(req.body))
       setEtag(reply, row.version)
       reply.code(201).header('location', `/api/v1/adminusers/${row.id}`)
       return toUserDto(row, clock.now())
@@ -123,7 +122,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       config: { permission: 'users:read' },
     },
     async (req, reply) => {
-      const row = await users.get(ctxOf(req), req.params.userId)
+      const row = await users.get(authenticatedContext(req), req.params.userId)
       setEtag(reply, row.version)
       return toUserDto(row, clock.now())
     },
@@ -153,7 +152,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
           },
         )
       }
-      const row = await users.replace(ctxOf(req), req.params.userId, fromReplace(req.body), expectedVersion(req))
+      const row = await users.replace(
+        authenticatedContext(req),
+        req.params.userId,
+        fromReplace(req.body),
+        expectedVersion(req),
+      )
       setEtag(reply, row.version)
       return toUserDto(row, clock.now())
     },

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Clock } from '../../platform/clock.ts'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -26,8 +26,6 @@ import { mayRevealSensitive, type AccountHolderService } from './account-holder.
 
 const READ = { permission: 'accountholders:read' }
 const WRITE = { permission: 'accountholders:write' }
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 function filterFrom(def: KindDefinition, q: Record<string, unknown>): AccountHolderFilter {
   const f: AccountHolderFilter = {}
@@ -56,7 +54,7 @@ function registerKind(
   const idOf = (req: FastifyRequest) => (req.params as Record<string, number>)[def.idParam] as number
   const send = (req: FastifyRequest, res: FastifyReply, row: Awaited<ReturnType<AccountHolderService['get']>>) => {
     setEtag(res, row.version)
-    return toReply(def, row, clock.now(), mayRevealSensitive(ctxOf(req)))
+    return toReply(def, row, clock.now(), mayRevealSensitive(authenticatedContext(req)))
   }
 
   app.get(
@@ -73,9 +71,9 @@ function registerKind(
     },
     async (req, res) => {
       const q = req.query as Record<string, unknown>
-      const result = await service.list(ctxOf(req), def, filterFrom(def, q), listWindow(q))
+      const result = await service.list(authenticatedContext(req), def, filterFrom(def, q), listWindow(q))
       const now = clock.now()
-      const reveal = mayRevealSensitive(ctxOf(req))
+      const reveal = mayRevealSensitive(authenticatedContext(req))
       return sendList(res, { items: result.rows.map((r) => toReply(def, r, now, reveal)), totalCount: result.total })
     },
   )
@@ -94,7 +92,7 @@ function registerKind(
         config: WRITE,
       },
       async (req, res) => {
-        const row = await service.create(ctxOf(req), def, req.body as Record<string, unknown>)
+        const row = await service.create(authenticatedContext(req), def, req.body as Record<string, unknown>)
         res.code(201).header('location', `${def.path}/${row.id}`)
         return send(req, res, row)
       },
@@ -112,7 +110,7 @@ function registerKind(
       },
       config: READ,
     },
-    async (req, res) => send(req, res, await service.get(ctxOf(req), def, idOf(req))),
+    async (req, res) => send(req, res, await service.get(authenticatedContext(req), def, idOf(req))),
   )
 
   app.patch(
@@ -133,7 +131,7 @@ function registerKind(
     },
     async (req, res) => {
       const row = await service.patch(
-        ctxOf(req),
+        authenticatedContext(req),
         def,
         idOf(req),
         req.body,
@@ -175,7 +173,7 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
       if (q.businessKey) filter.businessKey = q.businessKey
       if (q.state) filter.state = q.state
       if (q.status) filter.status = q.status as AccountHolderFilter['status']
-      const result = await service.list(ctxOf(req), null, filter, listWindow(q))
+      const result = await service.list(authenticatedContext(req), null, filter, listWindow(q))
       const now = clock.now()
       return sendList(res, { items: result.rows.map((r) => toSummary(r, now)), totalCount: result.total })
     },
@@ -196,9 +194,9 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
       config: READ,
     },
     async (req, res) => {
-      const row = await service.adminCompany(ctxOf(req), req.params.adminCompanyId)
+      const row = await service.adminCompany(authenticatedContext(req), req.params.adminCompanyId)
       setEtag(res, row.version)
-      return toReply(ADMIN_COMPANY, row, clock.now(), mayRevealSensitive(ctxOf(req)))
+      return toReply(ADMIN_COMPANY, row, clock.now(), mayRevealSensitive(authenticatedContext(req)))
     },
   )
 
@@ -221,9 +219,9 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
     async (req) => {
       const q = req.query as Record<string, unknown>
       const window = pageWindow(req.query)
-      const result = await service.list(ctxOf(req), lienHolders, filterFrom(lienHolders, q), window)
+      const result = await service.list(authenticatedContext(req), lienHolders, filterFrom(lienHolders, q), window)
       const now = clock.now()
-      const reveal = mayRevealSensitive(ctxOf(req))
+      const reveal = mayRevealSensitive(authenticatedContext(req))
       return toPage(
         result.rows.map((r) => toReply(lienHolders, r, now, reveal)),
         result.total,

@@ -1,7 +1,7 @@
 // POST /accountholders/autoexpirerequests (spec §4.3): bulk expiry, dry run by default.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { MAX_AUTO_EXPIRE } from './auto-expire.rules.ts'
 import { AutoExpireRequestBody, AutoExpireResultSchema } from './auto-expire.schemas.ts'
@@ -31,6 +31,6 @@ export const autoExpireRoutes: FastifyPluginAsyncTypebox<{ service: AutoExpireSe
       },
       config: { permission: 'accountholders:write' },
     },
-    async (req) => service.run(req.ctx as AuthenticatedContext, req.body),
+    async (req) => service.run(authenticatedContext(req), req.body),
   )
 }

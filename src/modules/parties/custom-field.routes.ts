@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -34,8 +34,6 @@ const fieldRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'CustomField#' })
 const definitionRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'CustomFieldDefinition#' })
 const Deleted = Type.Null({ description: 'Deleted; no body.' })
 const TotalCount = Type.Integer({ description: 'Rows matching the query, ignoring limit/offset.' })
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 type TypeBoxApp = Parameters<FastifyPluginAsyncTypebox>[0]
 
@@ -73,7 +71,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     async (req, reply) => {
       const q = req.query
       const result = await service.listFields(
-        ctxOf(req),
+        authenticatedContext(req),
         def,
         holderOf(req),
         q.name === undefined ? {} : { name: q.name },
@@ -105,7 +103,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
       config: WRITE,
     },
     async (req, reply) => {
-      const row = await service.addField(ctxOf(req), def, holderOf(req), req.body)
+      const row = await service.addField(authenticatedContext(req), def, holderOf(req), req.body)
       setEtag(reply, row.version)
       reply.code(201).header('location', `${def.path}/${holderOf(req)}/customfields/${row.id}`)
       return toFieldDto(row)
@@ -125,7 +123,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
       config: READ,
     },
     async (req, reply) => {
-      const row = await service.getField(ctxOf(req), def, holderOf(req), fieldOf(req))
+      const row = await service.getField(authenticatedContext(req), def, holderOf(req), fieldOf(req))
       setEtag(reply, row.version)
       return toFieldDto(row)
     },
@@ -152,7 +150,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     },
     async (req, reply) => {
       const row = await service.patchField(
-        ctxOf(req),
+        authenticatedContext(req),
         def,
         holderOf(req),
         fieldOf(req),
@@ -178,7 +176,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
       config: WRITE,
     },
     async (req, reply) => {
-      await service.deleteField(ctxOf(req), def, holderOf(req), fieldOf(req), expectedVersion(req))
+      await service.deleteField(authenticatedContext(req), def, holderOf(req), fieldOf(req), expectedVersion(req))
       return reply.code(204).send(null)
     },
   )
@@ -218,7 +216,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     async (req, reply) => {
       const q = req.query
       const result = await service.listDefinitions(
-        ctxOf(req),
+        authenticatedContext(req),
         {
           ...(q.appliesTo === undefined ? {} : { appliesTo: q.appliesTo }),
           ...(q.name === undefined ? {} : { name: q.name }),
@@ -248,7 +246,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
       config: WRITE,
     },
     async (req, reply) => {
-      const row = await service.createDefinition(ctxOf(req), req.body)
+      const row = await service.createDefinition(authenticatedContext(req), req.body)
       setEtag(reply, row.version)
       reply.code(201).header('location', `${collection}/${row.id}`)
       return toDefinitionDto(row)
@@ -267,7 +265,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
       config: READ,
     },
     async (req, reply) => {
-      const row = await service.getDefinition(ctxOf(req), req.params.definitionId)
+      const row = await service.getDefinition(authenticatedContext(req), req.params.definitionId)
       setEtag(reply, row.version)
       return toDefinitionDto(row)
     },
@@ -294,7 +292,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     },
     async (req, reply) => {
       const row = await service.patchDefinition(
-        ctxOf(req),
+        authenticatedContext(req),
         req.params.definitionId,
         req.body,
         req.headers['content-type'],
@@ -319,7 +317,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
       config: WRITE,
     },
     async (req, reply) => {
-      await service.deleteDefinition(ctxOf(req), req.params.definitionId, expectedVersion(req))
+      await service.deleteDefinition(authenticatedContext(req), req.params.definitionId, expectedVersion(req))
       return reply.code(204).send(null)
     },
   )

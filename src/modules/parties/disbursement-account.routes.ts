@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -22,8 +22,6 @@ import type { DisbursementAccountService } from './disbursement-account.service.
 const TAGS = ['Disbursement accounts']
 const COLLECTION = '/api/disbursementaccounts'
 const ONE = `${COLLECTION}/:disbursementAccountId`
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /**
  * The create body is checked by the service, schema and business rules in one pass, so that a
@@ -61,7 +59,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
         ...(q.status !== undefined ? { status: q.status } : {}),
         ...(q.isDefault !== undefined ? { isDefault: q.isDefault } : {}),
       }
-      return sendList(res, await service.list(ctxOf(req), filter, listWindow(q)))
+      return sendList(res, await service.list(authenticatedContext(req), filter, listWindow(q)))
     },
   )
 
@@ -82,7 +80,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
       config: { permission: 'accountholders:write' },
     },
     async (req, res) => {
-      const account = await service.create(ctxOf(req), req.body as unknown)
+      const account = await service.create(authenticatedContext(req), req.body as unknown)
       setEtag(res, account.version)
       res.code(201).header('location', `${COLLECTION}/${account.id}`)
       return account
@@ -107,11 +105,11 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     async (req, res) => {
       const id = req.params.disbursementAccountId
       if (req.query.reveal !== true) {
-        const account = await service.get(ctxOf(req), id)
+        const account = await service.get(authenticatedContext(req), id)
         setEtag(res, account.version)
         return account
       }
-      const account = await service.reveal(ctxOf(req), id)
+      const account = await service.reveal(authenticatedContext(req), id)
       setEtag(res, account.version)
       res.header('cache-control', 'no-store')
       return account
@@ -138,7 +136,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     },
     async (req, res) => {
       const account = await service.patch(
-        ctxOf(req),
+        authenticatedContext(req),
         req.params.disbursementAccountId,
         req.body,
         req.headers['content-type'],

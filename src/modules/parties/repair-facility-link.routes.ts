@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import {
@@ -23,8 +23,6 @@ import type { LinkKind, RepairFacilityLinkService } from './repair-facility-link
 const READ = { permission: 'accountholders:read' }
 const WRITE = { permission: 'accountholders:write' }
 const TAG = 'Repair facilities'
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /** `ids=1,2&ids=3` → [1, 2, 3]. */
 const parseIds = (values: string[]) => values.flatMap((v) => v.split(',')).map(Number)
@@ -60,7 +58,10 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
         config: READ,
       },
       async (req, res) =>
-        sendList(res, await service.list(ctxOf(req), req.params.repairFacilityId, kind, listWindow(req.query))),
+        sendList(
+          res,
+          await service.list(authenticatedContext(req), req.params.repairFacilityId, kind, listWindow(req.query)),
+        ),
     )
 
     app.patch(
@@ -79,7 +80,8 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
         },
         config: WRITE,
       },
-      async (req, res) => sendList(res, await service.change(ctxOf(req), req.params.repairFacilityId, kind, req.body)),
+      async (req, res) =>
+        sendList(res, await service.change(authenticatedContext(req), req.params.repairFacilityId, kind, req.body)),
     )
 
     app.delete(
@@ -98,7 +100,10 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
         config: WRITE,
       },
       async (req, res) =>
-        sendList(res, await service.remove(ctxOf(req), req.params.repairFacilityId, kind, parseIds(req.query.ids))),
+        sendList(
+          res,
+          await service.remove(authenticatedContext(req), req.params.repairFacilityId, kind, parseIds(req.query.ids)),
+        ),
     )
   }
 
@@ -118,6 +123,9 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
       config: READ,
     },
     async (req, res) =>
-      sendList(res, await service.facilitiesOfDealer(ctxOf(req), req.params.dealerId, listWindow(req.query))),
+      sendList(
+        res,
+        await service.facilitiesOfDealer(authenticatedContext(req), req.params.dealerId, listWindow(req.query)),
+      ),
   )
 }

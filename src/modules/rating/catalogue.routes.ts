@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext, type AuthenticatedContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
@@ -63,7 +63,6 @@ import type { RateBookStore } from './ratebook.store.ts'
 const TAGS = ['Rating catalogue']
 const READ = { permission: 'rates:read' }
 const BOOK_HEADER = 'x-rate-book-version'
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 const WHICH_BOOK =
   'Read from the rate book in force today, on `date`, or version `version`; the version read is in the X-Rate-Book-Version header.'
@@ -115,7 +114,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{
   ): Promise<RateBookIndex | undefined> {
     if (q.date !== undefined && q.version !== undefined)
       throw invalidQuery('version', 'conflict', 'give either date or version, not both')
-    const { tenantId } = ctxOf(req)
+    const { tenantId } = authenticatedContext(req)
     const date = q.date ?? (await today(tenantId))
     const book =
       q.version === undefined ? await store.inForce(tenantId, date) : await store.byVersion(tenantId, q.version)
@@ -266,7 +265,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{
       let book: RateBookIndex | undefined
       if (quoteId === undefined) book = await requireBook(req, res, rest)
       else {
-        book = await bookOfQuote(ctxOf(req), quoteId)
+        book = await bookOfQuote(authenticatedContext(req), quoteId)
         if (!book) throw ratingErrors.create('rate_book_not_found', 'the quote was made without a rate book')
         res.header(BOOK_HEADER, String(book.version))
       }

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -29,8 +29,6 @@ const TAGS = ['Disbursements']
 const BASE = '/api/Rates/Disbursements'
 const READ = { permission: 'rates:read' }
 const WRITE = { permission: 'rates:write' }
-
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /**
  * The create body is checked by the service, schema and rules in one pass, so that every bad field
@@ -58,7 +56,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
       },
       config: READ,
     },
-    async (req) => service.codes(ctxOf(req)),
+    async (req) => service.codes(authenticatedContext(req)),
   )
 
   app.get(
@@ -73,7 +71,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
       },
       config: READ,
     },
-    async (req) => service.labels(ctxOf(req)),
+    async (req) => service.labels(authenticatedContext(req)),
   )
 
   app.get(
@@ -107,7 +105,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
       },
       config: READ,
     },
-    async (req) => service.auditEntry(ctxOf(req), req.params.auditLogId),
+    async (req) => service.auditEntry(authenticatedContext(req), req.params.auditLogId),
   )
 
   app.get(
@@ -131,7 +129,10 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
         ...(q.effectiveOn !== undefined ? { effectiveOn: q.effectiveOn } : {}),
         ...(q.code !== undefined ? { code: q.code } : {}),
       }
-      return sendList(res, await service.list(ctxOf(req), req.params.accountHolderId, filter, listWindow(q)))
+      return sendList(
+        res,
+        await service.list(authenticatedContext(req), req.params.accountHolderId, filter, listWindow(q)),
+      )
     },
   )
 
@@ -154,7 +155,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
       config: WRITE,
     },
     async (req, res) => {
-      const created = await service.create(ctxOf(req), req.params.accountHolderId, req.body as unknown)
+      const created = await service.create(authenticatedContext(req), req.params.accountHolderId, req.body as unknown)
       setEtag(res, created.version)
       res.code(201).header('location', `${BASE}/${created.id}`)
       return created
@@ -174,7 +175,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
       config: READ,
     },
     async (req, res) => {
-      const found = await service.get(ctxOf(req), req.params.disbursementId)
+      const found = await service.get(authenticatedContext(req), req.params.disbursementId)
       setEtag(res, found.version)
       return found
     },
@@ -201,7 +202,7 @@ export const disbursementRoutes: FastifyPluginAsyncTypebox<{ service: Disburseme
     },
     async (req, res) => {
       const changed = await service.patch(
-        ctxOf(req),
+        authenticatedContext(req),
         req.params.disbursementId,
         req.body,
         req.headers['content-type'],

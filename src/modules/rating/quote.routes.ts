@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { hasPermission, type AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext, hasPermission, type AuthenticatedContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { validatedExcept } from '../../platform/http/validation.ts'
@@ -14,7 +14,6 @@ import type { EncodedReply } from './reply-json.ts'
 import { MAX_QUOTE_ID_LENGTH } from './quote.token.ts'
 
 const TAGS = ['Rates']
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /** Sends an encoded reply; its buffer goes back to the pool when the response is over. */
 function sendEncoded(res: FastifyReply, reply: EncodedReply) {
@@ -23,7 +22,7 @@ function sendEncoded(res: FastifyReply, reply: EncodedReply) {
 }
 
 function requireExplain(ctx: AuthenticatedContext) {
-  if (!hasPermission(ctx.principal?.permissions ?? new Set(), 'rates:explain')) {
+  if (!hasPermission(ctx.principal.permissions, 'rates:explain')) {
     throw platformErrors.create('permission_denied', 'explain=true requires the rates:explain permission')
   }
 }
@@ -61,7 +60,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{
       config: { permission: 'rates:read' },
     },
     async (req, res) => {
-      const ctx = ctxOf(req)
+      const ctx = authenticatedContext(req)
       const { dealerNumber } = req.params as { dealerNumber: string }
       const read = readQuoteQuery(dealerNumber, req.query as Record<string, unknown>, await today(ctx.tenantId))
       if (!read.ok)
@@ -98,7 +97,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{
       config: { permission: 'rates:read' },
     },
     async (req, res) => {
-      const ctx = ctxOf(req)
+      const ctx = authenticatedContext(req)
       if (req.query.explain) requireExplain(ctx)
       return sendEncoded(res, await service.replay(ctx, req.params.quoteId, req.query.explain === true))
     },

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
@@ -19,7 +19,6 @@ import {
 import type { RateVisibilityService } from './rate-visibility.service.ts'
 
 const TAGS = ['Dealer rate visibility']
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
 
 /** The PUT body is checked by the service (shape and rules in one pass); path parameters as on every route. */
 const bodyByService = validatedExcept('body')
@@ -53,7 +52,7 @@ export const rateVisibilityRoutes: FastifyPluginAsyncTypebox<{ service: RateVisi
         ...(q.dealerId !== undefined ? { dealerId: q.dealerId } : {}),
         ...(q.productId !== undefined ? { productId: q.productId } : {}),
       }
-      return sendList(res, await service.list(ctxOf(req), filter, listWindow(q)))
+      return sendList(res, await service.list(authenticatedContext(req), filter, listWindow(q)))
     },
   )
 
@@ -72,7 +71,7 @@ export const rateVisibilityRoutes: FastifyPluginAsyncTypebox<{ service: RateVisi
       config: { permission: 'rates:read' },
     },
     async (req, res) => {
-      const { entries, version } = await service.forDealer(ctxOf(req), req.params.dealerId)
+      const { entries, version } = await service.forDealer(authenticatedContext(req), req.params.dealerId)
       setEtag(res, version)
       return entries
     },
@@ -99,7 +98,7 @@ export const rateVisibilityRoutes: FastifyPluginAsyncTypebox<{ service: RateVisi
     },
     async (req, res) => {
       const { entries, version } = await service.replace(
-        ctxOf(req),
+        authenticatedContext(req),
         req.params.dealerId,
         req.body as unknown,
         expectedVersion(req),

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { authenticatedContext, type AuthenticatedContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { ListQuery, ProblemSchema, problemResponses } from '../../platform/http/schemas.ts'
@@ -19,15 +19,13 @@ const COLLECTION = '/api/Rates/ratebooks'
 /** A 100,000-rate book is about 25 MB of JSON. */
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024
 
-const ctxOf = (req: FastifyRequest) => req.ctx as AuthenticatedContext
-
 /**
  * A book holds every rate's internal buckets, the criteria and the payees: it is for the
  * administrator's staff. Dealer-side users (any user limited to some dealers) see quotes, not books.
  */
 function staffOnly(req: FastifyRequest): AuthenticatedContext {
-  const ctx = ctxOf(req)
-  if (ctx.principal?.visibleAccountHolderIds !== null)
+  const ctx = authenticatedContext(req)
+  if (ctx.principal.visibleAccountHolderIds !== null)
     throw platformErrors.create('permission_denied', "Rate books are for the administrator's staff")
   return ctx
 }
@@ -213,7 +211,9 @@ export const rateBookRoutes: FastifyPluginAsyncTypebox<{
     },
     async (req, res) => {
       try {
-        const result = await service.importBook(ctxOf(req), req.body, { dryRun: req.query.dryRun === true })
+        const result = await service.importBook(authenticatedContext(req), req.body, {
+          dryRun: req.query.dryRun === true,
+        })
         if (!result.dryRun && !result.unchanged) res.code(201).header('location', `${COLLECTION}/${result.version}`)
         return result
       } catch (err) {

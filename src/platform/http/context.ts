@@ -21,6 +21,18 @@ export type RequestContext = {
 
 export type AuthenticatedContext = RequestContext & { principal: Principal }
 
+/**
+ * The context of a request to a route that names a permission: authentication has put a user in
+ * it. A route without a permission (the token endpoint) reads `req.ctx` itself. Throws (a 500,
+ * logged) when the route was declared without a permission by mistake, rather than letting an
+ * anonymous caller through.
+ */
+export function authenticatedContext(req: { ctx: RequestContext }): AuthenticatedContext {
+  const ctx = req.ctx
+  if (!ctx?.principal) throw new Error('route needs a permission: the request has no authenticated user')
+  return ctx as AuthenticatedContext
+}
+
 /** Label of the actor for audit records: the user's email, or the API key. */
 export function actorLabel(ctx: RequestContext): string {
   return ctx.principal ? ctx.principal.emailAddress : `api-key:${ctx.apiKeyId}`
