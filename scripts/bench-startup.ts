@@ -16,6 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../src/app.ts'
+import { createModules } from '../src/modules.ts'
 import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite } from '../src/platform/db/database.ts'
@@ -39,6 +40,13 @@ const CONFIG = {
   accessTokenTtlSeconds: 3600,
   bodyLimitBytes: 1_048_576,
   logLevel: 'silent',
+  // Uploads go to the throwaway database; the directory is only where file-system versions would be read.
+  documents: {
+    storage: 'database' as const,
+    dir: path.join(os.tmpdir(), 'vpp-bench-documents'),
+    maxBytes: 25 * 1024 * 1024,
+    linkTtlSeconds: 300,
+  },
 }
 
 async function appBuildTimes(): Promise<number[]> {
@@ -50,14 +58,10 @@ async function appBuildTimes(): Promise<number[]> {
       const started = performance.now()
       // A throwaway in-memory database: a throwaway secrets key.
       const secrets = createSecretBox(parseSecretsKeys(generateSecretsKey(), 'generated key'))
-      const app = await buildApp({
-        config: CONFIG,
-        db,
-        clock: createManualClock(new Date()),
-        bus: await createInvalidationBus(undefined),
-        secrets,
-        logger: false,
-      })
+      const clock = createManualClock(new Date())
+      const bus = await createInvalidationBus(undefined)
+      const modules = createModules({ config: CONFIG, db, clock, bus, secrets })
+      const app = await buildApp({ config: CONFIG, db, clock, bus, modules, logger: false })
       await app.ready()
       times.push(performance.now() - started)
       await app.close()

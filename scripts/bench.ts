@@ -7,7 +7,10 @@
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
-// the load generator (autocannon) runs here, so it never shares the server's event loop. Exits 1
+// the load generator (autocannon) runs here, so it never shares the server's event loop. Besides
+// req/s, every row has the server process's CPU time per request over the measured window, and each
+// route that against its ceiling's: throughput ratios swing with whatever else shares the cores, the
+// CPU a request costs far less. Exits 1
 // when the benchmark itself is broken (a route answered non-2xx, a connection failed, a server did
 // not start); a missed performance target is reported, not an error.
 import fs from 'node:fs'
@@ -307,6 +310,15 @@ function parseOnly(value: string | undefined): Group | undefined {
   return group
 }
 
+/** The server process's CPU time so far, in microseconds (its hidden /bench/cpu route). */
+async function serverCpu(server: BenchServer): Promise<number> {
+  const res = await fetch(`${server.baseUrl}/bench/cpu`)
+  const body = (await res.json()) as { micros?: unknown }
+  if (res.status !== 200 || typeof body.micros !== 'number')
+    throw new Error(`GET /bench/cpu answered ${res.status}: ${JSON.stringify(body)}`)
+  return body.micros
+}
+
 async function fetchToken(server: BenchServer): Promise<string> {
   const res = await fetch(`${server.baseUrl}/api/auth/token`, {
     method: 'POST',
@@ -425,11 +437,14 @@ async function main(): Promise<number> {
           headers,
           next,
           ...(spec.onResponse ? { onResponse: spec.onResponse(run) } : {}),
+          serverCpu: () => serverCpu(server),
         })
         spec.after?.(run)
+        const cpuUsPerRequest =
+          m.serverCpuMicros === undefined || m.requests === 0 ? Number.NaN : m.serverCpuMicros / m.requests
         log(
           `[${database}] ${spec.route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms, ` +
-            `${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`,
+            `server CPU ${cpuUsPerRequest.toFixed(0)} µs/request, ${m.errors} errors, status codes ${JSON.stringify(m.statusCodes)}`,
         )
         measured.push({
           kind: spec.kind,
@@ -443,6 +458,7 @@ async function main(): Promise<number> {
             p50Ms: m.p50Ms,
             p99Ms: m.p99Ms,
             errors: m.errors,
+            cpuUsPerRequest,
           },
         })
       }

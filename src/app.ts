@@ -1,5 +1,5 @@
-// buildApp(deps): an unstarted Fastify instance with the platform plugins, then each module, in one
-// explicit list. main.ts listens; tests inject.
+// buildApp(deps): an unstarted Fastify instance with the platform plugins, then the routes of the
+// module graph it is given (src/modules.ts), in one explicit list. server.ts listens; tests inject.
 import { randomUUID } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -8,33 +8,33 @@ import { installAuthentication } from './platform/auth/authenticate.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
-import type { SecretBox } from './platform/secrets.ts'
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts'
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  installErrorHandling,
+  MAX_REQUEST_HEAD_BYTES,
+} from './platform/http/error-handler.ts'
 import { platformErrors } from './platform/http/errors.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { buildSerializer, buildValidator, unstorableTextError } from './platform/http/validation.ts'
-import { createModules } from './modules.ts'
+import type { Modules } from './modules.ts'
 
 export type AppDeps = {
-  config: Pick<
-    Config,
-    'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'accessTokenTtlSeconds' | 'bodyLimitBytes' | 'logLevel'
-  > &
-    Partial<Pick<Config, 'documents'>>
+  config: Pick<Config, 'rateLimitPerMinute' | 'authFailureLimitPerMinute' | 'bodyLimitBytes' | 'logLevel'>
   db: Database
   clock: Clock
   bus: InvalidationBus
-  /** Seals the secrets stored in the database: loadSecretBox(config) (platform/secrets.ts). */
-  secrets: SecretBox
+  /** The module graph, built once by the caller from the same db, clock and bus (createModules). */
+  modules: Modules
   logger?: FastifyServerOptions['logger']
 }
 
 const JSON_MEDIA_TYPES = ['application/scim+json', 'application/merge-patch+json', 'application/json-patch+json']
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, db, clock, bus } = deps
+  const { config, db, clock, bus, modules } = deps
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.logLevel,
@@ -67,13 +67,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // Room for every request the OpenAPI document allows; larger heads are 431 problem+json.
+    http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
   })
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', String(req.id))
   })
 
   const jsonParser = app.getDefaultJsonParser('error', 'error')
-  app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, jsonParser)
+  // A JSON content type with an empty body (what many HTTP clients send for a POST without a payload)
+  // is read as no body, not as malformed JSON: routes whose body is optional take it as `{}`, routes
+  // that need one answer which members are missing.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser(['application/json', ...JSON_MEDIA_TYPES], { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
+    jsonParser(req, body as string, done)
+  })
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)))
   })
@@ -107,14 +116,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ),
   })
 
-  const modules = createModules({
-    db,
-    clock,
-    bus,
-    secrets: deps.secrets,
-    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-    documents: config.documents,
-  })
   installAuthentication(app, {
     store: modules.identity.credentialStore,
     tokens: modules.identity.tokenVerifier,

@@ -18,6 +18,9 @@ export async function isEmptyDatabase(db: Database): Promise<boolean> {
   return row === undefined
 }
 
+/** The context the demo's data is made under: the audit trail says `demo-seed` did it. */
+const demoSeed = (tenantId: number) => systemContext(tenantId, 'demo-seed')
+
 const newDemoPassword = () => `demo-${randomBytes(9).toString('base64url')}`
 
 /**
@@ -32,12 +35,10 @@ export async function seedDemoTenant(
   onCredentials: (demo: DemoTenant) => void = () => {},
 ): Promise<DemoTenant> {
   const adminPassword = newDemoPassword()
-  const created = await modules.identity.tenants.createTenant({
-    name: DEMO_TENANT_NAME,
-    adminEmail: DEMO_ADMIN_EMAIL,
-    adminPassword,
-    operator: 'demo-seed',
-  })
+  const created = await modules.identity.tenants.createTenant(
+    { name: DEMO_TENANT_NAME, adminEmail: DEMO_ADMIN_EMAIL, adminPassword },
+    demoSeed,
+  )
   const demo = { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
   onCredentials(demo)
   await seedDemoData(modules, db, created.tenantId)
@@ -47,7 +48,7 @@ export async function seedDemoTenant(
 async function seedDemoData(modules: Modules, db: Database, tenantId: number): Promise<void> {
   await db.transaction(tenantId, async () => {
     await modules.parties.seedDemo(tenantId)
-    const ctx = systemContext(tenantId, 'demo-seed')
+    const ctx = demoSeed(tenantId)
     const { rows: dealers } = await modules.parties.accountHolders.list(
       ctx,
       KINDS.DEALER,
@@ -93,7 +94,7 @@ export async function completeDemoTenant(
   )
   if (seeded === undefined) await seedDemoData(modules, db, tenantId)
   if (!credentialsLost) return undefined
-  const ctx = systemContext(tenantId, 'demo-seed')
+  const ctx = demoSeed(tenantId)
   const { rows } = await modules.identity.users.search(ctx, { emailAddress: DEMO_ADMIN_EMAIL }, { limit: 1, offset: 0 })
   const admin = rows[0]
   if (admin === undefined) return undefined
@@ -108,7 +109,7 @@ export async function completeDemoTenant(
     accountHolderId: admin.account_holder_id,
     password: adminPassword,
   })
-  const key = await modules.identity.tenants.createApiKey(tenantId, 'demo (re-issued)', 'demo-seed')
+  const key = await modules.identity.tenants.createApiKey(ctx, 'demo (re-issued)')
   return { tenantId, apiKey: key.apiKey, adminEmail: DEMO_ADMIN_EMAIL, adminPassword }
 }
 

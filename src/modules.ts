@@ -1,11 +1,13 @@
-// The module list: every bounded context, created once with its dependencies and wired to the
-// others only through their index.ts. The app, the process entry, the CLI and the tests all
-// compose the service through this one function.
+// The module graph: every bounded context, created once with its dependencies and wired to the
+// others only through their index.ts. The process entry (src/server.ts) builds it once and both
+// seeds the demo tenant and serves requests with it; the CLI builds it once per command; tests
+// build it once per app (test/harness.ts), so what they arrange is what serves their requests.
 import type { FastifyInstance } from 'fastify'
+import type { Config } from './config.ts'
 import { createIdentityModule } from './modules/identity/index.ts'
 import { createDocumentsModule } from './modules/documents/index.ts'
 import { createFinanceModule } from './modules/finance/index.ts'
-import { createContractParties, createDealerDirectory, createPartiesModule } from './modules/parties/index.ts'
+import { createPartiesModule } from './modules/parties/index.ts'
 import { createContractsModule } from './modules/contracts/index.ts'
 import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
@@ -14,35 +16,37 @@ import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
 import type { SecretBox } from './platform/secrets.ts'
 
+/** What of the configuration the modules read; a whole `Config` is one. */
+export type ModulesConfig = Pick<Config, 'accessTokenTtlSeconds' | 'documents'>
+
 export type ModuleDeps = {
+  config: ModulesConfig
   db: Database
   clock: Clock
   bus: InvalidationBus
-  accessTokenTtlSeconds: number
   /** Seals secrets stored in the database (platform/secrets.ts): loadSecretBox(config), or a test key. */
   secrets: SecretBox
-  /** Document storage (config.documents); the documents module's defaults when absent. */
-  documents?: Parameters<typeof createDocumentsModule>[0]['documents']
 }
 
-export function createModules(deps: ModuleDeps) {
+export function createModules({ config, ...deps }: ModuleDeps) {
   const settings = createSettingsModule(deps)
   const parties = createPartiesModule(deps)
-  const directory = createDealerDirectory(deps)
+  const { directory } = parties
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
   const finance = createFinanceModule(deps)
-  const documents = createDocumentsModule(deps)
+  const documents = createDocumentsModule({ ...deps, documents: config.documents })
   const contracts = createContractsModule({
     ...deps,
     settings: settings.service,
     quotes: rating.quotes,
     directory,
-    parties: createContractParties(deps),
+    parties: parties.contractParties,
     ledger: finance.ledger,
     documents,
   })
   const identity = createIdentityModule({
     ...deps,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     tenantInitializers: [
       parties.initializeTenant,
       rating.initializeTenant,

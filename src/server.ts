@@ -24,15 +24,13 @@ async function main(): Promise<void> {
   // After the database is open: the embedded data directory is ours, and its key file with it.
   const secrets = loadSecretBox(config)
 
+  // One module graph, from the whole config: the demo tenant is seeded by the graph that then serves.
+  const modules = createModules({ config, db, clock, bus, secrets })
   const seeded = config.seedDemo
-    ? await prepareDemoTenant(
-        createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: config.accessTokenTtlSeconds }),
-        db,
-        config.databaseUrl ? undefined : config.dataDir,
-      )
+    ? await prepareDemoTenant(modules, db, config.databaseUrl ? undefined : config.dataDir)
     : undefined
 
-  const app = await buildApp({ config, db, clock, bus, secrets })
+  const app = await buildApp({ config, db, clock, bus, modules })
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return

@@ -96,7 +96,8 @@ test('each operation declares, in the OpenAPI document, the permission and crede
       .map((s) => Object.keys(s).toSorted().join('+'))
       .toSorted()
       .join('|')
-    const expected = { none: '', apiKey: 'apiKey', user: 'apiKey+bearer', scim: 'apiKey+bearer|bearer' }[row.auth]
+    const credentials = { none: '', apiKey: 'apiKey', user: 'apiKey+bearer', scim: 'apiKey+bearer|bearer' }[row.auth]
+    const expected = row.signedLink ? `${credentials}|signedLink` : credentials
     if (schemes !== expected) mismatches.push(`${op.key}: security ${schemes}, matrix ${expected}`)
   }
   assert.deepEqual(mismatches, [])

@@ -38,7 +38,8 @@ export type Cell = '2xx' | '401' | '403' | '404'
 
 /** 'none': no credentials (health); 'apiKey': the API key only (token endpoint); 'scim': user routes that also take a bearer token alone. */
 type Auth = 'none' | 'apiKey' | 'user' | 'scim'
-type Row = { auth: Auth; permission?: string }
+/** `signedLink`: a signed download link (docs/documents.md) is an alternative to the credentials. */
+type Row = { auth: Auth; permission?: string; signedLink?: true }
 
 const user = (permission: string): Row => ({ auth: 'user', permission })
 const scim = (permission: string): Row => ({ auth: 'scim', permission })
@@ -167,7 +168,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/factorTables/{factorTableId}': user('rates:read'),
   // documents:read "Download documents and files" (docs/documents.md).
   'GET /api/documents/{documentId}': user('documents:read'),
-  'GET /api/files/{fileId}': user('documents:read'),
+  'GET /api/files/{fileId}': { ...user('documents:read'), signedLink: true },
   // contracts:read "Read contracts and their documents"; contracts:write "Create and change pending
   // contracts"; contracts:finalize "Finalize and refinalize contracts"; documents:write "Upload documents and files".
   'POST /api/contracts': user('contracts:write'),
@@ -207,7 +208,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
  */
 export const DEALER_SIDE_OVERRIDES: Record<string, Cell> = {
   // Rate books are the administrator staff's: a dealer-side user quotes but reads no book, whatever
-  // its roles (src/modules/rating/ratebook.routes.ts; not yet said in docs/rate-books.md).
+  // its roles (src/modules/rating/ratebook/ratebook.routes.ts; not yet said in docs/rate-books.md).
   'GET /api/Rates/ratebooks': '403',
   'GET /api/Rates/ratebooks/{version}': '403',
   'GET /api/Rates/ratebooks/{version}/document': '403',

@@ -9,13 +9,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { buildApp } from '../src/app.ts'
 import { createInvalidationBus } from '../src/platform/cache.ts'
-import { systemClock } from '../src/platform/clock.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { openConfiguredDatabase } from '../src/platform/db/open.ts'
 import { generateSecretsKey, loadSecretBox, secretsKeyId } from '../src/platform/secrets.ts'
-import { killAtEnd, TEST_CONFIG } from './harness.ts'
+import { createTestApp, killAtEnd, loginHeaders } from './harness.ts'
 
 const ADMIN = fileURLToPath(new URL('../src/cli/admin.ts', import.meta.url))
 const databaseUrl = process.env.DATABASE_URL || undefined
@@ -488,7 +486,8 @@ test('the credentials the CLI printed work against the service; revoked and repl
   const bus = await createInvalidationBus(undefined)
   // The keys the CLI sealed with: the data directory's key file, or SECRETS_KEY on PostgreSQL.
   const secrets = loadSecretBox({ dataDir, databaseUrl, secretsKey: process.env.SECRETS_KEY || undefined })
-  const app = await buildApp({ config: TEST_CONFIG, db, clock: systemClock, bus, secrets, logger: false })
+  const t = await createTestApp({ db, bus, secrets })
+  const { app } = t
   try {
     const token = (apiKey: string, user: { email: string; password: string }) =>
       app.inject({
@@ -497,12 +496,9 @@ test('the credentials the CLI printed work against the service; revoked and repl
         headers: { 'x-api-key': apiKey },
         payload: { grant_type: 'password', username: user.email, password: user.password },
       })
-    const res = await token(acme.apiKey, ACME_ADMIN)
-    assert.equal(res.statusCode, 200, res.body)
-    const accessToken = (res.json() as { access_token: string }).access_token
     const me = await app.inject({
       url: `/api/v1/adminusers/${acme.adminUserId}`,
-      headers: { 'x-api-key': acme.apiKey, authorization: `Bearer ${accessToken}` },
+      headers: await loginHeaders(t, acme.apiKey, ACME_ADMIN.email, ACME_ADMIN.password),
     })
     assert.equal(me.statusCode, 200, me.body)
     assert.equal((me.json() as { emailAddress: string }).emailAddress, ACME_ADMIN.email)
@@ -516,7 +512,7 @@ test('the credentials the CLI printed work against the service; revoked and repl
     assert.equal((await token(revokedKey, ACME_ADMIN)).statusCode, 401)
     assert.equal((await token(replacedKey, ACME_ADMIN)).statusCode, 401)
   } finally {
-    await app.close()
+    await t.close()
     await bus.close()
     await db.close()
   }

@@ -3,47 +3,29 @@
 // PDF) → v2 lookup by contract number.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { createTestApp, json, loginHeaders, type TestApp } from './harness.ts'
+import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import { createTestApp, json, type TestApp } from './harness.ts'
 import { extractPdfText } from './pdf-text.ts'
+import type { RateQuote } from '../src/modules/rating/index.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
 const SALE_DATE = '2026-11-21'
-const HONDA = `vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}`
+const HONDA = `${DEMO.accordQuery}&saleDate=${SALE_DATE}`
+const VIN = DEMO.vins.accord
 
 let t: TestApp
-let demo: DemoTenant
+let demo: DemoTestTenant
 let headers: Record<string, string>
 
 before(async () => {
   t = await createTestApp({ now: NOW })
-  demo = await seedDemoTenant(t.modules, t.db)
-  headers = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
+  demo = await seedDemo(t)
+  headers = demo.headers
 })
 after(() => t.close())
 
-type Rate = { rateId: string; dealerCost: number; suggestedRetail: number; minRetail: number; maxRetail: number }
-type QuoteReply = {
-  quoteId: string
-  products: Array<{
-    productId: number
-    productCode: string
-    programs: Array<{
-      plans: Array<{
-        planId: number
-        planCode: string
-        terms: Array<{
-          termMonths: number
-          deductibles: Array<{
-            code: string
-            rate: Rate
-            options: Array<{ optionId: number; code: string; required: boolean }>
-          }>
-        }>
-      }>
-    }>
-  }>
-}
+/** The rate quote's reply, typed from its published schema. */
+type QuoteReply = RateQuote
 
 const inject = (
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -60,7 +42,7 @@ const inject = (
 
 test('quote → custom fields → draft PDF → contract → hold → finalize → journal entry → final PDF → v2 lookup', async () => {
   // 1. The quote.
-  const quoteRes = await inject('GET', `/api/Rates/rateQuote/10001?${HONDA}&productTypes=VSC`)
+  const quoteRes = await inject('GET', `/api/Rates/rateQuote/${DEMO.dealerNumber}?${HONDA}&productTypes=VSC`)
   assert.equal(quoteRes.statusCode, 200, quoteRes.body)
   const quote = json<QuoteReply>(quoteRes)
   const vsc = quote.products.find((p) => p.productCode === 'VSC')!
@@ -88,7 +70,7 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
     retailPrice: rate.suggestedRetail,
     saleDate: SALE_DATE,
     saleOdometer: 42150,
-    vehicle: { vin: '1HGCV1F37LA012345', condition: 'USED' },
+    vehicle: { vin: VIN, condition: 'USED' },
     customer: {
       firstName: 'Sam',
       lastName: 'Buyer',
@@ -109,9 +91,9 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
     draftPages.every((p) => p.includes('DRAFT')),
     'every page of the draft is marked DRAFT',
   )
-  assert.ok(draftPages.join('\n').includes('1HGCV1F37LA012345'))
+  assert.ok(draftPages.join('\n').includes(VIN))
   assert.equal(
-    json<unknown[]>(await inject('GET', '/api/contracts?vin=1HGCV1F37LA012345')).length,
+    json<unknown[]>(await inject('GET', `/api/contracts?vin=${VIN}`)).length,
     0,
     'a draft creates no contract',
   )
@@ -149,7 +131,10 @@ test('quote → custom fields → draft PDF → contract → hold → finalize �
   assert.equal(resolved.statusCode, 201, resolved.body)
 
   // 6. Finalize: one balanced entry linked to the contract, the final document.
-  const finalized = await inject('POST', `/api/contracts/${contract.id}/finalize`, {})
+  // As many HTTP clients send a POST without a payload: a JSON content type and an empty body.
+  const finalized = await inject('POST', `/api/contracts/${contract.id}/finalize`, '', {
+    'content-type': 'application/json',
+  })
   assert.equal(finalized.statusCode, 200, finalized.body)
   const posting = json<{
     contract: { status: string; remittance: { journalEntryIds: number[] } }

@@ -4,53 +4,32 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import {
-  createTenant,
-  createTestApp,
-  createUserWithRoles,
-  json,
-  loginHeaders,
-  type TestApp,
-  type TestTenant,
-} from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, json, loginHeaders, type TestApp } from './harness.ts'
+import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import type { RateQuote } from '../src/modules/rating/index.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
 const TODAY = '2026-11-21'
-const HONDA_VIN = '1HGCV1F37LA012345'
-const CAMRY_VIN = '4T1B11HK8KU123456'
+const HONDA_VIN = DEMO.vins.accord
+const CAMRY_VIN = DEMO.vins.camry
 const FINANCE =
   'vehiclePurchasePrice=28500&msrp=31200&financeType=RETAIL&amountFinanced=24000&financeTermMonths=72&apr=6.99'
 
 let t: TestApp
-let demo: DemoTenant
+let demo: DemoTestTenant
 let headers: Record<string, string>
 
 before(async () => {
   t = await createTestApp({ now: NOW })
-  demo = await seedDemoTenant(t.modules, t.db)
-  headers = await login(demo.adminEmail, demo.adminPassword)
+  demo = await seedDemo(t)
+  headers = demo.headers
 })
 after(() => t.close())
 
 const login = (email: string, password: string) => loginHeaders(t, demo.apiKey, email, password)
-const demoTenant = (): TestTenant =>
-  ({
-    ...demo,
-    adminUserId: 0,
-    headers,
-    tokenFor: async (email: string, password: string) =>
-      ((await login(email, password)).authorization ?? '').slice('Bearer '.length),
-  }) as unknown as TestTenant
 
-type Rate = { rateId: string; suggestedRetail: number; minRetail: number; maxRetail: number; retailLocked: boolean }
-type QuoteReply = {
-  quoteId: string
-  products: Array<{
-    productCode: string
-    programs: Array<{ plans: Array<{ planCode: string; terms: Array<{ deductibles: Array<{ rate: Rate }> }> }> }>
-  }>
-}
+/** The rate quote's reply, typed from its published schema. */
+type QuoteReply = RateQuote
 
 const inject = (
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -71,7 +50,7 @@ async function quoteFor(
 ) {
   const vin = options.vin ?? HONDA_VIN
   const query = `vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${options.saleDate ?? TODAY}${options.extra ? `&${options.extra}` : ''}`
-  const res = await inject('GET', `/api/Rates/rateQuote/${options.dealer ?? '10001'}?${query}`)
+  const res = await inject('GET', `/api/Rates/rateQuote/${options.dealer ?? DEMO.dealerNumber}?${query}`)
   assert.equal(res.statusCode, 200, res.body)
   const quote = json<QuoteReply>(res)
   const plan = quote.products
@@ -268,7 +247,7 @@ describe('lifecycle', () => {
 
   test('the edit lock keeps other users out until released', async () => {
     const id = await pending('2026-10-20')
-    const other = await createUserWithRoles(t, demoTenant(), ['ADMINISTRATOR'])
+    const other = await createUserWithRoles(t, demo, ['ADMINISTRATOR'])
     const otherHeaders = other.headers
     const locked = await inject('POST', `/api/contracts/${id}/lock`)
     assert.equal(locked.statusCode, 200, locked.body)
@@ -374,7 +353,7 @@ describe('access', () => {
         .statusCode,
       401,
     )
-    const adjuster = await createUserWithRoles(t, demoTenant(), ['CLAIMS_ADJUSTER'])
+    const adjuster = await createUserWithRoles(t, demo, ['CLAIMS_ADJUSTER'])
     const adjusterHeaders = adjuster.headers
     assert.equal((await inject('GET', `/api/contracts/${id}`, undefined, adjusterHeaders)).statusCode, 200)
     assert.equal((await inject('POST', '/api/contracts', dealOf(q), adjusterHeaders)).statusCode, 403)
@@ -599,14 +578,14 @@ describe('hostile and careless input', () => {
 describe('dealer-side users', () => {
   test("sell for their own dealer only, and see only their dealers' contracts", async () => {
     const dealers = json<Array<{ id: number; dealerNumber: string }>>(await inject('GET', '/api/dealers?limit=1000'))
-    const own = dealers.find((d) => d.dealerNumber === '10002')!
+    const own = dealers.find((d) => d.dealerNumber === DEMO.otherDealerNumber)!
     const group = await inject('POST', '/api/portalvisibilitygroups', {
       code: 'CONTRACT-PORTAL',
       name: 'Toyota Dallas portal',
       dealerIds: [own.id],
     })
     assert.equal(group.statusCode, 201, group.body)
-    const user = await createUserWithRoles(t, demoTenant(), ['DEALER_USER'], {
+    const user = await createUserWithRoles(t, demo, ['DEALER_USER'], {
       groups: [{ id: json<{ id: number }>(group).id }],
     })
     // A contract of dealer 10001, written by staff: invisible to the dealer user.
@@ -635,7 +614,7 @@ describe('dealer-side users', () => {
     const q = await (async () => {
       const res = await inject(
         'GET',
-        `/api/Rates/rateQuote/10002?vin=${CAMRY_VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-10-28`,
+        `/api/Rates/rateQuote/${DEMO.otherDealerNumber}?vin=${CAMRY_VIN}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-10-28`,
         undefined,
         user.headers,
       )

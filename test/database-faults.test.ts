@@ -11,7 +11,6 @@ import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { buildApp } from '../src/app.ts'
 import {
   cachesUnsynchronised,
   createInvalidationBus,
@@ -23,16 +22,7 @@ import {
 import { createManualClock } from '../src/platform/clock.ts'
 import { isDatabaseUnavailable } from '../src/platform/db/connection-failure.ts'
 import { openPostgres, type Database } from '../src/platform/db/database.ts'
-import {
-  closeAtEnd,
-  createTenant,
-  createTestApp,
-  json,
-  TEST_CONFIG,
-  TEST_SECRETS,
-  type TestApp,
-  type TestTenant,
-} from './harness.ts'
+import { closeAtEnd, createTenant, createTestApp, json, type TestApp, type TestTenant } from './harness.ts'
 
 const DATABASE_URL = process.env.DATABASE_URL
 const NEEDS_POSTGRES = DATABASE_URL
@@ -152,16 +142,7 @@ describe('while the database cannot be reached', () => {
     t = await createTestApp()
     tenant = await createTenant(t, 'Database away')
     const away = await databaseThatGoesAway(t.db)
-    app = await buildApp({
-      config: TEST_CONFIG,
-      db: away.db,
-      clock: t.clock,
-      bus: t.bus,
-      secrets: TEST_SECRETS,
-      logger: false,
-    })
-    closeAtEnd(() => app.close())
-    await app.ready()
+    app = (await createTestApp({ db: away.db, clock: t.clock, bus: t.bus })).app
     // Warm: the API key and the principal are cached, as on a busy instance.
     const warm = await app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: tenant.headers })
     assert.equal(warm.statusCode, 200, warm.body)
@@ -211,9 +192,7 @@ describe('readiness and the invalidation bus', () => {
     // A bus whose state the test sets: the real reconnection is exercised on PostgreSQL below.
     const real = await createInvalidationBus(undefined)
     const bus: InvalidationBus = { ...real, status: () => ({ ...real.status(), mode: 'postgres', state: busState }) }
-    app = await buildApp({ config: TEST_CONFIG, db: t.db, clock: t.clock, bus, secrets: TEST_SECRETS, logger: false })
-    closeAtEnd(() => app.close())
-    await app.ready()
+    app = (await createTestApp({ db: t.db, clock: t.clock, bus })).app
   })
   after(() => t.close())
 
@@ -411,16 +390,7 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
     // A slow first retry, so the reconnecting state lasts long enough to be looked at.
     const bus = await createInvalidationBus(DATABASE_URL, { log: quiet, reconnectInitialMs: 3_000 })
     closeAtEnd(() => bus.close())
-    const app = await buildApp({
-      config: TEST_CONFIG,
-      db: t.db,
-      clock: t.clock,
-      bus,
-      secrets: TEST_SECRETS,
-      logger: false,
-    })
-    closeAtEnd(() => app.close())
-    await app.ready()
+    const { app } = await createTestApp({ db: t.db, clock: t.clock, bus })
     assert.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200)
 
     await terminate(bus.status().backendPid!)

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { completeDemoTenant, DEMO_ADMIN_EMAIL, DEMO_TENANT_NAME, findDemoTenant } from '../src/demo.ts'
+import { systemContext } from '../src/platform/http/context.ts'
+import { DEMO } from './demo-tenant.ts'
 import { createTestApp, json, loginHeaders, type TestApp } from './harness.ts'
 
 let t: TestApp
@@ -14,12 +16,10 @@ after(() => t.close())
 
 test('a demo tenant left without its data is seeded, and gets new working credentials', async () => {
   // What a first start leaves when stopped during the seeding: the tenant, no parties, no rate book.
-  const created = await t.tenants.createTenant({
-    name: DEMO_TENANT_NAME,
-    adminEmail: DEMO_ADMIN_EMAIL,
-    adminPassword: 'a-password-never-shown',
-    operator: 'demo-seed',
-  })
+  const created = await t.tenants.createTenant(
+    { name: DEMO_TENANT_NAME, adminEmail: DEMO_ADMIN_EMAIL, adminPassword: 'a-password-never-shown' },
+    (tenantId) => systemContext(tenantId, 'demo-seed'),
+  )
   const demoTenantId = await findDemoTenant(t.db)
   assert.ok(demoTenantId !== undefined)
   const dealersBefore = await t.db.read(created.tenantId, (x) =>
@@ -41,10 +41,10 @@ test('a demo tenant left without its data is seeded, and gets new working creden
   const dealers = json<Array<{ dealerNumber: string }>>(
     await t.app.inject({ method: 'GET', url: '/api/dealers', headers }),
   )
-  assert.ok(dealers.some((d) => d.dealerNumber === '10001'))
+  assert.ok(dealers.some((d) => d.dealerNumber === DEMO.dealerNumber))
   const quote = await t.app.inject({
     method: 'GET',
-    url: '/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01',
+    url: `/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}`,
     headers,
   })
   assert.equal(quote.statusCode, 200, quote.body)

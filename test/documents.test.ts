@@ -10,22 +10,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
-import { buildApp } from '../src/app.ts'
-import { createModules } from '../src/modules.ts'
-import { createInvalidationBus } from '../src/platform/cache.ts'
-import { createManualClock } from '../src/platform/clock.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { platformErrors } from '../src/platform/http/errors.ts'
-import {
-  closeAtEnd,
-  createTenant,
-  createUserWithRoles,
-  TEST_CONFIG,
-  TEST_SECRETS,
-  testDatabase,
-  type TestApp,
-  type TestTenant,
-} from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, type TestApp, type TestTenant } from './harness.ts'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
 const MAX_BYTES = 64 * 1024
@@ -66,39 +53,29 @@ async function documentsApp(
   sharedDir?: string,
   maxBytes = MAX_BYTES,
 ): Promise<DocumentsTestApp> {
-  const db = await testDatabase()
-  const clock = createManualClock(NOW)
-  const bus = await createInvalidationBus(undefined)
   const dir = sharedDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-documents-test-'))
   tempDirs.push(dir)
-  const config = { ...TEST_CONFIG, documents: { storage, dir, maxBytes, linkTtlSeconds: 300 } }
-  const app = await buildApp({ config, db, clock, bus, secrets: TEST_SECRETS, logger: false })
-  const close = closeAtEnd(() => app.close())
-  const modules = createModules({
-    db,
-    clock,
-    bus,
-    secrets: TEST_SECRETS,
-    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-    documents: config.documents,
+  const t = await createTestApp({
+    now: NOW,
+    config: { documents: { storage, dir, maxBytes, linkTtlSeconds: 300 } },
+    register: (app, modules) =>
+      app.register(
+        modules.documents.ownerFileRoutes({
+          prefix: `${OWNER}/:ownerId`,
+          param: 'ownerId',
+          itemParam: 'testFileId',
+          ownerType: 'TEST',
+          kind: 'TEST_FILE',
+          tag: 'Test owners',
+          readPermission: 'documents:read',
+          writePermission: 'documents:write',
+          resolveOwner: async (_ctx, ownerId) => {
+            if (ownerId >= 1000) throw platformErrors.create('route_not_found', `No test owner ${ownerId}`)
+          },
+        }),
+      ),
   })
-  await app.register(
-    modules.documents.ownerFileRoutes({
-      prefix: `${OWNER}/:ownerId`,
-      param: 'ownerId',
-      itemParam: 'testFileId',
-      ownerType: 'TEST',
-      kind: 'TEST_FILE',
-      tag: 'Test owners',
-      readPermission: 'documents:read',
-      writePermission: 'documents:write',
-      resolveOwner: async (_ctx, ownerId) => {
-        if (ownerId >= 1000) throw platformErrors.create('route_not_found', `No test owner ${ownerId}`)
-      },
-    }),
-  )
-  await app.ready()
-  return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close, dir }
+  return { ...t, dir }
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')

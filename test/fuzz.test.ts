@@ -11,8 +11,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import FindMyWay from 'find-my-way'
-import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { createTestApp, createUserWithRoles, json, loginHeaders, type TestApp, type TestTenant } from './harness.ts'
+import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import { createTestApp, createUserWithRoles, json, type TestApp } from './harness.ts'
 
 const SEED = process.env.FUZZ_SEED === undefined ? 20_261_122 : Number(process.env.FUZZ_SEED)
 const ONLY = process.env.FUZZ_OPERATION
@@ -454,7 +454,7 @@ function seedOf(key: string): number {
 }
 
 let t: TestApp
-let demo: DemoTenant
+let demo: DemoTestTenant
 let admin: { id: number; headers: Record<string, string> }
 let doc: Doc
 let ops: Op[]
@@ -463,20 +463,13 @@ const NOW = new Date('2026-11-21T18:00:00Z')
 const SCIM_PATH = /^\/api\/v2\/(Users|ServiceProviderConfig|Schemas|ResourceTypes)\b/i
 
 async function newAdministrator() {
-  const demoHeaders = await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword)
-  const tenant = {
-    ...demo,
-    headers: demoHeaders,
-    tokenFor: async (email: string, password: string) =>
-      (await loginHeaders(t, demo.apiKey, email, password)).authorization?.slice('Bearer '.length) ?? '',
-  } as unknown as TestTenant
-  const user = await createUserWithRoles(t, tenant, ['ADMINISTRATOR'])
+  const user = await createUserWithRoles(t, demo, ['ADMINISTRATOR'])
   return { id: user.id, headers: user.headers }
 }
 
 before(async () => {
   t = await createTestApp({ now: NOW })
-  demo = await seedDemoTenant(t.modules, t.db)
+  demo = await seedDemo(t)
   admin = await newAdministrator()
   doc = json<Doc>(await t.app.inject({ method: 'GET', url: '/api/openapi.json' }))
   ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -508,9 +501,7 @@ async function harvest(): Promise<(name: string) => string[]> {
     }
   }
   const urls = ops.filter((o) => o.method === 'GET' && !o.path.includes('{')).map((o) => o.path)
-  urls.push(
-    '/api/Rates/rateQuote/10001?vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=2026-11-21',
-  )
+  urls.push(`/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=2026-11-21`)
   for (const url of urls) {
     const res = await t.app.inject({ method: 'GET', url, headers: admin.headers })
     if (res.statusCode === 200 && /json/.test(String(res.headers['content-type']))) walk(res.json(), 0)

@@ -69,8 +69,39 @@ function startDeadline(): void {
   timer.unref() // never what keeps the runner alive
 }
 
+/** Where each test file's process appends how many responses it checked against the OpenAPI document. */
+let conformanceReport: string | undefined
+
+function startConformanceReport(): void {
+  if (process.env.OPENAPI_CONFORMANCE_REPORT) return // the caller collects it
+  conformanceReport = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-conformance-')), 'report.ndjson')
+  process.env.OPENAPI_CONFORMANCE_REPORT = conformanceReport
+}
+
+/** One line for the whole run: the responses test/openapi-conformance.ts validated, over every file. */
+function printConformanceTotal(): void {
+  if (!conformanceReport) return
+  let validated = 0
+  let files = 0
+  try {
+    for (const line of fs.readFileSync(conformanceReport, 'utf8').split('\n')) {
+      if (line === '') continue
+      validated += (JSON.parse(line) as { validated: number }).validated
+      files++
+    }
+  } catch {
+    return // no file checked a response (OPENAPI_CONFORMANCE=0)
+  } finally {
+    fs.rmSync(path.dirname(conformanceReport), { recursive: true, force: true })
+  }
+  process.stderr.write(
+    `openapi conformance: ${validated} responses of this run validated against the served document, in ${files} test files\n`,
+  )
+}
+
 export async function globalSetup(): Promise<void> {
   startDeadline()
+  startConformanceReport()
   const url = process.env.DATABASE_URL
   if (url) {
     const db = await openPostgres(url, 2)
@@ -94,5 +125,6 @@ export async function globalSetup(): Promise<void> {
 }
 
 export async function globalTeardown(): Promise<void> {
+  printConformanceTotal()
   if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true })
 }

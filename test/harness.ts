@@ -12,13 +12,18 @@ import path from 'node:path'
 import { after } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../src/app.ts'
-import { createModules } from '../src/modules.ts'
+import { createModules, type Modules } from '../src/modules.ts'
 import { createInvalidationBus, type InvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
 import { openPglite, openPostgres, type Database } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
-import { createSecretBox, parseSecretsKeys } from '../src/platform/secrets.ts'
+import { createSecretBox, parseSecretsKeys, type SecretBox } from '../src/platform/secrets.ts'
 import { TEMPLATE_ENV } from './global-setup.ts'
+import { installOpenApiConformance } from './openapi-conformance.ts'
+
+// Every response of every app this test process builds is checked against the app's own OpenAPI
+// document (test/openapi-conformance.ts; OPENAPI_CONFORMANCE=0 turns it off).
+installOpenApiConformance()
 
 let shared: Promise<Database> | undefined
 /** Closers of what this process opened and has not closed yet, run (newest first) when its tests end. */
@@ -75,9 +80,9 @@ export type TestApp = {
   db: Database
   bus: InvalidationBus
   clock: ReturnType<typeof createManualClock>
-  tenants: ReturnType<typeof createModules>['identity']['tenants']
-  /** The service's modules over the same database, for arranging data the API cannot create (customers). */
-  modules: ReturnType<typeof createModules>
+  tenants: Modules['identity']['tenants']
+  /** The module graph that serves `app`'s requests, for arranging data the API cannot create (customers). */
+  modules: Modules
   close(): Promise<void>
 }
 
@@ -104,26 +109,34 @@ export const TEST_CONFIG = {
   },
 }
 
-export async function createTestApp(
-  options: { config?: Partial<typeof TEST_CONFIG>; now?: Date } = {},
-): Promise<TestApp> {
-  const db = await testDatabase()
-  const clock = createManualClock(options.now ?? new Date())
-  const bus = await createInvalidationBus(undefined)
+export type TestAppOptions = {
+  config?: Partial<typeof TEST_CONFIG>
+  now?: Date
+  /** Instead of this process's shared database: a private one, or one made to fail. */
+  db?: Database
+  clock?: ReturnType<typeof createManualClock>
+  bus?: InvalidationBus
+  secrets?: SecretBox
+  /** Registers test-only routes with the graph that serves (a test owner's file collection) before the app is ready. */
+  register?: (app: FastifyInstance, modules: Modules) => PromiseLike<unknown> | void
+}
+
+/**
+ * An app ready for `inject`, over one module graph: `t.modules` is the graph serving the requests,
+ * so what a test arranges through it is what the routes see (their caches included).
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = options.db ?? (await testDatabase())
+  const clock = options.clock ?? createManualClock(options.now ?? new Date())
+  const bus = options.bus ?? (await createInvalidationBus(undefined))
   const config = { ...TEST_CONFIG, ...options.config }
-  const app = await buildApp({ config, db, clock, bus, secrets: TEST_SECRETS, logger: false })
+  const modules = createModules({ config, db, clock, bus, secrets: options.secrets ?? TEST_SECRETS })
+  const app = await buildApp({ config, db, clock, bus, modules, logger: false })
   const close = closeAtEnd(async () => {
     await app.close()
   })
+  if (options.register) await options.register(app, modules)
   await app.ready()
-  const modules = createModules({
-    db,
-    clock,
-    bus,
-    secrets: TEST_SECRETS,
-    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-    documents: config.documents,
-  })
   return { app, db, bus, clock, tenants: modules.identity.tenants, modules, close }
 }
 
@@ -133,10 +146,8 @@ export type TestTenant = {
   adminUserId: number
   adminEmail: string
   adminPassword: string
-  /** Headers of the tenant administrator (API key + bearer token). */
+  /** Headers of the tenant administrator (API key + bearer token); other users': loginHeaders. */
   headers: Record<string, string>
-  /** Gets a token for any user of this tenant with a password. */
-  tokenFor(email: string, password: string): Promise<string>
 }
 
 export function uniqueEmail(prefix = 'user'): string {
@@ -147,31 +158,18 @@ export async function createTenant(t: TestApp, name = 'Test tenant'): Promise<Te
   const adminEmail = uniqueEmail('admin')
   const adminPassword = `pw-${randomBytes(12).toString('hex')}`
   const created = await t.tenants.createTenant({ name, adminEmail, adminPassword })
-  const tokenFor = async (email: string, password: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/token',
-      headers: { 'x-api-key': created.apiKey },
-      payload: { grant_type: 'password', username: email, password },
-    })
-    if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`)
-    return (res.json() as { access_token: string }).access_token
-  }
-  const token = await tokenFor(adminEmail, adminPassword)
   return {
     ...created,
     adminEmail,
     adminPassword,
-    headers: { 'x-api-key': created.apiKey, authorization: `Bearer ${token}` },
-    tokenFor,
+    headers: await loginHeaders(t, created.apiKey, adminEmail, adminPassword),
   }
 }
 
 /**
- * Creates a user through the API with the given role codes and returns its id and headers. The user
- * is staff (in the STAFF group, so it sees every account holder) unless `extra.groups` says otherwise.
+ * Request headers of a user of a tenant: its API key and a fresh bearer token from the password
+ * grant: the tests' one way to sign a user in (tests of the token endpoint send their own requests).
  */
-/** Request headers of a user of a tenant: its API key and a fresh bearer token from the password grant. */
 export async function loginHeaders(
   t: TestApp,
   apiKey: string,
@@ -188,6 +186,10 @@ export async function loginHeaders(
   return { 'x-api-key': apiKey, authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` }
 }
 
+/**
+ * Creates a user through the API with the given role codes and returns its id and headers. The user
+ * is staff (in the STAFF group, so it sees every account holder) unless `extra.groups` says otherwise.
+ */
 export async function createUserWithRoles(
   t: TestApp,
   tenant: TestTenant,
@@ -214,8 +216,7 @@ export async function createUserWithRoles(
   })
   if (res.statusCode !== 201) throw new Error(`user creation failed: ${res.statusCode} ${res.body}`)
   const id = (res.json() as { id: number }).id
-  const token = await tenant.tokenFor(email, password)
-  return { id, email, password, headers: { 'x-api-key': tenant.apiKey, authorization: `Bearer ${token}` } }
+  return { id, email, password, headers: await loginHeaders(t, tenant.apiKey, email, password) }
 }
 
 export async function roleIdByCode(t: TestApp, tenant: TestTenant, code: string): Promise<number> {

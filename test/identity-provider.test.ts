@@ -6,6 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
+import { systemContext } from '../src/platform/http/context.ts'
 import { createTenant, createTestApp, json, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
 
 const ISSUER = 'https://idp.test.example/'
@@ -31,7 +32,7 @@ before(async () => {
   const port = (server.address() as AddressInfo).port
   t = await createTestApp()
   tenant = await createTenant(t)
-  await t.tenants.setIdentityProvider(tenant.tenantId, {
+  await t.tenants.setIdentityProvider(systemContext(tenant.tenantId), {
     issuer: ISSUER,
     audience: AUDIENCE,
     jwksUrl: `http://127.0.0.1:${port}/jwks`,

@@ -3,12 +3,14 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { SignJWT, generateKeyPair } from 'jose'
 import { signAccessToken } from '../src/platform/auth/tokens.ts'
+import { systemContext } from '../src/platform/http/context.ts'
 import { registeredErrorCodes } from '../src/platform/http/errors.ts'
 import {
   createTenant,
   createTestApp,
   createUserWithRoles,
   json,
+  loginHeaders,
   uniqueEmail,
   type TestApp,
   type TestTenant,
@@ -54,6 +56,16 @@ describe('errors are problem+json with stable codes', () => {
     assert.equal(res.statusCode, 400)
     assert.equal(json(res).code, 'malformed_json')
     assert.doesNotMatch(res.body, /at JSON\.parse|Unexpected end|\.ts:/)
+
+    // An empty body under a JSON content type is no body: a route that needs one names what is missing.
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adminusers',
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      payload: '',
+    })
+    assert.equal(empty.statusCode, 400, empty.body)
+    assert.equal(json(empty).code, 'validation_failed')
   })
 
   test('body too large → 413', async () => {
@@ -205,8 +217,7 @@ describe('authentication', () => {
   })
 
   test('a token expires: past exp → 401 even though the user is active', async () => {
-    const token = await tenant.tokenFor(tenant.adminEmail, tenant.adminPassword)
-    const headers = { 'x-api-key': tenant.apiKey, authorization: `Bearer ${token}` }
+    const headers = await loginHeaders(t, tenant.apiKey, tenant.adminEmail, tenant.adminPassword)
     assert.equal((await t.app.inject({ method: 'GET', url: users, headers })).statusCode, 200)
     const start = t.clock.now()
     t.clock.set(new Date(start.getTime() + 3600_000 + 31_000))
@@ -221,31 +232,28 @@ describe('authentication', () => {
 
   test('a revoked API key stops working at once; a rotated signing key keeps old tokens valid', async () => {
     const own = await createTenant(t, 'Keys')
-    const extra = await t.tenants.createApiKey(own.tenantId, 'second')
+    const extra = await t.tenants.createApiKey(systemContext(own.tenantId), 'second')
     const headers = { ...own.headers, 'x-api-key': extra.apiKey }
     // A token is bound to the tenant, not to the key it was obtained with.
     assert.equal((await t.app.inject({ method: 'GET', url: users, headers })).statusCode, 200)
-    await t.tenants.revokeApiKey(own.tenantId, extra.id)
+    await t.tenants.revokeApiKey(systemContext(own.tenantId), extra.id)
     const revoked = await t.app.inject({ method: 'GET', url: users, headers })
     assert.equal(revoked.statusCode, 401)
     assert.equal(json(revoked).code, 'invalid_api_key')
 
-    await t.tenants.rotateSigningKey(own.tenantId)
+    await t.tenants.rotateSigningKey(systemContext(own.tenantId))
     assert.equal(
       (await t.app.inject({ method: 'GET', url: users, headers: own.headers })).statusCode,
       200,
       'old token still verifies',
     )
-    const fresh = await own.tokenFor(own.adminEmail, own.adminPassword)
+    const freshHeaders = await loginHeaders(t, own.apiKey, own.adminEmail, own.adminPassword)
+    const fresh = freshHeaders.authorization!.slice('Bearer '.length)
     assert.notEqual(
       JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid,
       JSON.parse(Buffer.from(own.headers.authorization!.slice(7).split('.')[0]!, 'base64url').toString()).kid,
     )
-    assert.equal(
-      (await t.app.inject({ method: 'GET', url: users, headers: { ...own.headers, authorization: `Bearer ${fresh}` } }))
-        .statusCode,
-      200,
-    )
+    assert.equal((await t.app.inject({ method: 'GET', url: users, headers: freshHeaders })).statusCode, 200)
   })
 })
 
@@ -262,7 +270,7 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
       payload: { emailAddress: uniqueEmail('scim-client'), roles: [{ id: roles[0]!.id }] },
     })
     const userId = json<{ id: number }>(created).id
-    const { token, expiresAt } = await t.tenants.issueProvisioningToken(own.tenantId, userId, 365)
+    const { token, expiresAt } = await t.tenants.issueProvisioningToken(systemContext(own.tenantId), userId, 365)
     assert.ok(new Date(expiresAt).getTime() > t.clock.now().getTime() + 364 * 86_400_000)
     const bearer = { authorization: `Bearer ${token}` }
     const scim = await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: bearer })
@@ -336,10 +344,7 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
       ).statusCode,
       200,
     )
-    const access = {
-      'x-api-key': own.apiKey,
-      authorization: `Bearer ${await own.tokenFor(current0.emailAddress as string, password)}`,
-    }
+    const access = await loginHeaders(t, own.apiKey, current0.emailAddress as string, password)
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: access })).statusCode, 200)
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/Users?count=1', headers: access })).statusCode, 200)
     // A token naming another tenant is checked against that tenant's keys, and fails.

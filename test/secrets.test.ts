@@ -11,9 +11,7 @@ import path from 'node:path'
 import { after, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
-import { buildApp } from '../src/app.ts'
 import { ConfigError, loadConfig } from '../src/config.ts'
-import { seedDemoTenant } from '../src/demo.ts'
 import { createModules } from '../src/modules.ts'
 import { createInvalidationBus } from '../src/platform/cache.ts'
 import { createManualClock } from '../src/platform/clock.ts'
@@ -31,7 +29,8 @@ import {
   type SecretBox,
 } from '../src/platform/secrets.ts'
 import { TEMPLATE_ENV } from './global-setup.ts'
-import { closeAtEnd, TEST_CONFIG } from './harness.ts'
+import { DEMO, seedDemo } from './demo-tenant.ts'
+import { closeAtEnd, createTestApp, loginHeaders, TEST_CONFIG, type TestApp } from './harness.ts'
 
 const box = (...keys: string[]) => createSecretBox(parseSecretsKeys(keys.join(','), 'test keys'))
 
@@ -158,34 +157,13 @@ function privateDatabase(name: string): Promise<Database> {
   return db
 }
 
-async function appOn(db: Database, secrets: SecretBox) {
-  const bus = await createInvalidationBus(undefined)
-  const clock = createManualClock(new Date())
-  const app = await buildApp({ config: TEST_CONFIG, db, clock, bus, secrets, logger: false })
-  const close = closeAtEnd(() => app.close())
-  await app.ready()
-  const modules = createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: TEST_CONFIG.accessTokenTtlSeconds })
-  return { app, modules, close }
-}
+/** An app over `db` whose modules seal with `secrets`: a start of the service with that key. */
+const appOn = (db: Database, secrets: SecretBox) => createTestApp({ db, secrets })
 
-async function signIn(
-  app: Awaited<ReturnType<typeof appOn>>['app'],
-  created: { apiKey: string },
-  email: string,
-  password: string,
-) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/token',
-    headers: { 'x-api-key': created.apiKey },
-    payload: { grant_type: 'password', username: email, password },
-  })
-  assert.equal(res.statusCode, 200, res.body)
-  const headers = {
-    'x-api-key': created.apiKey,
-    authorization: `Bearer ${(res.json() as { access_token: string }).access_token}`,
-  }
-  assert.equal((await app.inject({ method: 'GET', url: '/api/v1/adminusers', headers })).statusCode, 200)
+/** Signs in (the signing key opens) and makes a request with the token (it verifies). */
+async function signIn(started: TestApp, created: { apiKey: string }, email: string, password: string) {
+  const headers = await loginHeaders(started, created.apiKey, email, password)
+  assert.equal((await started.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers })).statusCode, 200)
   return headers
 }
 
@@ -226,9 +204,13 @@ describe('private signing keys at rest', () => {
       clock: createManualClock(new Date()),
       bus,
       secrets: box(key),
-      accessTokenTtlSeconds: 3600,
+      config: TEST_CONFIG,
     })
-    const early = await modules.identity.tenants.issueProvisioningToken(created.tenantId, created.adminUserId, 1)
+    const early = await modules.identity.tenants.issueProvisioningToken(
+      systemContext(created.tenantId),
+      created.adminUserId,
+      1,
+    )
     assert.equal(early.userId, created.adminUserId)
 
     const started = await appOn(db, box(key))
@@ -239,7 +221,7 @@ describe('private signing keys at rest', () => {
       x.selectFrom('tenant').select('plaintext_secrets').where('id', '=', created.tenantId).executeTakeFirstOrThrow(),
     )
     assert.equal(flag.plaintext_secrets, false)
-    await signIn(started.app, created, admin.adminEmail, admin.adminPassword)
+    await signIn(started, created, admin.adminEmail, admin.adminPassword)
     await started.close()
   })
 
@@ -248,7 +230,7 @@ describe('private signing keys at rest', () => {
     const first = await appOn(db, box(oldKey))
     const admin = { adminEmail: 'admin@sealed.example', adminPassword: 'correct horse battery staple' }
     const created = await first.modules.identity.tenants.createTenant({ name: 'Sealed', ...admin })
-    await first.modules.identity.tenants.rotateSigningKey(created.tenantId)
+    await first.modules.identity.tenants.rotateSigningKey(systemContext(created.tenantId))
     const stored = await storedKeys(db, created.tenantId)
     assert.equal(stored.length, 2)
     for (const row of stored) {
@@ -259,12 +241,12 @@ describe('private signing keys at rest', () => {
       assert.equal(privateJwk.x, (row.public_jwk as { x: string }).x)
       assert.ok(!row.private_key.includes(privateJwk.d), 'the private key is not in the column')
     }
-    const oldHeaders = await signIn(first.app, created, admin.adminEmail, admin.adminPassword)
+    const oldHeaders = await signIn(first, created, admin.adminEmail, admin.adminPassword)
     await first.close()
 
     // Rotation: the new key first, the old one after it; re-seal; then the old key alone is gone.
     const rotating = await appOn(db, box(newKey, oldKey))
-    await signIn(rotating.app, created, admin.adminEmail, admin.adminPassword)
+    await signIn(rotating, created, admin.adminEmail, admin.adminPassword)
     const report = await rotating.modules.identity.sealedSecrets.reseal()
     // Both tests' tenants: this one's two signing keys and the other's one; a quote and a link key each.
     assert.deepEqual(report, {
@@ -297,14 +279,14 @@ describe('private signing keys at rest', () => {
       assert.equal(box(newKey).keyIdOf(row.private_key), box(newKey).currentKeyId)
 
     const rotated = await appOn(db, box(newKey))
-    await signIn(rotated.app, created, admin.adminEmail, admin.adminPassword)
+    await signIn(rotated, created, admin.adminEmail, admin.adminPassword)
     assert.equal(
       (await rotated.app.inject({ method: 'GET', url: '/api/v1/adminusers', headers: oldHeaders })).statusCode,
       200,
       'tokens signed before the rotation still verify',
     )
     const { token } = await rotated.modules.identity.tenants.issueProvisioningToken(
-      created.tenantId,
+      systemContext(created.tenantId),
       created.adminUserId,
       1,
     )
@@ -321,20 +303,8 @@ describe('private signing keys at rest', () => {
     await rotated.close()
 
     // Only the old key: the start is refused, naming the key it needs.
-    const bus = await createInvalidationBus(undefined)
-    const wrong = await buildApp({
-      config: TEST_CONFIG,
-      db,
-      clock: createManualClock(new Date()),
-      bus,
-      secrets: box(oldKey),
-      logger: false,
-    })
-    closeAtEnd(() => wrong.close())
     await assert.rejects(
-      async () => {
-        await wrong.ready()
-      },
+      createTestApp({ db, secrets: box(oldKey) }),
       (err: unknown) =>
         err instanceof SecretsError &&
         err.message.includes(`secrets key ${box(newKey).currentKeyId}, which is not configured`),
@@ -342,7 +312,6 @@ describe('private signing keys at rest', () => {
   })
 })
 
-const HONDA = 'vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01'
 const quoteKeyContext = (tenantId: number) => `rate_quote_key:${tenantId}`
 const linkKeyContext = (tenantId: number) => `document_link_key:${tenantId}`
 
@@ -369,10 +338,13 @@ type Issued = {
 }
 
 /** A demo tenant (a rate book and dealers to quote for) with a quote id and a download link issued now. */
-async function issueQuoteAndLink(started: Awaited<ReturnType<typeof appOn>>, db: Database): Promise<Issued> {
-  const demo = await seedDemoTenant(started.modules, db)
-  const headers = await signIn(started.app, demo, demo.adminEmail, demo.adminPassword)
-  const quoted = await started.app.inject({ method: 'GET', url: `/api/Rates/rateQuote/10001?${HONDA}`, headers })
+async function issueQuoteAndLink(started: TestApp): Promise<Issued> {
+  const { demo, headers } = await seedDemo(started)
+  const quoted = await started.app.inject({
+    method: 'GET',
+    url: `/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}`,
+    headers,
+  })
   assert.equal(quoted.statusCode, 200, quoted.body)
   const content = Buffer.from(`a file of tenant ${demo.tenantId}\n`)
   const doc = await started.modules.documents.service.store(systemContext(demo.tenantId, 'secrets-test'), {
@@ -394,8 +366,8 @@ async function issueQuoteAndLink(started: Awaited<ReturnType<typeof appOn>>, db:
 }
 
 /** The quote id replays and the download link serves the file, on an app that has cached nothing of them. */
-async function assertStillValid(started: Awaited<ReturnType<typeof appOn>>, issued: Issued) {
-  const headers = await signIn(started.app, issued, issued.adminEmail, issued.adminPassword)
+async function assertStillValid(started: TestApp, issued: Issued) {
+  const headers = await signIn(started, issued, issued.adminEmail, issued.adminPassword)
   const replay = await started.app.inject({
     method: 'GET',
     url: `/api/Rates/quotes/${encodeURIComponent(issued.quoteId)}`,
@@ -415,7 +387,7 @@ describe('quote-signing and download-link keys at rest', () => {
   test('are stored sealed, bound to their table and tenant; re-sealed under a new key, old quote ids and links stay valid', async () => {
     const db = await privateDatabase('quote and link keys')
     const first = await appOn(db, box(oldKey))
-    const issued = await issueQuoteAndLink(first, db)
+    const issued = await issueQuoteAndLink(first)
     await first.close()
 
     const stored = await storedHmacKeys(db, issued.tenantId)
@@ -488,7 +460,7 @@ describe('quote-signing and download-link keys at rest', () => {
       clock: createManualClock(new Date()),
       bus: await createInvalidationBus(undefined),
       secrets: box(newKey),
-      accessTokenTtlSeconds: 3600,
+      config: TEST_CONFIG,
     })
     const moved = (err: unknown) => err instanceof SecretsError && /does not authenticate/.test(err.message)
     await assert.rejects(fresh.rating.quotes.quoteBook(systemContext(other.tenantId), issued.quoteId), moved)
@@ -500,7 +472,7 @@ describe('quote-signing and download-link keys at rest', () => {
     const db = await privateDatabase('plaintext quote and link keys')
     const key = oldKey
     const first = await appOn(db, box(key))
-    const issued = await issueQuoteAndLink(first, db)
+    const issued = await issueQuoteAndLink(first)
     await first.close()
     // What migration 0012 leaves: the secrets' bytes as hex, and the tenant marked.
     const sealed = await storedHmacKeys(db, issued.tenantId)
@@ -526,7 +498,7 @@ describe('quote-signing and download-link keys at rest', () => {
       clock: createManualClock(new Date()),
       bus: await createInvalidationBus(undefined),
       secrets: box(key),
-      accessTokenTtlSeconds: 3600,
+      config: TEST_CONFIG,
     })
     const query = Object.fromEntries(new URL(issued.downloadUrl, 'http://localhost').searchParams)
     assert.equal(await early.documents.service.verifyLink(query, issued.fileId), issued.tenantId)
@@ -583,7 +555,7 @@ describe('quote-signing and download-link keys at rest', () => {
       clock: createManualClock(new Date()),
       bus: await createInvalidationBus(undefined),
       secrets: box(oldKey),
-      accessTokenTtlSeconds: 3600,
+      config: TEST_CONFIG,
     })
     assert.equal(await modules.identity.sealedSecrets.sealPlaintext(), 2)
     const sealed = await storedHmacKeys(db, tenantId)

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import { KINDS } from '../src/modules/parties/index.ts'
-import { demoRateBook } from '../src/modules/rating/index.ts'
+import { demoRateBook, type RateQuote } from '../src/modules/rating/index.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { createTenant, groupIdByCode, roleIdByCode, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
 
@@ -97,21 +97,8 @@ let seq = 0
 /** A short unique token for codes and names. */
 export const uniq = () => `${(++seq).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase()
 
-type Rate = { rateId: string; suggestedRetail: number }
-type QuoteReply = {
-  quoteId: string
-  products: Array<{
-    productId: number
-    productCode: string
-    programs: Array<{
-      plans: Array<{
-        planId: number
-        planCode: string
-        terms: Array<{ termMonths: number; deductibles: Array<{ code: string; rate: Rate }> }>
-      }>
-    }>
-  }>
-}
+/** The rate quote's reply, typed from its published schema. */
+type QuoteReply = RateQuote
 
 const TRANSLITERATION: Record<string, number> = {
   A: 1,

@@ -1,7 +1,8 @@
 // One measurement: autocannon against one route for a fixed duration after a warm-up, each request
 // freshly chosen (a random user id or email, a prepared deal to POST). Latency percentiles are computed here from
 // every response time autocannon reports (fractional milliseconds), not from its histogram, which
-// rounds to whole milliseconds; the warm-up's responses are not counted.
+// rounds to whole milliseconds; the warm-up's responses are not counted. The server's CPU time is read
+// when the measured run starts and when it ends (autocannon runs the warm-up separately first).
 import autocannon, { type Instance } from 'autocannon'
 
 export type Measurement = {
@@ -12,6 +13,12 @@ export type Measurement = {
   errors: number
   statusCodes: Record<string, number>
   requests: number
+  /**
+   * The server process's CPU time (user + system, microseconds) over the measured window, when
+   * `serverCpu` was given. Read over HTTP as the window opens and closes, so it is off by the few
+   * requests in flight then (well under 1% of a 10-second window).
+   */
+  serverCpuMicros?: number
 }
 
 /** One request of a measurement; `body` is sent as JSON. */
@@ -39,6 +46,8 @@ export async function measure(options: {
   next: () => LoadRequest
   /** Every response's status and headers (warm-up included), e.g. to collect created ids. */
   onResponse?: (status: number, headers: Record<string, string | string[] | undefined>) => void
+  /** The server process's CPU time so far, in microseconds. */
+  serverCpu?: () => Promise<number>
 }): Promise<Measurement> {
   const times: number[] = []
   const statusCodes: Record<string, number> = {}
@@ -73,6 +82,11 @@ export async function measure(options: {
     ],
   })
   running = instance
+  // The instance's own 'start' is the measured run's (the warm-up has a tracker of its own).
+  let cpuAtStart: Promise<number> | undefined
+  instance.on('start', () => {
+    cpuAtStart ??= options.serverCpu?.()
+  })
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     times.push(ms)
     const key = String(status)
@@ -80,6 +94,8 @@ export async function measure(options: {
   })
   try {
     const result = await instance
+    const cpuAtEnd = cpuAtStart && options.serverCpu ? await options.serverCpu() : undefined
+    const serverCpuMicros = cpuAtEnd === undefined ? undefined : cpuAtEnd - (await cpuAtStart!)
     const sorted = Float64Array.from(times).toSorted()
     return {
       rps: result.requests.total / result.duration,
@@ -88,6 +104,7 @@ export async function measure(options: {
       errors: result.non2xx + result.errors,
       statusCodes,
       requests: result.requests.total,
+      ...(serverCpuMicros === undefined ? {} : { serverCpuMicros }),
     }
   } finally {
     running = undefined

@@ -1,11 +1,8 @@
 // Seeds the benchmark tenant for the rate quote: the synthetic rate book (imported through the
 // rating module exactly as the HTTP route does, and timed), its dealers (inserted in batches) and
 // each dealer's rate visibility (through the module, so caches and audit behave as in production).
-import { createModules } from '../../src/modules.ts'
-import type { InvalidationBus } from '../../src/platform/cache.ts'
-import type { Clock } from '../../src/platform/clock.ts'
+import type { Modules } from '../../src/modules.ts'
 import type { Database } from '../../src/platform/db/database.ts'
-import type { SecretBox } from '../../src/platform/secrets.ts'
 import { systemContext } from '../../src/platform/http/context.ts'
 import { syntheticRateBook } from '../ratebook/synthetic.ts'
 
@@ -20,12 +17,11 @@ export type SeededRating = {
 const BATCH = 500
 
 export async function seedBenchRating(
-  deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox },
+  deps: { db: Database; modules: Modules },
   tenantId: number,
   options: { rates: number; dealers: number },
 ): Promise<SeededRating> {
-  const { db } = deps
-  const modules = createModules({ ...deps, accessTokenTtlSeconds: 3600 })
+  const { db, modules } = deps
   const { book, dealers } = syntheticRateBook({ rates: options.rates, dealers: options.dealers })
   // Timed like an operator's import: the JSON text is parsed and checked, stored and indexed.
   const text = JSON.stringify(book)

@@ -16,6 +16,12 @@ export type Run = {
   ratioToDbCeiling: number
   /** Against the stored copy of a quote reply (the rate quote's own ceiling); other rows leave it out. */
   ratioToQuoteCeiling?: number
+  /** The server process's CPU time per request over the measured window, microseconds (process.cpuUsage()). */
+  cpuUsPerRequest: number
+  /** The ceiling this row's CPU is compared with: its target's, else the database ceiling (a ceiling: itself). */
+  cpuCeiling: Exclude<RouteKind, 'measured'>
+  /** cpuUsPerRequest over the cpuCeiling row's: how many times a ceiling request's CPU this route's costs. */
+  cpuRatio: number
 }
 
 /** What a measured route must reach: a share of one ceiling's req/s, and a p99 bound. */
@@ -42,15 +48,26 @@ const round = (n: number, digits: number) => {
   return Math.round(n * f) / f
 }
 
-/** Fills in the ratios: each row against the ceiling and the database ceiling of the same database. */
+/** The ceiling a row's CPU per request is compared with (see Run.cpuCeiling). */
+function cpuCeilingOf(row: { kind: RouteKind; target?: Target }): Exclude<RouteKind, 'measured'> {
+  if (row.kind !== 'measured') return row.kind
+  return row.target !== undefined && 'against' in row.target ? row.target.against : 'db-ceiling'
+}
+
+/**
+ * Fills in the ratios: each row against the ceiling and the database ceiling of the same database,
+ * and its CPU per request against its CPU ceiling's.
+ */
 export function withRatios(
-  rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'ratioToCeiling' | 'ratioToDbCeiling'> }>,
+  rows: Array<Omit<Row, 'run'> & { run: Omit<Run, 'ratioToCeiling' | 'ratioToDbCeiling' | 'cpuCeiling' | 'cpuRatio'> }>,
 ): Row[] {
   return rows.map((row) => {
     const same = rows.filter((r) => r.run.database === row.run.database)
     const ceiling = same.find((r) => r.kind === 'ceiling')?.run.rps ?? Number.NaN
     const dbCeiling = same.find((r) => r.kind === 'db-ceiling')?.run.rps ?? Number.NaN
     const quoteCeiling = same.find((r) => r.kind === 'quote-ceiling')?.run.rps
+    const cpuCeiling = cpuCeilingOf(row)
+    const ceilingCpu = same.find((r) => r.kind === cpuCeiling)?.run.cpuUsPerRequest ?? Number.NaN
     const usesQuoteCeiling =
       row.kind === 'quote-ceiling' ||
       (row.target !== undefined && 'against' in row.target && row.target.against === 'quote-ceiling')
@@ -69,6 +86,9 @@ export function withRatios(
         ...(usesQuoteCeiling && quoteCeiling !== undefined
           ? { ratioToQuoteCeiling: round(row.run.rps / quoteCeiling, 3) }
           : {}),
+        cpuUsPerRequest: round(row.run.cpuUsPerRequest, 1),
+        cpuCeiling,
+        cpuRatio: round(row.run.cpuUsPerRequest / ceilingCpu, 3),
       },
     }
   })
@@ -86,6 +106,8 @@ export function formatTable(rows: Row[]): string {
     'vs ceiling',
     'vs db ceiling',
     'vs quote ceiling',
+    'cpu µs/req',
+    'cpu vs ceiling',
   ]
   const pct = (r: number) => (Number.isFinite(r) ? `${(r * 100).toFixed(1)}%` : '-')
   const body = rows.map(({ run }) => [
@@ -99,6 +121,8 @@ export function formatTable(rows: Row[]): string {
     pct(run.ratioToCeiling),
     pct(run.ratioToDbCeiling),
     pct(run.ratioToQuoteCeiling ?? Number.NaN),
+    Number.isFinite(run.cpuUsPerRequest) ? run.cpuUsPerRequest.toFixed(0) : '-',
+    Number.isFinite(run.cpuRatio) ? `${run.cpuRatio.toFixed(2)}× ${run.cpuCeiling}` : '-',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] as string).length)))
   // Text columns left-aligned, numbers right-aligned.
@@ -138,7 +162,8 @@ export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
     lines.push(
       `${met ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
         `${(ratio * 100).toFixed(1)}% of the ${target.against} (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}, ` +
-        `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}`,
+        `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}; ` +
+        `server CPU ${run.cpuUsPerRequest.toFixed(0)} µs/request, ${run.cpuRatio.toFixed(2)}× the ${run.cpuCeiling}'s`,
     )
   }
   return { lines, allMet }

@@ -4,11 +4,10 @@
 // like real users. A fresh tenant every run, so a reused PostgreSQL database never mixes runs.
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import type { InvalidationBus } from '../../src/platform/cache.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Database } from '../../src/platform/db/database.ts'
-import type { SecretBox } from '../../src/platform/secrets.ts'
-import { createModules } from '../../src/modules.ts'
+import type { Modules } from '../../src/modules.ts'
+import { systemContext } from '../../src/platform/http/context.ts'
 
 export type SeededTenant = {
   tenantId: number
@@ -58,21 +57,18 @@ const LAST_NAMES = [
 ]
 
 export async function seedBenchTenant(
-  deps: { db: Database; clock: Clock; bus: InvalidationBus; secrets: SecretBox },
+  deps: { db: Database; clock: Clock; modules: Modules },
   userCount: number,
 ): Promise<SeededTenant> {
-  const { db, clock, bus, secrets } = deps
+  const { db, clock, modules } = deps
   const tag = randomBytes(4).toString('hex')
   const adminEmail = `admin@bench-${tag}.example`
   const adminPassword = `bench-${randomBytes(12).toString('base64url')}`
-  // Through the whole module list, so the tenant gets what every module sets up at creation.
-  const { identity } = createModules({ db, clock, bus, secrets, accessTokenTtlSeconds: 3600 })
-  const created = await identity.tenants.createTenant({
-    name: `Benchmark ${tag}`,
-    adminEmail,
-    adminPassword,
-    operator: 'bench',
-  })
+  // Through the whole module graph, so the tenant gets what every module sets up at creation.
+  const created = await modules.identity.tenants.createTenant(
+    { name: `Benchmark ${tag}`, adminEmail, adminPassword },
+    (tenantId) => systemContext(tenantId, 'bench'),
+  )
   const tenantId = created.tenantId
 
   const ids: number[] = []

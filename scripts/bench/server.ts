@@ -1,7 +1,7 @@
 // The service under measurement, in its own process so the load generator never shares its event
 // loop. Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR or a fresh
 // temporary directory), seeds a benchmark tenant, builds the production app with a system clock,
-// adds the two ceiling routes (they exist only here), listens on 127.0.0.1, and prints one line:
+// adds the ceiling routes and /bench/cpu (they exist only here), listens on 127.0.0.1, and prints one line:
 //   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
 // SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
 //
@@ -18,6 +18,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
+import { createModules } from '../../src/modules.ts'
 import { findUserById } from '../../src/modules/identity/index.ts'
 import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
@@ -128,14 +129,16 @@ async function main(): Promise<void> {
   const bus = await createInvalidationBus(config.databaseUrl)
   const clock = systemClock
   const secrets = loadSecretBox(config)
-  const seeded = await seedBenchTenant({ db, clock, bus, secrets }, userCount)
+  // One module graph: it seeds, then serves.
+  const modules = createModules({ config, db, clock, bus, secrets })
+  const seeded = await seedBenchTenant({ db, clock, modules }, userCount)
   const tenantId = seeded.tenantId
-  const rating = await seedBenchRating({ db, clock, bus, secrets }, tenantId, {
+  const rating = await seedBenchRating({ db, modules }, tenantId, {
     rates: Number(args.rates),
     dealers: Number(args.dealers),
   })
 
-  const app = await buildApp({ config, db, clock, bus, secrets, logger: false })
+  const app = await buildApp({ config, db, clock, bus, modules, logger: false })
   // The ceiling: the HTTP stack and the platform hooks, no authentication, no database.
   app.get('/bench/ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async () => CEILING_BODY)
   // The database ceiling: the user lookup statement of GET /api/v1/adminusers/{userId} for the
@@ -153,6 +156,13 @@ async function main(): Promise<void> {
   app.get('/bench/quote-ceiling', { schema: { hide: true }, config: { auth: 'none' } }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(quoteCeiling),
   )
+  // This process's CPU time so far (user + system, microseconds): read before and after each
+  // measured window, it gives the CPU per request, which moves far less than req/s with whatever
+  // else shares the machine.
+  app.get('/bench/cpu', { schema: { hide: true }, config: { auth: 'none' } }, async () => {
+    const { user, system } = process.cpuUsage()
+    return { micros: user + system }
+  })
   quoteCeiling = Buffer.from(await sampleQuote(app, seeded, rating.dealerNumbers[0]!))
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })
   const address = app.server.address()

@@ -1,7 +1,7 @@
 // A large synthetic rate book and dealer set for benchmarks (docs/benchmarks.md): realistic shape
 // (products of several types, new and used plans, terms, deductibles, 20 vehicle classes, odometer
 // bands, options, criteria), any size. Deterministic: the same parameters give the same book.
-import type { RateBookInput, RateInput } from '../../src/modules/rating/ratebook.schema.ts'
+import type { RateBookInput, RateInput } from '../../src/modules/rating/ratebook/ratebook.format.ts'
 
 export type SyntheticOptions = { rates?: number; dealers?: number; products?: number; effectiveDate?: string }
 export type SyntheticDealer = { dealerNumber: string; name: string; state: string; productCodes: string[] }

@@ -6,10 +6,10 @@
 // The VINs are synthesised from the data: for each of the WMIs most sold in the US, patterns of its
 // schemas filled in with allowed characters, a year in the schema's range and a valid check digit.
 import { parseArgs } from 'node:util'
-import { createVinDecoder } from '../../src/modules/rating/vin.decoder.ts'
-import { loadVinData } from '../../src/modules/rating/vin.data.ts'
-import { VIN_ALPHABET, vinCheckDigit } from '../../src/modules/rating/vin.rules.ts'
-import { WMI } from '../../src/modules/rating/vin.wmi.ts'
+import { createVinDecoder } from '../../src/modules/rating/vin/vin.decoder.ts'
+import { loadVinData } from '../../src/modules/rating/vin/vin.data.ts'
+import { VIN_ALPHABET, vinCheckDigit } from '../../src/modules/rating/vin/vin.rules.ts'
+import { WMI } from '../../src/modules/rating/vin/vin.wmi.ts'
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '200000' } } })
 const rounds = Number(args.rounds)

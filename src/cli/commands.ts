@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { SealedSecrets, TenantService } from '../modules/identity/index.ts'
+import type { AuthenticatedContext } from '../platform/http/context.ts'
 import type { RateBookService } from '../modules/rating/index.ts'
 import type { SettingJson, SettingsService, SettingView } from '../modules/settings/index.ts'
 import { lines, table } from './format.ts'
@@ -20,8 +21,8 @@ export type Services = {
   sealedSecrets: Pick<SealedSecrets, 'reseal'>
   /** Every known migration, with when it was applied. */
   migrationStatus(): Promise<ReadonlyArray<{ name: string; executedAt?: Date | undefined }>>
-  /** Audit label of whoever runs the CLI. */
-  operator: string
+  /** The operator's system context in a tenant (audit label `cli:<user>`), which the operator use cases take as requests pass theirs. */
+  operatorIn(tenantId: number): AuthenticatedContext
   /** When this invocation started, before the database was opened (and migrated). */
   startedAt: Date
 }
@@ -131,8 +132,8 @@ export const COMMANDS: readonly Command[] = [
         throw new UsageError('missing required option --admin-password (or --admin-password-stdin)')
       const adminPassword = given ?? (await io.readSecretLine('Administrator password: '))
       if (adminPassword === undefined) throw new InputError('--admin-password-stdin: no password on stdin')
-      return async ({ tenants, operator }) => {
-        const created = await tenants.createTenant({ name, adminEmail, adminPassword, operator })
+      return async ({ tenants, operatorIn }) => {
+        const created = await tenants.createTenant({ name, adminEmail, adminPassword }, operatorIn)
         return {
           json: { tenantId: created.tenantId, apiKey: created.apiKey, adminUserId: created.adminUserId },
           text: lines(
@@ -184,8 +185,8 @@ export const COMMANDS: readonly Command[] = [
       const tenantId = positiveId(v, 'tenant')
       const name = text(v, 'name').trim()
       if (!name) throw new InputError('--name must not be empty')
-      return async ({ tenants, operator }) => {
-        const key = await tenants.createApiKey(tenantId, name, operator)
+      return async ({ tenants, operatorIn }) => {
+        const key = await tenants.createApiKey(operatorIn(tenantId), name)
         return { json: key, text: apiKeyText(`Created API key ${key.id} for tenant ${tenantId}.`, key) }
       }
     },
@@ -225,8 +226,8 @@ export const COMMANDS: readonly Command[] = [
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const id = positiveId(v, 'id')
-      return async ({ tenants, operator }) => {
-        const key = await tenants.rotateApiKey(tenantId, id, operator)
+      return async ({ tenants, operatorIn }) => {
+        const key = await tenants.rotateApiKey(operatorIn(tenantId), id)
         return {
           json: key,
           text: apiKeyText(`Replaced API key ${key.replaced} of tenant ${tenantId}; it no longer works.`, key),
@@ -246,8 +247,8 @@ export const COMMANDS: readonly Command[] = [
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const id = positiveId(v, 'id')
-      return async ({ tenants, operator }) => {
-        const revoked = await tenants.revokeApiKey(tenantId, id, operator)
+      return async ({ tenants, operatorIn }) => {
+        const revoked = await tenants.revokeApiKey(operatorIn(tenantId), id)
         return {
           json: revoked,
           text: lines(`Revoked API key ${revoked.id} of tenant ${tenantId} at ${revoked.revokedAt}.`),
@@ -263,8 +264,8 @@ export const COMMANDS: readonly Command[] = [
     examples: ['signingkey rotate --tenant 1'],
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
-      return async ({ tenants, operator }) => {
-        const rotated = await tenants.rotateSigningKey(tenantId, operator)
+      return async ({ tenants, operatorIn }) => {
+        const rotated = await tenants.rotateSigningKey(operatorIn(tenantId))
         return { json: rotated, text: lines(`Tenant ${tenantId} now signs tokens with key ${rotated.kid}.`) }
       }
     },
@@ -287,8 +288,8 @@ export const COMMANDS: readonly Command[] = [
       const tenantId = positiveId(v, 'tenant')
       const userId = positiveId(v, 'user')
       const days = positiveId(v, 'days')
-      return async ({ tenants, operator }) => {
-        const issued = await tenants.issueProvisioningToken(tenantId, userId, days, operator)
+      return async ({ tenants, operatorIn }) => {
+        const issued = await tenants.issueProvisioningToken(operatorIn(tenantId), userId, days)
         return {
           json: issued,
           text: lines(
@@ -348,8 +349,8 @@ export const COMMANDS: readonly Command[] = [
         identityClaim: claim,
         algorithms,
       }
-      return async ({ tenants, operator }) => {
-        const idp = await tenants.setIdentityProvider(tenantId, settings, operator)
+      return async ({ tenants, operatorIn }) => {
+        const idp = await tenants.setIdentityProvider(operatorIn(tenantId), settings)
         return {
           json: idp,
           text: lines(
@@ -398,8 +399,8 @@ export const COMMANDS: readonly Command[] = [
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const issuer = text(v, 'issuer').trim()
-      return async ({ tenants, operator }) => {
-        const removed = await tenants.removeIdentityProvider(tenantId, issuer, operator)
+      return async ({ tenants, operatorIn }) => {
+        const removed = await tenants.removeIdentityProvider(operatorIn(tenantId), issuer)
         return { json: removed, text: lines(`Tenant ${tenantId} no longer trusts ${removed.issuer}.`) }
       }
     },
@@ -446,8 +447,8 @@ export const COMMANDS: readonly Command[] = [
       const tenantId = positiveId(v, 'tenant')
       const key = text(v, 'key')
       const value = text(v, 'value')
-      return async ({ settings, operator }) => {
-        const saved = await settings.setForOperator(tenantId, key, value, operator)
+      return async ({ settings, operatorIn }) => {
+        const saved = await settings.setForOperator(operatorIn(tenantId), key, value)
         return { json: saved, text: settingText(tenantId, saved) }
       }
     },
@@ -461,8 +462,8 @@ export const COMMANDS: readonly Command[] = [
     async prepare(v) {
       const tenantId = positiveId(v, 'tenant')
       const key = text(v, 'key')
-      return async ({ settings, operator }) => {
-        const saved = await settings.resetForOperator(tenantId, key, operator)
+      return async ({ settings, operatorIn }) => {
+        const saved = await settings.resetForOperator(operatorIn(tenantId), key)
         return { json: saved, text: settingText(tenantId, saved) }
       }
     },
@@ -500,9 +501,9 @@ export const COMMANDS: readonly Command[] = [
         ...(ratesFile === undefined ? {} : { csvFile: path.basename(ratesFile) }),
       }
       const dryRun = v['dry-run'] === true
-      return async ({ rateBooks, tenants, operator }) => {
+      return async ({ rateBooks, tenants, operatorIn }) => {
         await tenants.assertTenant(tenantId)
-        const result = await rateBooks.importForOperator(tenantId, book, { dryRun, sources }, operator)
+        const result = await rateBooks.importForOperator(operatorIn(tenantId), book, { dryRun, sources })
         if (!result.ok) {
           const where = (p: (typeof result.problems)[number]) =>
             `${p.file}${p.path !== undefined ? ` ${p.path}` : ''}${p.row !== undefined ? ` row ${p.row}` : ''}${p.field !== undefined && p.path === undefined ? ` ${p.field}` : ''}`

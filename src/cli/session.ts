@@ -13,6 +13,7 @@ import { systemClock } from '../platform/clock.ts'
 import { DataDirBusy } from '../platform/db/data-dir-lock.ts'
 import { migrationStatus } from '../platform/db/migrate.ts'
 import { openConfiguredDatabase } from '../platform/db/open.ts'
+import { systemContext } from '../platform/http/context.ts'
 import { AppError } from '../platform/http/errors.ts'
 import { loadSecretBox, SecretsError } from '../platform/secrets.ts'
 import type { Runner } from './commands.ts'
@@ -33,13 +34,8 @@ export async function execute(
         // After the database is open, as the server does: an embedded data directory in use by
         // another process is left untouched, key file included.
         const secrets = loadSecretBox(config)
-        const modules = createModules({
-          db,
-          clock: systemClock,
-          bus,
-          secrets,
-          accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-        })
+        const modules = createModules({ config, db, clock: systemClock, bus, secrets })
+        const operator = operatorName()
         const reply = await runner({
           engine: db.engine,
           tenants: modules.identity.tenants,
@@ -47,7 +43,7 @@ export async function execute(
           rateBooks: modules.rating.rateBooks,
           sealedSecrets: modules.identity.sealedSecrets,
           migrationStatus: () => migrationStatus(db),
-          operator: operatorName(),
+          operatorIn: (tenantId) => systemContext(tenantId, operator),
           startedAt,
         })
         await output.reply(output.json ? `${JSON.stringify(reply.json)}\n` : reply.text)

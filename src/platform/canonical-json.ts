@@ -10,3 +10,12 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value ?? null)
 }
+
+/**
+ * Whether two JSON values are equal as JSON: object members in any order, members whose value is
+ * undefined absent, arrays in order. For change detection (`JSON.stringify(a) === JSON.stringify(b)`
+ * would call an object with its members reordered changed).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b)
+}

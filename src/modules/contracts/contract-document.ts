@@ -29,14 +29,10 @@ export function documentFromContract(
     issuedOn: parties.issuedOn,
     administrator: parties.administrator,
     dealer: { dealerNumber: c.dealer.dealerNumber, name: c.dealer.name, address: parties.dealerAddress },
-    customer: c.customer as Person,
-    coBuyer: (c.coBuyer as Person | null) ?? null,
+    customer: c.customer,
+    coBuyer: c.coBuyer,
     lienHolder: c.lienHolder
-      ? {
-          name: String(c.lienHolder.name),
-          address: (c.lienHolder.address as PartyAddress | null) ?? null,
-          phoneNumber: (c.lienHolder.phoneNumber as string | null) ?? null,
-        }
+      ? { name: c.lienHolder.name, address: c.lienHolder.address, phoneNumber: c.lienHolder.phoneNumber }
       : null,
     vehicle: { ...c.vehicle, odometer: c.saleOdometer, purchasePrice: c.vehicle.purchasePrice },
     product: { code: c.product.productCode, name: c.product.name, type: c.product.productType },
@@ -98,14 +94,14 @@ export function documentFromDeal(deal: CheckedDeal, body: DealInput, parties: Do
         }
       : null,
     vehicle: {
-      vin: (v.vin as string | null) ?? null,
-      year: (v.year as number | null) ?? null,
-      make: (v.make as string | null) ?? null,
-      model: (v.model as string | null) ?? null,
-      trim: (v.trim as string | null) ?? null,
-      condition: (v.condition as string | null) ?? null,
+      vin: v.vin,
+      year: v.year,
+      make: v.make,
+      model: v.model,
+      trim: v.trim,
+      condition: v.condition,
       odometer: q.inputs.odometer ?? null,
-      inServiceDate: (v.inServiceDate as string | null) ?? null,
+      inServiceDate: v.inServiceDate,
       purchasePrice: v.purchasePrice === null ? null : Number(v.purchasePrice),
     },
     product: { code: q.product.code, name: q.product.name, type: q.product.type },
@@ -123,9 +119,9 @@ export function documentFromDeal(deal: CheckedDeal, body: DealInput, parties: Do
     },
     finance: f
       ? {
-          financeType: (f.financeType as string | null) ?? null,
+          financeType: f.financeType,
           amountFinanced: f.amountFinanced === null ? null : Number(f.amountFinanced),
-          termMonths: (f.termMonths as number | null) ?? null,
+          termMonths: f.termMonths,
           apr: f.apr === null ? null : Number(f.apr),
         }
       : null,

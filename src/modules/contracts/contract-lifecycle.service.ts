@@ -13,7 +13,7 @@ import { documentFromContract, documentFromDeal, type DocumentParties } from './
 import type { DealInput } from './contract.deal.ts'
 import { personSnapshot } from './contract.deal.ts'
 import { contractErrors } from './contract.errors.ts'
-import { toHoldView, type ContractView, type CoverageSnapshot, type PricingSnapshot } from './contract.mapper.ts'
+import { toHoldView, type ContractView } from './contract.mapper.ts'
 import { renderContractPdf } from './contract.pdf.ts'
 import * as repo from './contract.repository.ts'
 import {
@@ -89,7 +89,7 @@ export function createContractLifecycle(ports: Ports) {
    */
   async function produceDocument(ctx: AuthenticatedContext, row: repo.ContractRow, draft: boolean) {
     const view = await core.view(ctx, row)
-    const coverage = row.coverage as CoverageSnapshot
+    const { coverage } = row
     const labels = Object.fromEntries(coverage.customFieldRules.map((r) => [r.key, r.label]))
     const groups = coverage.coverageGroups.map((g) => ({ group: g.name, components: g.components.map((c) => c.name) }))
     const pdf = await renderContractPdf(
@@ -126,7 +126,7 @@ export function createContractLifecycle(ports: Ports) {
   }
 
   function wantedLines(row: repo.ContractRow): PostingLine[] {
-    const pricing = row.pricing as PricingSnapshot
+    const { pricing } = row
     return finalizationLines(
       row.dealer_id,
       pricing.lines.map((l) => ({
@@ -471,12 +471,12 @@ export function createContractLifecycle(ports: Ports) {
     // ---- coverage -------------------------------------------------------------------------------
     async coverageGroups(ctx: AuthenticatedContext, contractId: number) {
       const row = await core.readRow(ctx, contractId)
-      return (row.coverage as CoverageSnapshot).coverageGroups
+      return row.coverage.coverageGroups
     },
 
     async coverageComponents(ctx: AuthenticatedContext, contractId: number) {
       const row = await core.readRow(ctx, contractId)
-      return (row.coverage as CoverageSnapshot).coverageGroups.flatMap((g) =>
+      return row.coverage.coverageGroups.flatMap((g) =>
         g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })),
       )
     },
@@ -484,7 +484,7 @@ export function createContractLifecycle(ports: Ports) {
     /** The plan's prepaid-maintenance services with each occurrence's due date and odometer, counted from the effective date and sale odometer. */
     async ppmServices(ctx: AuthenticatedContext, contractId: number) {
       const row = await core.readRow(ctx, contractId)
-      return (row.coverage as CoverageSnapshot).ppmServices.map((s) => ({
+      return row.coverage.ppmServices.map((s) => ({
         code: s.code,
         name: s.name,
         intervalMonths: s.intervalMonths ?? null,

@@ -7,6 +7,7 @@ import type { FieldError } from '../../platform/http/errors.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { decimalProblem, Decimal, toCents } from '../../platform/money.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
+import type { FinanceSnapshot, PersonSnapshot, VehicleSnapshot } from '../../platform/db/schema.contracts.ts'
 import type { CustomerInput, DealerDirectory, LienHolderInput, PartyAddress } from '../parties/index.ts'
 import type { QuotedLine, QuotedRate, QuoteService } from '../rating/index.ts'
 import { contractErrors } from './contract.errors.ts'
@@ -87,8 +88,8 @@ export type CheckedDeal = {
   customFields: Record<string, CustomFieldValue>
   /** Unique custom-field values, as claimed (uniqueValueKey). */
   uniqueValues: Array<{ key: string; value: string }>
-  vehicle: Record<string, unknown>
-  finance: Record<string, unknown> | null
+  vehicle: VehicleSnapshot
+  finance: FinanceSnapshot | null
 }
 
 type Ports = {
@@ -277,7 +278,7 @@ export function createDealChecker(ports: Ports) {
 export type DealChecker = ReturnType<typeof createDealChecker>
 
 /** A person as stored on the contract: trimmed, with empty values as null. */
-export function personSnapshot(p: CustomerInput): Record<string, unknown> {
+export function personSnapshot(p: CustomerInput): PersonSnapshot {
   const t = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
   const a: PartyAddress | null | undefined = p.address
   return {

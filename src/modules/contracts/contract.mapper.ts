@@ -1,60 +1,26 @@
 // Contract rows to the API's camelCase resource (payloads §5), in one place.
-import { centsToNumber } from '../../platform/money.ts'
-import type { ContractRow } from './contract.repository.ts'
-import { currentStatus, HOLD_REASONS, type CustomFieldRule, type RetailBounds } from './contract.rules.ts'
+import type {
+  CoverageSnapshot,
+  DealData,
+  FinanceSnapshot,
+  LienHolderSnapshot,
+  PersonSnapshot,
+} from '../../platform/db/schema.contracts.ts'
+import { centsToDecimal, centsToNumber, Decimal } from '../../platform/money.ts'
+import { customerLegalName, type CustomerInput, type LienHolderRecord } from '../parties/index.ts'
+import { personSnapshot } from './contract.deal.ts'
+import type { ContractInsert, ContractRow } from './contract.repository.ts'
+import { currentStatus, HOLD_REASONS, type AcceptedEdit, type ContractEdit } from './contract.rules.ts'
 
-/** The coverage snapshot stored with a contract: what was sold, as the rate book described it then. */
-export type CoverageSnapshot = {
-  rateBookVersion: number
-  product: { id: number; code: string; name: string; type: string }
-  program: { id: number; code: string; name: string }
-  plan: { id: number; code: string; name: string; formNumber: string }
-  term: { id: number; code: string; months: number; miles: number; milesBasis: string }
-  deductible: { id: number; code: string; amountCents: number; type: string }
-  coverageGroups: Array<{ code: string; name: string; components: Array<{ code: string; name: string }> }>
-  ppmServices: Array<{
-    code: string
-    name: string
-    intervalMonths?: number | null
-    intervalMiles?: number | null
-    count: number
-  }>
-  /** The plan's custom-field rules when sold: a PATCH is checked against them. */
-  customFieldRules: CustomFieldRule[]
-}
-/** The pricing snapshot: every amount in whole cents (decision 0007), lines with their payees. */
-export type PricingSnapshot = {
-  retailCents: number
-  optionsRetailCents: number
-  dealerCostCents: number
-  lines: Array<{
-    code: string
-    group: string
-    label: string
-    cents: number
-    source: 'RATE' | 'ACCOUNT_HOLDER' | 'OPTION'
-    optionCode: string | null
-    payeeAccountHolderId: number
-  }>
-  options: Array<{
-    id: number
-    code: string
-    name: string
-    kind: string
-    required: boolean
-    dealerCostCents: number
-    retailCents: number
-  }>
-  /** The rate's retail limits, for a retail price changed while pending. */
-  retailBounds: RetailBounds
-}
-export type DealData = {
-  dealer: { dealerNumber: string; name: string }
-  dealNumber: string | null
-  salesPerson: { firstName: string | null; lastName: string | null; code: string | null } | null
-  financeManager: { name: string | null; code: string | null } | null
-  taxExempt: boolean
-}
+export type {
+  CoverageSnapshot,
+  DealData,
+  FinanceSnapshot,
+  LienHolderSnapshot,
+  PersonSnapshot,
+  PricingSnapshot,
+  VehicleSnapshot,
+} from '../../platform/db/schema.contracts.ts'
 
 export type ContractDocumentRef = {
   documentId: number
@@ -67,11 +33,7 @@ export type ContractDocumentRef = {
 const decimal = (v: unknown) => (v === null || v === undefined ? null : Number(v))
 
 export function toContractView(row: ContractRow, today: string, now: Date, documents: ContractDocumentRef[]) {
-  const coverage = row.coverage as CoverageSnapshot
-  const pricing = row.pricing as PricingSnapshot
-  const deal = row.deal_data as DealData
-  const vehicle = row.vehicle as Record<string, unknown>
-  const finance = row.finance as Record<string, unknown> | null
+  const { coverage, pricing, deal_data: deal, vehicle, finance } = row
   const lockActive = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > now
   const totalCents = pricing.retailCents + pricing.optionsRetailCents
   return {
@@ -124,29 +86,29 @@ export function toContractView(row: ContractRow, today: string, now: Date, docum
     saleOdometer: row.sale_odometer,
     expirationOdometer: row.expiration_odometer,
     vehicle: {
-      vin: (vehicle.vin as string | null) ?? null,
-      year: (vehicle.year as number | null) ?? null,
-      make: (vehicle.make as string | null) ?? null,
-      model: (vehicle.model as string | null) ?? null,
-      trim: (vehicle.trim as string | null) ?? null,
-      condition: (vehicle.condition as string | null) ?? null,
-      inServiceDate: (vehicle.inServiceDate as string | null) ?? null,
+      vin: vehicle.vin ?? null,
+      year: vehicle.year ?? null,
+      make: vehicle.make ?? null,
+      model: vehicle.model ?? null,
+      trim: vehicle.trim ?? null,
+      condition: vehicle.condition ?? null,
+      inServiceDate: vehicle.inServiceDate ?? null,
       purchasePrice: decimal(vehicle.purchasePrice),
       msrp: decimal(vehicle.msrp),
       assetType: String(vehicle.assetType),
-      vehicleClass: (vehicle.vehicleClass as string | null) ?? null,
+      vehicleClass: vehicle.vehicleClass ?? null,
     },
-    customer: { customerId: row.customer_id, ...(row.customer as Record<string, unknown>) },
-    coBuyer: (row.co_buyer as Record<string, unknown> | null) ?? null,
-    lienHolder: (row.lien_holder as Record<string, unknown> | null) ?? null,
+    customer: { customerId: row.customer_id, ...row.customer },
+    coBuyer: row.co_buyer ?? null,
+    lienHolder: row.lien_holder ?? null,
     finance: finance
       ? {
-          financeType: (finance.financeType as string | null) ?? null,
+          financeType: finance.financeType ?? null,
           amountFinanced: decimal(finance.amountFinanced),
-          termMonths: (finance.termMonths as number | null) ?? null,
+          termMonths: finance.termMonths ?? null,
           apr: decimal(finance.apr),
           monthlyPayment: decimal(finance.monthlyPayment),
-          firstPaymentDate: (finance.firstPaymentDate as string | null) ?? null,
+          firstPaymentDate: finance.firstPaymentDate ?? null,
           balloonAmount: decimal(finance.balloonAmount),
           residualValue: decimal(finance.residualValue),
         }
@@ -170,7 +132,7 @@ export function toContractView(row: ContractRow, today: string, now: Date, docum
         payeeAccountHolderId: l.payeeAccountHolderId,
       })),
     },
-    customFields: row.custom_fields as Record<string, string | number | boolean>,
+    customFields: row.custom_fields,
     remittance: {
       finalizedAt: row.finalized_at?.toISOString() ?? null,
       finalizedBy: row.finalized_by,
@@ -197,8 +159,8 @@ export function toSummary(
     status: ContractRow['status']
     dealer_id: number
     vin: string | null
-    customer: unknown
-    coverage: unknown
+    customer: PersonSnapshot
+    coverage: CoverageSnapshot
     sale_date: string
     effective_date: string
     expiration_date: string
@@ -208,13 +170,7 @@ export function toSummary(
   },
   today: string,
 ) {
-  const coverage = row.coverage as CoverageSnapshot
-  const c = row.customer as {
-    firstName: string | null
-    middleInitial: string | null
-    lastName: string | null
-    companyName: string | null
-  }
+  const { coverage, customer: c } = row
   return {
     id: row.id,
     contractNumber: row.contract_number,
@@ -256,5 +212,109 @@ export function toHoldView(h: {
     resolvedAt: h.resolved_at?.toISOString() ?? null,
     resolvedBy: h.resolved_by,
     resolutionNote: h.resolution_note,
+  }
+}
+
+// ---- stored snapshots and the PATCH representation ---------------------------------------------
+
+/** The stored name key of a contract holder: its legal name, lower case (searches and matching). */
+export const customerNameKey = (c: CustomerInput) => customerLegalName(c).toLowerCase()
+
+/** The lien holder as the contract keeps it. */
+export function lienHolderSnapshot(l: LienHolderRecord | null): LienHolderSnapshot | null {
+  return l ? { lienHolderId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber } : null
+}
+
+/** Without its null members: what a merge patch leaves of them. */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as T
+}
+
+/** A pending contract's editable representation, which a PATCH applies to. */
+export function toContractEdit(row: ContractRow): ContractEdit {
+  const { deal_data: deal, pricing, lien_holder: lien, finance } = row
+  return {
+    contractNumber: row.contract_number,
+    status: row.status,
+    quoteId: row.quote_id,
+    rateId: row.rate_id,
+    saleDate: row.sale_date,
+    saleOdometer: row.sale_odometer,
+    vin: row.vin,
+    dealerNumber: deal.dealer.dealerNumber,
+    effectiveDate: row.effective_date,
+    retailPrice: pricing.retailCents / 100,
+    customer: compact(row.customer),
+    coBuyer: row.co_buyer === null ? null : compact(row.co_buyer),
+    lienHolderId: lien?.lienHolderId ?? null,
+    lienHolder: lien ? compact({ name: lien.name, address: lien.address, phoneNumber: lien.phoneNumber }) : null,
+    finance: finance
+      ? compact({
+          monthlyPayment: finance.monthlyPayment ?? null,
+          firstPaymentDate: finance.firstPaymentDate ?? null,
+          balloonAmount: finance.balloonAmount ?? null,
+          residualValue: finance.residualValue ?? null,
+        })
+      : null,
+    dealNumber: deal.dealNumber,
+    salesPerson: deal.salesPerson,
+    financeManager: deal.financeManager,
+    customFields: row.custom_fields,
+    taxExempt: deal.taxExempt,
+  }
+}
+
+/**
+ * The row values an accepted edit writes: the parties' snapshots (and the customer matched again,
+ * the lien holder when the edit changed it), dates and price, custom fields, the deal's
+ * particulars; finance amounts only of a contract sold with finance terms.
+ */
+export function toContractUpdate(
+  row: ContractRow,
+  edit: ContractEdit,
+  accepted: AcceptedEdit,
+  parties: { customerId: number; lienHolder?: LienHolderRecord | null },
+): Partial<Omit<ContractInsert, 'id'>> {
+  const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
+  const money = (v: number | string | null | undefined) =>
+    v === undefined || v === null ? null : new Decimal(v).toFixed(2)
+  const deal: DealData = {
+    ...row.deal_data,
+    dealNumber: text(edit.dealNumber),
+    taxExempt: edit.taxExempt,
+    salesPerson: edit.salesPerson
+      ? {
+          firstName: text(edit.salesPerson.firstName),
+          lastName: text(edit.salesPerson.lastName),
+          code: text(edit.salesPerson.code),
+        }
+      : null,
+    financeManager: edit.financeManager
+      ? { name: text(edit.financeManager.name), code: text(edit.financeManager.code) }
+      : null,
+  }
+  const finance: FinanceSnapshot | null = row.finance && {
+    ...row.finance,
+    monthlyPayment: money(edit.finance?.monthlyPayment),
+    firstPaymentDate: edit.finance?.firstPaymentDate ?? null,
+    balloonAmount: money(edit.finance?.balloonAmount),
+    residualValue: money(edit.finance?.residualValue),
+  }
+  const lien = parties.lienHolder
+  return {
+    customer_id: parties.customerId,
+    customer: JSON.stringify(personSnapshot(edit.customer)),
+    customer_name: customerNameKey(edit.customer),
+    co_buyer: edit.coBuyer ? JSON.stringify(personSnapshot(edit.coBuyer)) : null,
+    ...(lien === undefined
+      ? {}
+      : { lien_holder_id: lien?.id ?? null, lien_holder: lien ? JSON.stringify(lienHolderSnapshot(lien)) : null }),
+    effective_date: edit.effectiveDate,
+    expiration_date: accepted.expirationDate,
+    retail_price: centsToDecimal(accepted.retailCents).toFixed(2),
+    pricing: JSON.stringify({ ...row.pricing, retailCents: accepted.retailCents }),
+    custom_fields: JSON.stringify(accepted.customFields),
+    deal_data: JSON.stringify(deal),
+    ...(finance ? { finance: JSON.stringify(finance) } : {}),
   }
 }

@@ -157,6 +157,20 @@ describe('renderContractPdf content', () => {
       assert.ok(text.includes(needle), `${what}: "${needle}" not found in\n${text}`)
   })
 
+  test('prints a long contract number whole in the page header, beside a long administrator name', async () => {
+    const value = 'VSC-GOLD-U-0127-00001234'
+    const [text = ''] = await extractPdfText(
+      await renderContractPdf(
+        sampleDocument({
+          reference: { label: 'Contract number', value },
+          administrator: { ...sampleDocument().administrator, name: 'Summit Warranty Administrators of North America' },
+        }),
+      ),
+    )
+    // Once in the header and once in the footer of the page, whole both times.
+    assert.equal(text.split(`Contract number: ${value}`).length - 1, 2, text)
+  })
+
   test('prints the quote reference of a draft without a contract', async () => {
     const text = await allText(
       await renderContractPdf(sampleDocument({ draft: true, reference: { label: 'Quote', value: 'Q-7731-AB' } })),

@@ -319,6 +319,8 @@ const MARGIN = 50
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN
 const CONTENT_BOTTOM = 56
 const GUTTER = 18
+/** The narrowest the administrator's name may get in the page header beside a long reference. */
+const MIN_NAME_WIDTH = 120
 const LINE = 12
 
 const INK = rgb(0.1, 0.1, 0.12)
@@ -472,8 +474,13 @@ class Layout {
   private header(page: PDFPage): number {
     const { regular, bold } = this.fonts
     const doc = this.doc
-    const leftWidth = CONTENT_WIDTH * 0.58
-    const rightWidth = CONTENT_WIDTH - leftWidth - GUTTER
+    // The contract (or quote) number is what a reader looks for on a page: it is printed whole, and
+    // the administrator's name beside it gives way. Only a reference wider than the page less a
+    // short name column (far beyond any number format) is cut.
+    const reference = sanitizePdfText(`${doc.reference.label}: ${doc.reference.value}`)
+    const referenceWidth = Math.min(textWidth(bold, 10, reference), CONTENT_WIDTH - GUTTER - MIN_NAME_WIDTH)
+    const rightWidth = Math.max(CONTENT_WIDTH * 0.42 - GUTTER, referenceWidth)
+    const leftWidth = CONTENT_WIDTH - rightWidth - GUTTER
     const right = MARGIN + CONTENT_WIDTH
     const drawLeft = (text: string, y: number, font: PDFFont, size: number, color: Color, width = leftWidth) => {
       page.drawText(fitText(font, size, sanitizePdfText(text), width), { x: MARGIN, y, font, size, color })
@@ -484,7 +491,7 @@ class Layout {
     }
     let y = PAGE_HEIGHT - 44
     drawLeft(doc.administrator.name, y, bold, 11, INK)
-    drawRight(`${doc.reference.label}: ${doc.reference.value}`, y, bold, 10, INK)
+    drawRight(reference, y, bold, 10, INK)
     y -= 11
     const contact = [addressLines(doc.administrator.address).join(', '), doc.administrator.phoneNumber]
       .filter(present)

@@ -1,5 +1,6 @@
 // Contract persistence: plain Kysely functions taking the executor and the tenant id first.
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
+import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -126,13 +127,11 @@ export async function nextContractSequence(tx: Transaction<DB>, tenantId: number
   return Number(rows[0]!.n)
 }
 
+/** What makes two submissions the same deal. */
+export type DealKey = { dealerId: number; vin: string; planId: number; saleDate: string }
+
 /** A contract of the same dealer, VIN, plan and sale date created since `since` and not voided. */
-export async function findRecentDuplicate(
-  tx: Executor,
-  tenantId: number,
-  key: { dealerId: number; vin: string; planId: number; saleDate: string },
-  since: Date,
-) {
+export async function findRecentDuplicate(tx: Executor, tenantId: number, key: DealKey, since: Date) {
   return tx
     .selectFrom('contract')
     .select(['id', 'contract_number'])
@@ -149,8 +148,8 @@ export async function findRecentDuplicate(
 }
 
 /** Serializes submissions of the same deal within a tenant for the rest of the transaction. */
-export async function lockDeal(tx: Transaction<DB>, tenantId: number, dealKey: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${tenantId}::int, hashtext(${dealKey}))`.execute(tx)
+export async function lockDeal(tx: Transaction<DB>, tenantId: number, key: DealKey): Promise<void> {
+  await advisoryLock(tx, 'contract_deal', [tenantId, key.dealerId, key.vin, key.planId, key.saleDate])
 }
 
 /**

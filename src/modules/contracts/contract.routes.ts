@@ -64,6 +64,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'createContract',
         summary: 'Create a contract from a quote',
         description:
           'Digital retailing step 3. The price comes from the quote named by `quoteId` and `rateId` (priced again on the server), never from the request. ' +
@@ -88,6 +89,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'renderDraftDocument',
         summary: 'Produce a draft contract PDF for a deal, without creating a contract',
         description:
           'Digital retailing: the deal as it would be sent to POST /api/contracts, checked the same way (the same 422s), answered with a PDF marked DRAFT on every page. Nothing is stored.',
@@ -117,6 +119,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContracts',
         summary: 'Search contracts',
         description:
           "Filters combine (AND): contract number, VIN (whole or its last characters), the start of the holder's name or of a word of it, dealer, status, sale and creation dates. Newest first; bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see their dealers' contracts only.",
@@ -133,6 +136,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractsV2',
         summary: 'Search contracts (paged)',
         description:
           'The same filters as GET /api/contracts, answered as a page: items, pageNumber, pageSize, totalCount, totalPages.',
@@ -153,6 +157,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'getContractV2',
         summary: 'Read a contract by id or contract number',
         params: IdentifierParams,
         response: { 200: contractRef, ...problemResponses(404) },
@@ -171,6 +176,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listHoldReasons',
         summary: 'List the reasons a contract can be put on hold',
         response: { 200: Type.Array(HoldReasonSchema), ...problemResponses() },
       },
@@ -184,6 +190,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'getContract',
         summary: 'Read a contract',
         params: ContractIdParams,
         response: { 200: contractRef, ...problemResponses(404) },
@@ -202,6 +209,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'updateContract',
         summary: 'Change a pending contract',
         description:
           'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch) over the editable representation: ' +
@@ -234,6 +242,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'finalizeContract',
         summary: 'Finalize a pending contract',
         description:
           "Posts the contract's money as one balanced journal entry (a receivable from the dealer for the dealer cost; a payable to each line's payee), produces the final contract PDF, " +
@@ -254,6 +263,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'refinalizeContract',
         summary: 'Post a finalized contract again after a correction',
         description:
           "Posts only the difference between what the contract's lines call for now and what its journal entries already hold (journalEntry is null when there is none), and produces the final PDF again. " +
@@ -274,6 +284,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractHolds',
         summary: 'List the holds of a contract',
         description: 'Resolved and open, oldest first.',
         params: ContractIdParams,
@@ -289,6 +300,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'createContractHold',
         summary: 'Put a pending contract on hold',
         description: 'A hold blocks finalization until it is resolved. Only while PENDING (409). ' + LOCKED,
         params: ContractIdParams,
@@ -309,6 +321,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'getContractHoldResolution',
         summary: 'Read the resolution of a hold',
         description: 'Empty while the hold is open.',
         params: HoldParams,
@@ -324,6 +337,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'resolveContractHold',
         summary: 'Resolve a hold',
         description: '409 hold_already_resolved when it was resolved before. Only while PENDING. ' + LOCKED,
         params: HoldParams,
@@ -344,6 +358,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'getContractLock',
         summary: 'Read the edit lock of a contract',
         params: ContractIdParams,
         response: { 200: LockSchema, ...problemResponses(404) },
@@ -358,6 +373,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'createContractLock',
         summary: 'Take or renew the edit lock',
         description:
           'The lock lasts 15 minutes unless renewed; while it is held, changes by any other user answer 423 contract_locked. 423 when another user holds it.',
@@ -376,6 +392,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'deleteContractLock',
         summary: 'Release the edit lock',
         description: '204 also when no lock is held. 423 when another user holds it.',
         params: ContractIdParams,
@@ -394,6 +411,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'setContractCoBuyer',
         summary: 'Set the co-buyer of a pending contract',
         description: 'Replaces any co-buyer. Only while PENDING. ' + LOCKED,
         params: ContractIdParams,
@@ -414,6 +432,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'deleteContractCoBuyer',
         summary: 'Remove the co-buyer of a pending contract',
         description: '204 also when there is none. Only while PENDING. ' + LOCKED,
         params: ContractIdParams,
@@ -432,6 +451,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractDocuments',
         summary: "List the contract's documents",
         description:
           'The contract PDF document with its versions (drafts while pending, the final document from finalization), each with a signed download link. Uploaded files are under /files.',
@@ -448,6 +468,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'createContractDocument',
         summary: 'Produce the contract PDF now',
         description:
           "A new version of the contract's PDF document: a draft (marked DRAFT on every page) while PENDING, the final document once finalized. 409 for a voided contract.",
@@ -470,6 +491,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractCoverageGroups',
         summary: 'List the coverage groups of a contract',
         description: 'As the plan described them when the contract was sold.',
         params: ContractIdParams,
@@ -485,6 +507,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractCoverageComponents',
         summary: 'List the covered components of a contract',
         description: 'Every component of every coverage group, with its group.',
         params: ContractIdParams,
@@ -500,6 +523,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
     {
       schema: {
         tags: TAGS,
+        operationId: 'listContractPpmServices',
         summary: 'List the prepaid-maintenance services of a contract',
         description:
           'Each service with its schedule, counted from the effective date and the sale odometer. Empty for other products.',

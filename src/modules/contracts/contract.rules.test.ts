@@ -2,17 +2,22 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import {
+  changedMembers,
   checkCustomFields,
+  checkEdit,
   CONTRACT_EVENTS,
   CONTRACT_STATUSES,
   currentStatus,
   differenceLines,
+  editedParties,
   finalizationLines,
   lockedAgainst,
   quoteDisagreements,
   retailProblem,
   transition,
+  type ContractEdit,
   type ContractEvent,
+  type EditFacts,
   type CustomFieldRule,
   type PostingLine,
 } from './contract.rules.ts'
@@ -225,6 +230,149 @@ describe('the retail price', () => {
     ['a locked retail changed', 199999, locked, 'retail_locked'],
   ]
   for (const [name, cents, rate, code] of cases) test(name, () => assert.equal(retailProblem(cents, rate)?.code, code))
+})
+
+describe('editing a pending contract', () => {
+  const sold: ContractEdit = {
+    contractNumber: 'VSC-000001',
+    status: 'PENDING',
+    quoteId: 'q1',
+    rateId: 'r1',
+    saleDate: '2026-11-21',
+    saleOdometer: 42150,
+    vin: '1HGCV1F37LA012345',
+    dealerNumber: '10001',
+    effectiveDate: '2026-11-21',
+    retailPrice: 2000,
+    customer: {
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701' },
+    },
+    coBuyer: null,
+    lienHolderId: null,
+    lienHolder: null,
+    finance: { monthlyPayment: '350.00' },
+    dealNumber: 'D-1',
+    taxExempt: false,
+    customFields: { fm: 'FM7' },
+  }
+  const facts: EditFacts = {
+    saleDate: '2026-11-21',
+    termMonths: 36,
+    retailBounds: { suggestedRetailCents: 200000, minRetailCents: 150000, maxRetailCents: 300000, retailLocked: false },
+    customFieldRules: [
+      { key: 'fm', label: 'F&I manager', type: 'STRING', required: true, unique: false, maxLength: 4 },
+    ],
+    financed: true,
+  }
+
+  const cases: Array<[string, Partial<ContractEdit>, Partial<typeof facts>, string[]]> = [
+    ['unchanged', {}, {}, []],
+    ['a retail price within the rate', { retailPrice: '2499.99' }, {}, []],
+    ['a retail price of 3 places', { retailPrice: 2000.001 }, {}, ['retailPrice:too_precise']],
+    ['a retail price that is not an amount', { retailPrice: 'cheap' }, {}, ['retailPrice:invalid_format']],
+    ['a retail price above the rate', { retailPrice: 3000.01 }, {}, ['retailPrice:out_of_range']],
+    [
+      'a locked retail price changed',
+      { retailPrice: 1999 },
+      { retailBounds: { ...facts.retailBounds, retailLocked: true } },
+      ['retailPrice:retail_locked'],
+    ],
+    ['a custom field checked again', { customFields: { fm: 'TOO-LONG' } }, {}, ['customFields/fm:too_long']],
+    [
+      'custom fields left out: a required one is missing',
+      { customFields: undefined },
+      {},
+      ['customFields/fm:required'],
+    ],
+    ['an effective date before the sale', { effectiveDate: '2026-11-20' }, {}, ['effectiveDate:out_of_range']],
+    ['an effective date 60 days after the sale', { effectiveDate: '2027-01-20' }, {}, []],
+    ['an effective date 61 days after the sale', { effectiveDate: '2027-01-21' }, {}, ['effectiveDate:out_of_range']],
+    ['a contract holder without a last name', { customer: { firstName: 'Ana' } }, {}, ['customer:required']],
+    ['a company as contract holder', { customer: { companyName: 'Ruiz LLC' } }, {}, []],
+    ['a co-buyer without a name', { coBuyer: { emailAddress: 'x@y.example' } }, {}, ['coBuyer:required']],
+    ['finance terms added', { finance: { monthlyPayment: 100 } }, { financed: false }, ['finance:not_financed']],
+    ['finance terms removed from a financed contract', { finance: null }, {}, []],
+    [
+      'finance amounts of 3 places',
+      { finance: { monthlyPayment: '1.001', balloonAmount: -1, residualValue: null } },
+      {},
+      ['finance/monthlyPayment:too_precise', 'finance/balloonAmount:out_of_range'],
+    ],
+    [
+      'every problem at once',
+      { retailPrice: 1, customFields: {}, effectiveDate: '2026-01-01', customer: {} },
+      {},
+      ['retailPrice:out_of_range', 'customFields/fm:required', 'effectiveDate:out_of_range', 'customer:required'],
+    ],
+  ]
+  for (const [name, edit, given, expected] of cases) {
+    test(name, () => {
+      const checked = checkEdit({ ...sold, ...edit }, { ...facts, ...given })
+      assert.deepEqual(checked.ok ? [] : checked.errors.map((e) => `${e.field}:${e.code}`), expected)
+    })
+  }
+
+  test('an accepted edit sets the retail price in cents, the custom fields and the expiration date', () => {
+    assert.deepEqual(
+      checkEdit({ ...sold, retailPrice: '2100.50', effectiveDate: '2026-12-31', customFields: { fm: ' FM8 ' } }, facts),
+      {
+        ok: true,
+        retailCents: 210050,
+        customFields: { fm: 'FM8' },
+        expirationDate: '2029-12-31',
+      },
+    )
+  })
+
+  const partyCases: Array<[string, Partial<ContractEdit>, ReturnType<typeof editedParties>]> = [
+    ['nothing', {}, { customer: false, lienHolder: 'unchanged' }],
+    [
+      'the same customer, members in another order',
+      { customer: { address: sold.customer.address!, lastName: 'Ruiz', firstName: 'Ana' } },
+      { customer: false, lienHolder: 'unchanged' },
+    ],
+    [
+      'another customer',
+      { customer: { ...sold.customer, lastName: 'Ruíz' } },
+      { customer: true, lienHolder: 'unchanged' },
+    ],
+    ['a lien holder by id', { lienHolderId: 7 }, { customer: false, lienHolder: 'byId' }],
+    [
+      'a lien holder by its details',
+      { lienHolder: { name: 'First Bank' } },
+      { customer: false, lienHolder: 'byDetails' },
+    ],
+    [
+      'no lien holder, said with a null',
+      { lienHolderId: undefined, lienHolder: undefined },
+      { customer: false, lienHolder: 'unchanged' },
+    ],
+  ]
+  for (const [name, edit, expected] of partyCases) {
+    test(`parties: ${name}`, () => assert.deepEqual(editedParties(sold, { ...sold, ...edit }), expected))
+  }
+
+  const memberCases: Array<[string, (e: Record<string, unknown>) => void, string[]]> = [
+    ['nothing', () => {}, []],
+    ['the retail price', (e) => (e.retailPrice = 2100), ['retailPrice']],
+    [
+      'an equal value in another form of the same JSON',
+      (e) => (e.customer = { lastName: 'Ruiz', firstName: 'Ana', address: sold.customer.address }),
+      [],
+    ],
+    ['a member removed (a merge patch null)', (e) => delete e.dealNumber, ['dealNumber']],
+    ['a null member left out: the same', (e) => delete e.coBuyer, []],
+    ['a member added', (e) => (e.salesPerson = { code: 'S1' }), ['salesPerson']],
+  ]
+  for (const [name, change, expected] of memberCases) {
+    test(`audited members: ${name}`, () => {
+      const next = structuredClone(sold) as Record<string, unknown>
+      change(next)
+      assert.deepEqual(changedMembers(sold, next as ContractEdit), expected)
+    })
+  }
 })
 
 describe('postings', () => {

@@ -1,10 +1,12 @@
 // Pure contract rules (docs/contracts.md): the lifecycle state machine, custom-field values, what a
 // contract must agree with in its quote, the retail price, and the journal lines a finalization posts.
-import { addDays, isIsoDate } from '../../platform/calendar.ts'
+import { addDays, addMonths, isIsoDate } from '../../platform/calendar.ts'
 import { hasControlCharacter } from '../../platform/text.ts'
-import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
+import type { ContractStatus, CustomFieldRule, RetailBounds } from '../../platform/db/schema.contracts.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
-import { centsToNumber, Decimal } from '../../platform/money.ts'
+import { jsonEqual } from '../../platform/canonical-json.ts'
+import { centsToNumber, Decimal, decimalProblem, toCents } from '../../platform/money.ts'
+import type { CustomerInput, LienHolderInput } from '../parties/index.ts'
 
 export const CONTRACT_STATUSES = [
   'PENDING',
@@ -141,19 +143,7 @@ export function lockedAgainst(
 
 // ---- custom fields -----------------------------------------------------------------------------
 
-export type CustomFieldRule = {
-  key: string
-  label: string
-  type: 'STRING' | 'INTEGER' | 'DECIMAL' | 'MONEY' | 'DATE' | 'BOOLEAN' | 'LIST'
-  required: boolean
-  unique: boolean
-  minLength?: number
-  maxLength?: number
-  pattern?: string
-  min?: number
-  max?: number
-  options?: ReadonlyArray<{ value: string; label: string }>
-}
+export type { CustomFieldRule, RetailBounds } from '../../platform/db/schema.contracts.ts'
 export type CustomFieldValue = string | number | boolean
 
 /** The longest text value of any custom field, whatever the rate book allows: values are indexed when unique. */
@@ -391,13 +381,6 @@ export function nameProblem(
 
 // ---- price -------------------------------------------------------------------------------------
 
-export type RetailBounds = {
-  suggestedRetailCents: number
-  minRetailCents: number
-  maxRetailCents: number
-  retailLocked: boolean
-}
-
 /** Why a retail price is not acceptable for a rate, or undefined when it is. */
 export function retailProblem(retailCents: number, rate: RetailBounds): FieldError | undefined {
   const show = (c: number) => centsToNumber(c).toFixed(2)
@@ -418,6 +401,146 @@ export function retailProblem(retailCents: number, rate: RetailBounds): FieldErr
     }
   }
   return undefined
+}
+
+// ---- editing a pending contract (PATCH) -------------------------------------------------------
+
+/** What the price rests on: a PATCH that changes one is refused by name (a new quote and contract are the way). */
+export const IMMUTABLE_ON_EDIT = [
+  'contractNumber',
+  'status',
+  'quoteId',
+  'rateId',
+  'saleDate',
+  'saleOdometer',
+  'vin',
+  'dealerNumber',
+] as const
+
+/**
+ * A pending contract's editable representation, and a PATCH result as PatchedContractSchema admits
+ * it: a merge patch's null leaves a member out, so absent and null mean the same.
+ */
+export type ContractEdit = {
+  contractNumber: string
+  status: string
+  quoteId: string
+  rateId: string
+  saleDate: string
+  saleOdometer?: number | null
+  vin?: string | null
+  dealerNumber: string
+  effectiveDate: string
+  retailPrice: number | string
+  customer: CustomerInput
+  coBuyer?: CustomerInput | null
+  lienHolderId?: number | null
+  lienHolder?: LienHolderInput | null
+  finance?: {
+    monthlyPayment?: number | string | null
+    firstPaymentDate?: string | null
+    balloonAmount?: number | string | null
+    residualValue?: number | string | null
+  } | null
+  dealNumber?: string | null
+  salesPerson?: { firstName?: string | null; lastName?: string | null; code?: string | null } | null
+  financeManager?: { name?: string | null; code?: string | null } | null
+  customFields?: Record<string, unknown>
+  taxExempt: boolean
+}
+
+/** What an edit is judged against: the contract as it was sold. */
+export type EditFacts = {
+  saleDate: string
+  termMonths: number
+  retailBounds: RetailBounds
+  customFieldRules: readonly CustomFieldRule[]
+  /** Sold with finance terms: they may change, but not be added to a contract sold without. */
+  financed: boolean
+}
+
+/** An accepted edit: what it sets beyond the members it names. */
+export type AcceptedEdit = {
+  retailCents: number
+  customFields: Record<string, CustomFieldValue>
+  /** The coverage runs its term from the (possibly new) effective date. */
+  expirationDate: string
+}
+
+export type CheckedEdit = ({ ok: true } & AcceptedEdit) | { ok: false; errors: FieldError[] }
+
+const EDIT_MONEY = { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') }
+const FINANCE_AMOUNTS = ['monthlyPayment', 'balloonAmount', 'residualValue'] as const
+
+/**
+ * Every problem of an edited contract (answered 422 contract_invalid, all at once), or the retail
+ * price in cents and the custom-field values it sets: the retail price is an amount of 2 places
+ * that fits the rate; custom fields are checked again as a whole against the plan's rules; the
+ * effective date stays within reach of the sale date; the contract holder and a co-buyer are named;
+ * finance amounts are amounts of 2 places, and finance terms cannot be added. The coverage then
+ * expires its term's months after the effective date.
+ */
+export function checkEdit(edit: ContractEdit, facts: EditFacts): CheckedEdit {
+  const errors: FieldError[] = []
+  let retailCents = 0
+  const retailIssue = decimalProblem(edit.retailPrice, EDIT_MONEY)
+  if (retailIssue)
+    errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
+  else {
+    retailCents = toCents(new Decimal(edit.retailPrice))
+    const p = retailProblem(retailCents, facts.retailBounds)
+    if (p) errors.push(p)
+  }
+  const fields = checkCustomFields(facts.customFieldRules, edit.customFields ?? {})
+  errors.push(...fields.errors)
+  for (const problem of [
+    effectiveDateProblem(facts.saleDate, edit.effectiveDate),
+    nameProblem(edit.customer, 'customer'),
+    edit.coBuyer ? nameProblem(edit.coBuyer, 'coBuyer') : undefined,
+  ]) {
+    if (problem) errors.push(problem)
+  }
+  if (edit.finance && !facts.financed)
+    errors.push({
+      field: 'finance',
+      code: 'not_financed',
+      message: 'the contract was sold without finance terms; they cannot be added',
+    })
+  for (const key of FINANCE_AMOUNTS) {
+    const value = edit.finance?.[key]
+    const problem = value === undefined || value === null ? undefined : decimalProblem(value, EDIT_MONEY)
+    if (problem)
+      errors.push({ field: `finance/${key}`, code: problem.code, message: `finance/${key} ${problem.message}` })
+  }
+  if (errors.length > 0) return { ok: false, errors }
+  return {
+    ok: true,
+    retailCents,
+    customFields: fields.values,
+    expirationDate: addMonths(edit.effectiveDate, facts.termMonths),
+  }
+}
+
+/**
+ * Which parties an edit changes: a changed contract holder is matched (or created) again; a lien
+ * holder changes by id (another existing one) or by its details (matched or created from them).
+ */
+export function editedParties(
+  current: ContractEdit,
+  next: ContractEdit,
+): { customer: boolean; lienHolder: 'unchanged' | 'byId' | 'byDetails' } {
+  const lienById = (next.lienHolderId ?? null) !== (current.lienHolderId ?? null)
+  return {
+    customer: !jsonEqual(next.customer, current.customer),
+    lienHolder: lienById ? 'byId' : jsonEqual(next.lienHolder, current.lienHolder) ? 'unchanged' : 'byDetails',
+  }
+}
+
+/** The members an edit changes (absent and null being the same), for its audit record. */
+export function changedMembers(current: ContractEdit, next: ContractEdit): string[] {
+  const before = current as Record<string, unknown>
+  const after = next as Record<string, unknown>
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !jsonEqual(after[k], before[k]))
 }
 
 // ---- posting -----------------------------------------------------------------------------------

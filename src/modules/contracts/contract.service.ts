@@ -3,24 +3,25 @@
 // both share the loading and guarding done here.
 import type { Transaction } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
-import { addMonths } from '../../platform/calendar.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
-import type { FieldError } from '../../platform/http/errors.ts'
 import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
 import type { Window } from '../../platform/http/pagination.ts'
-import { centsToDecimal, decimalProblem, Decimal, toCents } from '../../platform/money.ts'
+import { centsToDecimal } from '../../platform/money.ts'
 import { isStorableId } from '../../platform/ids.ts'
-import type { ContractParties, CustomerInput, DealerDirectory, LienHolderInput } from '../parties/index.ts'
-import { customerLegalName } from '../parties/index.ts'
+import type { ContractParties, DealerDirectory, LienHolderInput } from '../parties/index.ts'
 import type { QuoteService } from '../rating/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { formatContractNumber } from '../settings/index.ts'
 import { createDealChecker, personSnapshot, type CheckedDeal, type DealInput } from './contract.deal.ts'
 import { contractErrors } from './contract.errors.ts'
 import {
+  customerNameKey,
+  lienHolderSnapshot,
+  toContractEdit,
+  toContractUpdate,
   toContractView,
   toSummary,
   type ContractDocumentRef,
@@ -30,19 +31,18 @@ import {
 } from './contract.mapper.ts'
 import * as repo from './contract.repository.ts'
 import {
-  checkCustomFields,
-  effectiveDateProblem,
+  changedMembers,
+  checkEdit,
+  editedParties,
+  IMMUTABLE_ON_EDIT,
   lockedAgainst,
-  nameProblem,
-  retailProblem,
   transition,
   uniqueClaims,
+  type ContractEdit,
   type ContractEvent,
   type TransitionFacts,
 } from './contract.rules.ts'
 import { PatchedContractSchema } from './contract.schemas.ts'
-
-const MONEY_BOUNDS = { places: 2, min: new Decimal(0), max: new Decimal('99999999.99') }
 
 /** An identical submission (dealer, VIN, plan, sale date) within this window is a duplicate, not a new sale. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000
@@ -57,8 +57,6 @@ export type ContractPorts = {
   /** The documents of a contract, newest first (the documents module). */
   documentsOf(tenantId: number, contractId: number): Promise<ContractDocumentRef[]>
 }
-
-const nameKey = (c: CustomerInput) => customerLegalName(c).toLowerCase()
 
 export function createContractCore(ports: ContractPorts) {
   const { db, clock, settings } = ports
@@ -141,9 +139,6 @@ export function createContractCore(ports: ContractPorts) {
     return (await ports.parties.lienHolder(tx, ctx.tenantId, newId))!
   }
 
-  const lienSnapshot = (l: { id: number; name: string; address: unknown; phoneNumber: string | null } | null) =>
-    l ? JSON.stringify({ lienHolderId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber }) : null
-
   async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
     const q = deal.quoted
     const vin = String(deal.vehicle.vin)
@@ -151,11 +146,12 @@ export function createContractCore(ports: ContractPorts) {
     return db.transaction(ctx.tenantId, async (tx) => {
       const now = clock.now()
       // The same deal submitted twice at once: the second waits here, then finds the first.
-      await repo.lockDeal(tx, ctx.tenantId, `${q.dealer.id}|${vin}|${q.plan.id}|${deal.saleDate}`)
+      const dealKey: repo.DealKey = { dealerId: q.dealer.id, vin, planId: q.plan.id, saleDate: deal.saleDate }
+      await repo.lockDeal(tx, ctx.tenantId, dealKey)
       const duplicate = await repo.findRecentDuplicate(
         tx,
         ctx.tenantId,
-        { dealerId: q.dealer.id, vin, planId: q.plan.id, saleDate: deal.saleDate },
+        dealKey,
         new Date(now.getTime() - DUPLICATE_WINDOW_MS),
       )
       if (duplicate) {
@@ -244,7 +240,7 @@ export function createContractCore(ports: ContractPorts) {
         deductible_id: q.deductible.id,
         product_type: q.product.type,
         vin,
-        customer_name: nameKey(body.customer),
+        customer_name: customerNameKey(body.customer),
         sale_date: deal.saleDate,
         effective_date: deal.effectiveDate,
         expiration_date: deal.expirationDate,
@@ -257,7 +253,7 @@ export function createContractCore(ports: ContractPorts) {
         vehicle: JSON.stringify(deal.vehicle),
         customer: JSON.stringify(personSnapshot(body.customer)),
         co_buyer: body.coBuyer ? JSON.stringify(personSnapshot(body.coBuyer)) : null,
-        lien_holder: lienSnapshot(lien),
+        lien_holder: lien ? JSON.stringify(lienHolderSnapshot(lien)) : null,
         finance: deal.finance ? JSON.stringify(deal.finance) : null,
         custom_fields: JSON.stringify(deal.customFields),
         deal_data: JSON.stringify(dealData),
@@ -384,123 +380,50 @@ export function createContractCore(ports: ContractPorts) {
       const changed = await db.transaction(ctx.tenantId, async (tx) => {
         const { row, now } = await forChange(tx, ctx, id, 'EDIT')
         checkVersion(row.version)
-        const current = editable(row)
-        const next = applyPatch(current, body, contentType, IMMUTABLE)
-        validatePatched(next)
-        const n = next as unknown as Editable
-        const pricing = row.pricing as PricingSnapshot
-        const coverage = row.coverage as CoverageSnapshot
-        const finance = row.finance as Record<string, unknown> | null
-        const errors: FieldError[] = []
-        const retailIssue = decimalProblem(n.retailPrice, MONEY_BOUNDS)
-        const retailCents = retailIssue ? pricing.retailCents : toCents(new Decimal(n.retailPrice))
-        if (retailIssue)
-          errors.push({ field: 'retailPrice', code: retailIssue.code, message: `retailPrice ${retailIssue.message}` })
-        else {
-          const p = retailProblem(retailCents, pricing.retailBounds)
-          if (p) errors.push(p)
-        }
-        const fields = checkCustomFields(coverage.customFieldRules, n.customFields ?? {})
-        errors.push(...fields.errors)
-        for (const problem of [
-          effectiveDateProblem(row.sale_date, n.effectiveDate),
-          nameProblem(n.customer, 'customer'),
-          n.coBuyer ? nameProblem(n.coBuyer, 'coBuyer') : undefined,
-        ]) {
-          if (problem) errors.push(problem)
-        }
-        if (n.finance && !finance)
-          errors.push({
-            field: 'finance',
-            code: 'not_financed',
-            message: 'the contract was sold without finance terms; they cannot be added',
-          })
-        for (const key of ['monthlyPayment', 'balloonAmount', 'residualValue'] as const) {
-          const value = n.finance?.[key]
-          const problem = value === undefined || value === null ? undefined : decimalProblem(value, MONEY_BOUNDS)
-          if (problem)
-            errors.push({ field: `finance/${key}`, code: problem.code, message: `finance/${key} ${problem.message}` })
-        }
-        if (errors.length > 0)
+        const current = toContractEdit(row)
+        const patched = applyPatch(current, body, contentType, IMMUTABLE_ON_EDIT)
+        validatePatched(patched)
+        const next = patched as unknown as ContractEdit
+        const checked = checkEdit(next, {
+          saleDate: row.sale_date,
+          termMonths: row.coverage.term.months,
+          retailBounds: row.pricing.retailBounds,
+          customFieldRules: row.coverage.customFieldRules,
+          financed: row.finance !== null,
+        })
+        if (!checked.ok)
           throw contractErrors.create(
             'contract_invalid',
-            `${errors.length} problem(s): ${errors.map((e) => e.message).join('; ')}`,
-            { errors },
+            `${checked.errors.length} problem(s): ${checked.errors.map((e) => e.message).join('; ')}`,
+            { errors: checked.errors },
           )
-        const uniques = uniqueClaims(coverage.customFieldRules, fields.values)
+        const uniques = uniqueClaims(row.coverage.customFieldRules, checked.customFields)
         const taken = await repo.claimUniqueValues(tx, ctx.tenantId, row.id, uniques)
         if (taken.length > 0) throw valueTaken(taken)
         await repo.releaseUniqueValues(tx, ctx.tenantId, row.id, uniques)
-        const customerChanged = JSON.stringify(n.customer) !== JSON.stringify(current.customer)
-        const customerId = customerChanged
-          ? await ports.parties.matchOrCreateCustomer(tx, ctx, n.customer, row.dealer_id, now)
+        const edited = editedParties(current, next)
+        const customerId = edited.customer
+          ? await ports.parties.matchOrCreateCustomer(tx, ctx, next.customer, row.dealer_id, now)
           : row.customer_id
-        const lienChanged =
-          (n.lienHolderId ?? null) !== (current.lienHolderId ?? null) ||
-          JSON.stringify(n.lienHolder ?? null) !== JSON.stringify(current.lienHolder ?? null)
-        const lien = !lienChanged
-          ? undefined
-          : (n.lienHolderId ?? null) !== (current.lienHolderId ?? null)
-            ? await lienHolderFor(tx, ctx, n.lienHolderId, null, now)
-            : await lienHolderFor(tx, ctx, null, n.lienHolder, now)
-        const deal = row.deal_data as DealData
-        const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
-        const money = (v: number | string | null | undefined) =>
-          v === undefined || v === null ? null : new Decimal(v).toFixed(2)
+        const lienHolder =
+          edited.lienHolder === 'unchanged'
+            ? undefined
+            : edited.lienHolder === 'byId'
+              ? await lienHolderFor(tx, ctx, next.lienHolderId, null, now)
+              : await lienHolderFor(tx, ctx, null, next.lienHolder, now)
         await repo.updateContract(
           tx,
           ctx.tenantId,
           row.id,
-          {
-            customer_id: customerId,
-            customer: JSON.stringify(personSnapshot(n.customer)),
-            customer_name: nameKey(n.customer),
-            co_buyer: n.coBuyer ? JSON.stringify(personSnapshot(n.coBuyer)) : null,
-            ...(lien === undefined ? {} : { lien_holder_id: lien?.id ?? null, lien_holder: lienSnapshot(lien) }),
-            effective_date: n.effectiveDate,
-            expiration_date: addMonths(n.effectiveDate, coverage.term.months),
-            retail_price: centsToDecimal(retailCents).toFixed(2),
-            pricing: JSON.stringify({ ...pricing, retailCents }),
-            custom_fields: JSON.stringify(fields.values),
-            deal_data: JSON.stringify({
-              ...deal,
-              dealNumber: text(n.dealNumber),
-              taxExempt: n.taxExempt,
-              salesPerson: n.salesPerson
-                ? {
-                    firstName: text(n.salesPerson.firstName),
-                    lastName: text(n.salesPerson.lastName),
-                    code: text(n.salesPerson.code),
-                  }
-                : null,
-              financeManager: n.financeManager
-                ? { name: text(n.financeManager.name), code: text(n.financeManager.code) }
-                : null,
-            } satisfies DealData),
-            ...(finance
-              ? {
-                  finance: JSON.stringify({
-                    ...finance,
-                    monthlyPayment: money(n.finance?.monthlyPayment),
-                    firstPaymentDate: n.finance?.firstPaymentDate ?? null,
-                    balloonAmount: money(n.finance?.balloonAmount),
-                    residualValue: money(n.finance?.residualValue),
-                  }),
-                }
-              : {}),
-          },
+          toContractUpdate(row, next, checked, { customerId, lienHolder }),
           now,
         )
-        const fieldsChanged = Object.keys(next).filter(
-          (k) =>
-            JSON.stringify((next as Record<string, unknown>)[k]) !==
-            JSON.stringify((current as Record<string, unknown>)[k]),
-        )
+        const fields = changedMembers(current, next)
         await writeAudit(tx, ctx, now, {
           action: 'contract.updated',
           entityType: 'contract',
           entityId: row.id,
-          changes: { fields: fieldsChanged, before: pick(current, fieldsChanged), after: pick(next, fieldsChanged) },
+          changes: { fields, before: pick(current, fields), after: pick(next, fields) },
         })
         // The reply is built inside the transaction: a change that cannot be shown is not kept.
         return view(ctx, (await repo.findContract(tx, ctx.tenantId, row.id, null))!)
@@ -511,94 +434,6 @@ export function createContractCore(ports: ContractPorts) {
 }
 
 export type ContractCore = ReturnType<typeof createContractCore>
-
-// ---- the editable representation of PATCH ------------------------------------------------------
-
-const IMMUTABLE = [
-  'contractNumber',
-  'status',
-  'quoteId',
-  'rateId',
-  'saleDate',
-  'saleOdometer',
-  'vin',
-  'dealerNumber',
-] as const
-
-/** A PATCH result as PatchedContractSchema admits it: a null of a merge patch leaves a member out. */
-type Editable = {
-  contractNumber: string
-  status: string
-  quoteId: string
-  rateId: string
-  saleDate: string
-  saleOdometer?: number | null
-  vin?: string | null
-  dealerNumber: string
-  effectiveDate: string
-  retailPrice: number | string
-  customer: CustomerInput
-  coBuyer?: CustomerInput | null
-  lienHolderId?: number | null
-  lienHolder?: LienHolderInput | null
-  finance?: {
-    monthlyPayment?: number | string | null
-    firstPaymentDate?: string | null
-    balloonAmount?: number | string | null
-    residualValue?: number | string | null
-  } | null
-  dealNumber?: string | null
-  salesPerson?: { firstName?: string | null; lastName?: string | null; code?: string | null } | null
-  financeManager?: { name?: string | null; code?: string | null } | null
-  customFields?: Record<string, unknown>
-  taxExempt: boolean
-}
-
-/** A pending contract's editable representation (merge patches drop nulls, so absent and null mean the same). */
-function editable(row: repo.ContractRow): Editable {
-  const deal = row.deal_data as DealData
-  const pricing = row.pricing as PricingSnapshot
-  const lien = row.lien_holder as {
-    lienHolderId: number
-    name: string
-    address: unknown
-    phoneNumber: string | null
-  } | null
-  const finance = row.finance as Record<string, unknown> | null
-  const compact = <T extends Record<string, unknown>>(o: T | null) =>
-    o === null ? null : (Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as T)
-  return {
-    contractNumber: row.contract_number,
-    status: row.status,
-    quoteId: row.quote_id,
-    rateId: row.rate_id,
-    saleDate: row.sale_date,
-    saleOdometer: row.sale_odometer,
-    vin: row.vin,
-    dealerNumber: deal.dealer.dealerNumber,
-    effectiveDate: row.effective_date,
-    retailPrice: pricing.retailCents / 100,
-    customer: compact(row.customer as Record<string, unknown>) as CustomerInput,
-    coBuyer: compact(row.co_buyer as Record<string, unknown> | null) as CustomerInput | null,
-    lienHolderId: lien?.lienHolderId ?? null,
-    lienHolder: lien
-      ? (compact({ name: lien.name, address: lien.address, phoneNumber: lien.phoneNumber }) as LienHolderInput)
-      : null,
-    finance: finance
-      ? compact({
-          monthlyPayment: (finance.monthlyPayment as string | null) ?? null,
-          firstPaymentDate: (finance.firstPaymentDate as string | null) ?? null,
-          balloonAmount: (finance.balloonAmount as string | null) ?? null,
-          residualValue: (finance.residualValue as string | null) ?? null,
-        })
-      : null,
-    dealNumber: deal.dealNumber,
-    salesPerson: deal.salesPerson,
-    financeManager: deal.financeManager,
-    customFields: row.custom_fields as Record<string, unknown>,
-    taxExempt: deal.taxExempt,
-  }
-}
 
 function pick(o: object, keys: readonly string[]): Record<string, unknown> {
   const r = o as Record<string, unknown>

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { setEtag } from '../../platform/http/etag.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
-import { contentDisposition } from './documents.rules.ts'
+import { ALLOWED_CONTENT_TYPES, contentDisposition } from './documents.rules.ts'
 import { DocumentIdParams, DocumentSchema, FileIdParams, SignedLinkQuery } from './documents.schemas.ts'
 import type { DocumentService } from './documents.service.ts'
 import { isSignedLinkQuery, type LinkQuery } from './signed-link.ts'
@@ -29,6 +29,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ service: DocumentServic
     {
       schema: {
         tags: TAGS,
+        operationId: 'getDocument',
         summary: 'Read a document and its versions',
         description:
           'Every version (oldest first) with its fileId, checksum and a signed downloadUrl that works without credentials until downloadUrlExpiresAt. ' +
@@ -50,6 +51,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ service: DocumentServic
     {
       schema: {
         tags: TAGS,
+        operationId: 'getFile',
         summary: 'Download a file (one document version)',
         description:
           'The bytes with their Content-Type, Content-Length, ETag (the SHA-256 in quotes; If-None-Match answers 304) and Content-Disposition: attachment with the file name. ' +
@@ -60,7 +62,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ service: DocumentServic
         response: {
           200: {
             description: "The file's bytes",
-            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            // Served with the Content-Type it was stored with, one of those an upload may have.
+            content: Object.fromEntries(
+              ALLOWED_CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
           },
           304: { description: "If-None-Match named the file's ETag", type: 'null' },
           ...problemResponses(404),

@@ -70,12 +70,21 @@ export const DocumentSchema = Type.Object(
 export const DocumentIdParams = Type.Object({ documentId: IntegerId('Document id') })
 export const FileIdParams = Type.Object({ fileId: IntegerId('File id: the fileId of a document version') })
 
+// The link is verified (signed-link.ts) before validation runs, so these bounds document what a
+// valid link holds; a request with a link that is not one answers 403 whatever its values.
 export const SignedLinkQuery = Type.Object(
   {
-    t: Type.Optional(Type.String({ description: 'Signed links only: the tenant id.' })),
-    expires: Type.Optional(Type.String({ description: 'Signed links only: expiry, Unix seconds.' })),
+    t: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 999_999_999_999_999, description: 'Signed links only: the tenant id.' }),
+    ),
+    expires: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 999_999_999_999, description: 'Signed links only: expiry, Unix seconds.' }),
+    ),
     signature: Type.Optional(
-      Type.String({ description: 'Signed links only: HMAC-SHA256 of tenant, file and expiry, base64url.' }),
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description: 'Signed links only: HMAC-SHA256 of tenant, file and expiry, base64url.',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -140,7 +140,7 @@ export function createDocumentService(deps: Deps) {
       contentType: v.content_type,
       sizeBytes: v.size_bytes,
       sha256: v.sha256,
-      metadata: v.metadata as Record<string, unknown>,
+      metadata: v.metadata,
       createdAt: v.created_at.toISOString(),
       createdBy: v.created_by,
       downloadUrl: link.url,
@@ -383,7 +383,7 @@ export function createDocumentService(deps: Deps) {
         documentId: r.id,
         kind: r.kind,
         currentVersion: r.current_version,
-        currentMetadata: (r.metadata ?? {}) as Record<string, unknown>,
+        currentMetadata: r.metadata ?? {},
         createdAt: new Date(r.created_at).toISOString(),
         updatedAt: new Date(r.updated_at).toISOString(),
       }))

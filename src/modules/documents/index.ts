@@ -42,24 +42,17 @@ export type DocumentsConfig = Readonly<{
   linkTtlSeconds: number
 }>
 
-/** Used when the caller gives no configuration (the CLI, scripts): the database, 25 MiB, 5-minute links. */
-export const DEFAULT_DOCUMENTS_CONFIG: DocumentsConfig = {
-  storage: 'database',
-  dir: path.join(os.tmpdir(), 'vpp-documents'),
-  maxBytes: 25 * 1024 * 1024,
-  linkTtlSeconds: 300,
-}
-
 export type DocumentsDeps = {
   db: Database
   clock: Clock
-  documents?: DocumentsConfig | undefined
+  /** The config's `documents` (src/config.ts): no default, so every graph stores where the configuration says. */
+  documents: DocumentsConfig
   /** Seals the tenants' link-signing secrets. */
   secrets: SecretBox
 }
 
 export function createDocumentsModule(deps: DocumentsDeps) {
-  const config = deps.documents ?? DEFAULT_DOCUMENTS_CONFIG
+  const config = deps.documents
   const stores = {
     // Uploads bound for the database are staged in the system's temporary directory.
     DATABASE: databaseBlobStore(deps.db, path.join(os.tmpdir(), 'vpp-document-staging')),

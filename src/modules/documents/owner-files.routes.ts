@@ -67,6 +67,13 @@ export function ownerFileRoutes(service: DocumentService, options: OwnerFileRout
   const itemParam = options.itemParam ?? 'fileId'
   const kinds = options.listKinds ?? [options.kind]
   const owner = options.ownerLabel ?? options.ownerType.toLowerCase()
+  // operationIds name the owner type and the collection's item: CONTRACT + files → listContractFiles, getContractFile.
+  const ownerNoun = options.ownerType
+    .split('_')
+    .map((w) => w[0] + w.slice(1).toLowerCase())
+    .join('')
+  const segment = options.collectionPath ?? 'files'
+  const itemNoun = `${ownerNoun}${segment.charAt(0).toUpperCase()}${segment.slice(1).replace(/s$/, '')}`
   const tags = [options.tag]
   const ParamsSchema = Type.Object({ [options.param]: IntegerId(`Id of the ${owner}`) })
   const ItemParamsSchema = Type.Object({
@@ -96,6 +103,7 @@ export function ownerFileRoutes(service: DocumentService, options: OwnerFileRout
       {
         schema: {
           tags,
+          operationId: `list${itemNoun}s`,
           summary: `List the files of a ${owner}`,
           description: `Documents of the ${owner} (${kinds.join(', ')}), each with every version and a signed downloadUrl per version; in id order, bounded by limit/offset, the total in X-Total-Count.`,
           params: ParamsSchema,
@@ -123,6 +131,7 @@ export function ownerFileRoutes(service: DocumentService, options: OwnerFileRout
       {
         schema: {
           tags,
+          operationId: `get${itemNoun}`,
           summary: `Read a file of a ${owner}`,
           description: `The document with every version and a signed downloadUrl per version (the bytes: GET /api/files/{fileId}, or the downloadUrl without credentials). A document of another ${owner} answers 404.`,
           params: ItemParamsSchema,
@@ -145,6 +154,7 @@ export function ownerFileRoutes(service: DocumentService, options: OwnerFileRout
       {
         schema: {
           tags,
+          operationId: `upload${itemNoun}`,
           summary: `Upload a file to a ${owner}`,
           description:
             `The request body is the file itself, with its Content-Type: ${ALLOWED_CONTENT_TYPES.join(', ')} (anything else, or bytes that are not of the type, 415; text must be UTF-8). ` +

@@ -37,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     {
       schema: {
         tags: ['Authentication'],
+        operationId: 'issueToken',
         summary: 'Get an access token',
         description:
           "Exchanges a user's credentials for a bearer token signed by the service with the tenant's key. Send the tenant's X-Api-Key. Errors carry the OAuth `error` member as well as the problem fields. After AUTH_FAILURE_LIMIT_PER_MINUTE wrong passwords for one user from one client address, that user's sign-ins from that address answer 429 until the minute ends; other users are not affected.",

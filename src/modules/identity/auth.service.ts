@@ -64,7 +64,7 @@ export function createAuthService({ db, clock, bus, accessTokenTtlSeconds, signi
         const row = await db.read(tenantId, (x) =>
           credentials.findVerificationKey(x, tenantId, kid, new Date(clock.now().getTime() - RETIRED_KEY_GRACE_MS)),
         )
-        return row ? (row.public_jwk as JWK) : undefined
+        return row?.public_jwk
       }),
     identityProviders: async (tenantId) =>
       (await identityProviders.getOrLoad(`${tenantId}:`, async () => {

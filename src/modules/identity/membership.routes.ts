@@ -76,6 +76,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
     {
       schema: {
         tags: ['Membership'],
+        operationId: 'getMembershipRole',
         summary: 'Read a membership role with its permissions',
         params: Type.Object({ membershipRoleId: IntegerId('Role id') }),
         response: { 200: roleRef, ...problemResponses(404) },
@@ -90,6 +91,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
     {
       schema: {
         tags: ['Membership'],
+        operationId: 'listMembershipRolesOfUser',
         summary: 'Roles held by a user',
         description:
           '`id` is a user id; the reply lists the roles that user holds (empty when none). 404 when the user does not exist.',
@@ -106,6 +108,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
     {
       schema: {
         tags: ['Membership'],
+        operationId: 'getMembershipGroup',
         summary: 'Read a membership group with its users and visible account holders',
         params: Type.Object({ membershipGroupId: IntegerId('Group id') }),
         response: { 200: groupRef, ...problemResponses(404) },
@@ -120,6 +123,7 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
     {
       schema: {
         tags: ['Membership'],
+        operationId: 'listMembershipGroupsOfUser',
         summary: 'Groups a user belongs to',
         description:
           '`id` is a user id; the reply lists the groups that user belongs to (empty when none). 404 when the user does not exist.',

@@ -57,6 +57,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'listPortalVisibilityGroups',
         summary: 'List portal visibility groups',
         description: `Filtered, ordered by id, bounded by limit/offset; the total is in X-Total-Count. ${READ_SCOPE}`,
         querystring: GroupListQuery,
@@ -83,6 +84,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'createPortalVisibilityGroup',
         summary: 'Create a portal visibility group',
         description:
           'Creates a membership group of kind DEALER; users join it through `groups` on /api/v1/adminusers and from then on see only its dealers. ' +
@@ -104,6 +106,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'updatePortalVisibilityGroups',
         summary: 'Bulk update portal visibility groups',
         description: [
           `Body (\`application/json\`): an array of 1–${MAX_BULK_ITEMS} items, each changing one group. \`id\` selects the group (with \`id\`, \`code\` is the group's new code); without \`id\`, \`code\` selects it.`,
@@ -134,6 +137,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'getPortalVisibilityGroup',
         summary: 'Read a portal visibility group',
         description: READ_SCOPE,
         params: GroupIdParams,
@@ -153,6 +157,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'deletePortalVisibilityGroup',
         summary: 'Delete a portal visibility group',
         description:
           'Refused with 409 `portal_visibility_group_in_use` while users remain in the group: a user in no DEALER group is staff and sees every dealer, so members are moved first (PUT /api/v1/adminusers/{userId}). If-Match is honoured. Dealer-side callers are refused (403).',
@@ -172,6 +177,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'listPortalVisibilityGroupDealers',
         summary: 'Dealers of a portal visibility group',
         description: `${DEALERS_DESCRIPTION} ${READ_SCOPE}`,
         params: GroupIdParams,
@@ -192,6 +198,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'getPortalVisibilityGroupByCode',
         summary: 'Read a portal visibility group by code',
         description: `The code is matched exactly (case-sensitive). ${READ_SCOPE}`,
         params: GroupCodeParams,
@@ -211,6 +218,7 @@ export const portalVisibilityRoutes: FastifyPluginAsyncTypebox<{ groups: PortalV
     {
       schema: {
         tags: TAGS,
+        operationId: 'listPortalVisibilityGroupDealersByCode',
         summary: 'Dealers of a portal visibility group, by code',
         description: `${DEALERS_DESCRIPTION} ${READ_SCOPE}`,
         params: GroupCodeParams,

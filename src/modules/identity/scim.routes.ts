@@ -20,6 +20,7 @@ import {
   SCIM_LIST_URN,
   SCIM_MAX_COUNT,
   SCIM_MEDIA_TYPES,
+  SCIM_REPLY_MEDIA_TYPES,
   SCIM_USER_URN,
   ScimErrorSchema,
   ScimIdParams,
@@ -92,13 +93,14 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       .send(scimErrorBody({ ...failure, detail }))
   })
 
-  const common = { tags: ['SCIM'], produces: SCIM_MEDIA_TYPES }
+  const common = { tags: ['SCIM'], produces: SCIM_REPLY_MEDIA_TYPES }
 
   app.get(
     '/api/v2/Users',
     {
       schema: {
         ...common,
+        operationId: 'scimListUsers',
         summary: 'List or filter users (SCIM)',
         description: [
           'A ListResponse of the users, ordered by id. `filter` supports `eq` on `userName` (case-insensitive), `externalId`,',
@@ -130,6 +132,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       schema: {
         ...common,
         consumes: SCIM_MEDIA_TYPES,
+        operationId: 'scimCreateUser',
         summary: 'Create a user (SCIM)',
         description:
           'The user gets no roles or groups (grant them through /api/v1/adminusers). A userName or externalId already used in the tenant is 409 uniqueness. `active: false` creates the user already expired.',
@@ -151,6 +154,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimGetUser',
         summary: 'Read a user (SCIM)',
         description:
           'Anything that is not the id of a user of the tenant is 404. Carries a weak ETag (W/"<version>", as meta.version); If-None-Match with it answers 304.',
@@ -178,6 +182,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       schema: {
         ...common,
         consumes: SCIM_MEDIA_TYPES,
+        operationId: 'scimReplaceUser',
         summary: 'Replace a user (SCIM)',
         description: [
           'Replaces the SCIM attributes: name and phoneNumbers left out are cleared; externalId and active left out keep their values',
@@ -203,6 +208,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
       schema: {
         ...common,
         consumes: SCIM_MEDIA_TYPES,
+        operationId: 'scimPatchUser',
         summary: 'Change some attributes of a user (SCIM PatchOp)',
         description: [
           'A PatchOp as Entra ID and Okta send it: `op` add, replace or remove in any case; with a `path` (userName, externalId,',
@@ -234,6 +240,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimGetServiceProviderConfig',
         summary: 'What this SCIM service supports (RFC 7643 §5)',
         querystring: DiscoveryQuery,
         response: {
@@ -254,6 +261,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimListSchemas',
         summary: 'The resource schemas (RFC 7643 §7)',
         description: 'The core User schema, listing only the attributes the service holds.',
         querystring: DiscoveryQuery,
@@ -272,6 +280,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimGetSchema',
         summary: 'One resource schema by its URN',
         params: DiscoveryIdParams,
         querystring: DiscoveryQuery,
@@ -292,6 +301,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimListResourceTypes',
         summary: 'The resource types (RFC 7643 §6)',
         querystring: DiscoveryQuery,
         response: {
@@ -315,6 +325,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         ...common,
+        operationId: 'scimGetResourceType',
         summary: 'One resource type by its id',
         params: DiscoveryIdParams,
         querystring: DiscoveryQuery,

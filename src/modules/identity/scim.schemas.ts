@@ -2,6 +2,7 @@
 // unknown attributes through (RFC 7644 §3.3: attributes the service does not hold are ignored);
 // output schemas list every attribute the service returns.
 import { Type, type Static, type TSchema } from 'typebox'
+import { problemResponse } from '../../platform/http/schemas.ts'
 import { SCIM_ERROR_URN } from './scim.errors.ts'
 import { MAX_FILTER_LENGTH, SCIM_USER_URN } from './scim.filter.ts'
 
@@ -13,8 +14,10 @@ export const SCIM_RESOURCE_TYPE_URN = 'urn:ietf:params:scim:schemas:core:2.0:Res
 export const SCIM_SCHEMA_URN = 'urn:ietf:params:scim:schemas:core:2.0:Schema'
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8'
-/** What the SCIM routes accept and produce, for the OpenAPI document. */
+/** What the SCIM routes accept, for the OpenAPI document. */
 export const SCIM_MEDIA_TYPES = ['application/scim+json', 'application/json']
+/** What they answer with, whatever the request's media type: SCIM JSON only. */
+export const SCIM_REPLY_MEDIA_TYPES = ['application/scim+json']
 
 export const SCIM_DEFAULT_COUNT = 100
 export const SCIM_MAX_COUNT = 1000
@@ -50,10 +53,10 @@ export const ScimErrorSchema = Type.Object(
 
 const errorRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ScimError#' })
 
-/** The SCIM error replies of an authenticated route, for the OpenAPI document and serialization. */
+/** The SCIM error replies of an authenticated route (application/scim+json), for the OpenAPI document and serialization. */
 export function scimErrorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {}
-  for (const s of [400, 401, 403, 429, ...statuses]) out[s] = errorRef
+  for (const s of [400, 401, 403, 429, ...statuses]) out[s] = problemResponse(s, 'application/scim+json', errorRef)
   return out
 }
 
@@ -268,6 +271,7 @@ export const ScimListQuery = Type.Object(
   {
     filter: Type.Optional(
       Type.String({
+        maxLength: MAX_FILTER_LENGTH,
         description:
           'eq on userName (case-insensitive), externalId, emails.value (also emails[type eq "work" and value eq "..."]) and id, combined with and, or and parentheses; anything else is 400 invalidFilter.',
         examples: ['userName eq "jane.doe@admin.example"'],
@@ -295,13 +299,20 @@ export type ScimListQueryInput = Static<typeof ScimListQuery>
 
 export const DiscoveryQuery = Type.Object(
   {
-    filter: Type.Optional(Type.String({ description: 'Not supported here: any filter is 403 (RFC 7644 §4).' })),
+    filter: Type.Optional(
+      Type.String({
+        maxLength: MAX_FILTER_LENGTH,
+        description: 'Not supported here: any filter is 403 (RFC 7644 §4).',
+      }),
+    ),
   },
   { additionalProperties: true },
 )
 
 export const DiscoveryIdParams = Type.Object({
-  id: Type.String({ examples: [SCIM_USER_URN] }),
+  // Schema URNs and resource type names are short; the bound keeps a request with a filter within
+  // the request-head limit (platform/http/error-handler.ts MAX_REQUEST_HEAD_BYTES).
+  id: Type.String({ maxLength: 200, examples: [SCIM_USER_URN] }),
 })
 
 // ---------------------------------------------------------------------------------------------

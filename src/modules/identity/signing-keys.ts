@@ -9,7 +9,7 @@ import { openStored, sealStored, type SecretBox } from '../../platform/secrets.t
 import type { TenantSecrets } from '../../platform/tenancy.ts'
 import * as credentials from './credentials.repository.ts'
 
-type SigningKeyRow = { kid: string; private_key: string; public_jwk: unknown }
+type SigningKeyRow = { kid: string; private_key: string; public_jwk: JWK }
 
 export function createSigningKeyVault({ db, secrets }: { db: Database; secrets: SecretBox }) {
   const context = (tenantId: number, kid: string) => `tenant_signing_key:${tenantId}:${kid}`
@@ -39,7 +39,7 @@ export function createSigningKeyVault({ db, secrets }: { db: Database; secrets: 
     open: (tenantId: number, row: SigningKeyRow): SigningKey => ({
       kid: row.kid,
       privateJwk: JSON.parse(privateText(tenantId, row)) as JWK,
-      publicJwk: row.public_jwk as JWK,
+      publicJwk: row.public_jwk,
     }),
 
     /** The signing keys' part in the sealing passes. */

@@ -1,5 +1,7 @@
 // Operator use cases (CLI and demo seeding): tenants, API keys, signing keys, identity-provider
 // trust. Each runs in one transaction, is audited, and publishes the invalidations its change needs.
+// The caller passes a system context of the tenant (systemContext(tenantId, who)), as a request
+// passes its own: the audit trail names whoever the context names (`cli:jdoe`, `demo-seed`).
 import { sql } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
 import { generateApiKey } from '../../platform/auth/api-keys.ts'
@@ -8,7 +10,7 @@ import { generateSigningKey, IDP_ALGORITHM_ALLOW_LIST, signAccessToken } from '.
 import type { InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
-import { systemContext } from '../../platform/http/context.ts'
+import { systemContext, type AuthenticatedContext } from '../../platform/http/context.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import { API_KEY_TOPIC, IDENTITY_PROVIDER_TOPIC, SIGNING_KEY_TOPIC } from './auth.service.ts'
 import * as credentials from './credentials.repository.ts'
@@ -31,12 +33,14 @@ type Deps = {
 
 export function createTenantService({ db, clock, bus, signingKeys: vault, tenantInitializers = [] }: Deps) {
   return {
-    async createTenant(input: {
-      name: string
-      adminEmail: string
-      adminPassword: string
-      operator?: string
-    }): Promise<TenantCreated> {
+    /**
+     * `as` gives the context the creation is audited under once the tenant exists (it has no id
+     * before): the operator's system context in the new tenant.
+     */
+    async createTenant(
+      input: { name: string; adminEmail: string; adminPassword: string },
+      as: (tenantId: number) => AuthenticatedContext = (tenantId) => systemContext(tenantId, 'operator'),
+    ): Promise<TenantCreated> {
       if (!input.name.trim()) throw new OperatorError('--name must not be empty')
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.adminEmail))
         throw new OperatorError('--admin-email must be an email address')
@@ -53,7 +57,7 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
         const tenantId = tenant.id
         // Bind the new tenant for the rest of this transaction, so row-level security admits its rows.
         await sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`.execute(tx)
-        const ctx = systemContext(tenantId, input.operator ?? 'operator')
+        const ctx = as(tenantId)
         for (const initialize of tenantInitializers)
           await initialize(tx, { id: tenantId, name: input.name.trim() }, now)
         const roles = await membership.insertRoles(tx, tenantId, DEFAULT_ROLES)
@@ -116,13 +120,14 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
       if (!row) throw new OperatorError(`tenant ${tenantId} does not exist`)
     },
 
-    async createApiKey(tenantId: number, name: string, operator = 'operator') {
+    async createApiKey(ctx: AuthenticatedContext, name: string) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const now = clock.now()
       const key = generateApiKey(tenantId)
       const row = await db.transaction(tenantId, async (tx) => {
         const inserted = await credentials.insertApiKey(tx, tenantId, { name, prefix: key.prefix, hash: key.hash }, now)
-        await writeAudit(tx, systemContext(tenantId, operator), now, {
+        await writeAudit(tx, ctx, now, {
           action: 'api_key.created',
           entityType: 'api_key',
           entityId: inserted.id,
@@ -145,13 +150,14 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
       }))
     },
 
-    async revokeApiKey(tenantId: number, id: number, operator = 'operator') {
+    async revokeApiKey(ctx: AuthenticatedContext, id: number) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const now = clock.now()
       const revoked = await db.transaction(tenantId, async (tx) => {
         const row = await credentials.revokeApiKey(tx, tenantId, id, now)
         if (!row) throw new OperatorError(`API key ${id} of tenant ${tenantId} does not exist or is already revoked`)
-        await writeAudit(tx, systemContext(tenantId, operator), now, {
+        await writeAudit(tx, ctx, now, {
           action: 'api_key.revoked',
           entityType: 'api_key',
           entityId: id,
@@ -163,25 +169,27 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
     },
 
     /** Replaces an API key: a new key with the same name; the old one is revoked at once. */
-    async rotateApiKey(tenantId: number, id: number, operator = 'operator') {
+    async rotateApiKey(ctx: AuthenticatedContext, id: number) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const old = await db.read(tenantId, (x) => credentials.findApiKeyById(x, tenantId, id))
       if (!old || old.revoked_at)
         throw new OperatorError(`API key ${id} of tenant ${tenantId} does not exist or is revoked`)
-      const created = await this.createApiKey(tenantId, old.name, operator)
-      await this.revokeApiKey(tenantId, id, operator)
+      const created = await this.createApiKey(ctx, old.name)
+      await this.revokeApiKey(ctx, id)
       return { ...created, replaced: id }
     },
 
     /** New signing key; tokens signed by the old one keep working until they expire. */
-    async rotateSigningKey(tenantId: number, operator = 'operator') {
+    async rotateSigningKey(ctx: AuthenticatedContext) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const now = clock.now()
       const key = await generateSigningKey()
       await db.transaction(tenantId, async (tx) => {
         await credentials.retireSigningKeys(tx, tenantId, now)
         await credentials.insertSigningKey(tx, tenantId, { ...key, sealedPrivateKey: vault.seal(tenantId, key) }, now)
-        await writeAudit(tx, systemContext(tenantId, operator), now, {
+        await writeAudit(tx, ctx, now, {
           action: 'signing_key.rotated',
           entityType: 'signing_key',
           entityId: key.kid,
@@ -196,7 +204,8 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
      * a bearer token. It acts as the given user, so that user's roles bound it; expiring the user
      * revokes it at once, and rotating the signing key revokes it 24 hours later.
      */
-    async issueProvisioningToken(tenantId: number, userId: number, days: number, operator = 'operator') {
+    async issueProvisioningToken(ctx: AuthenticatedContext, userId: number, days: number) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       if (!Number.isInteger(days) || days < 1 || days > 730)
         throw new OperatorError('--days must be an integer from 1 to 730')
@@ -223,7 +232,7 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
         'provisioning',
       )
       await db.transaction(tenantId, (tx) =>
-        writeAudit(tx, systemContext(tenantId, operator), now, {
+        writeAudit(tx, ctx, now, {
           action: 'provisioning_token.issued',
           entityType: 'user',
           entityId: userId,
@@ -234,10 +243,10 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
     },
 
     async setIdentityProvider(
-      tenantId: number,
+      ctx: AuthenticatedContext,
       v: { issuer: string; audience: string; jwksUrl: string; identityClaim: string; algorithms: string[] },
-      operator = 'operator',
     ) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const problems: string[] = []
       try {
@@ -256,7 +265,7 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
       const now = clock.now()
       const row = await db.transaction(tenantId, async (tx) => {
         const saved = await credentials.upsertIdentityProvider(tx, tenantId, v, now)
-        await writeAudit(tx, systemContext(tenantId, operator), now, {
+        await writeAudit(tx, ctx, now, {
           action: 'identity_provider.configured',
           entityType: 'identity_provider',
           entityId: saved.id,
@@ -281,13 +290,14 @@ export function createTenantService({ db, clock, bus, signingKeys: vault, tenant
       }))
     },
 
-    async removeIdentityProvider(tenantId: number, issuer: string, operator = 'operator') {
+    async removeIdentityProvider(ctx: AuthenticatedContext, issuer: string) {
+      const { tenantId } = ctx
       await this.assertTenant(tenantId)
       const now = clock.now()
       await db.transaction(tenantId, async (tx) => {
         const row = await credentials.deleteIdentityProvider(tx, tenantId, issuer)
         if (!row) throw new OperatorError(`tenant ${tenantId} trusts no identity provider with issuer ${issuer}`)
-        await writeAudit(tx, systemContext(tenantId, operator), now, {
+        await writeAudit(tx, ctx, now, {
           action: 'identity_provider.removed',
           entityType: 'identity_provider',
           entityId: row.id,

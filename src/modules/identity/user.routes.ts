@@ -63,6 +63,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         tags: ['Users'],
+        operationId: 'listAdminUsers',
         summary: 'Search users',
         description:
           'Exact-match search. Criteria combine with AND; with none, every user is listed (bounded by limit/offset, ordered by id). The total is in X-Total-Count.',
@@ -94,6 +95,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         tags: ['Users'],
+        operationId: 'createAdminUser',
         summary: 'Create a user with roles and groups',
         description:
           'An unknown role or group id is 422 naming it; an email address or External Identity already used in the tenant is 409. Roles may only carry permissions the caller holds.',
@@ -115,6 +117,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         tags: ['Users'],
+        operationId: 'getAdminUser',
         summary: 'Read one user',
         params: UserIdParams,
         response: { 200: userRef, ...problemResponses(404) },
@@ -133,6 +136,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; clock: 
     {
       schema: {
         tags: ['Users'],
+        operationId: 'replaceAdminUser',
         summary: 'Replace a user (also how a user is expired)',
         description:
           'Full replacement: every field is required; roles and groups are replaced. Read-only fields of a GET reply are accepted and ignored. expiredDate earlier than now is stored as now; later is stored as given; null reactivates. If-Match is honoured.',

@@ -15,6 +15,8 @@ export type KindDefinition = {
   /** API name of the business key; absent for kinds that have none (customers). */
   businessKeyField?: string
   businessKeyDescription?: string
+  /** Records of this kind can lack the key: those contracts create inline (lien holders named on a deal). */
+  businessKeyNullable?: boolean
   /** Kind-specific fields stored in `details`. */
   details: TProperties
   /** Created by POST on the collection; customers are created by contracts instead. */
@@ -136,6 +138,7 @@ export const KINDS: Record<Exclude<AccountHolderKind, 'ADMIN_COMPANY'>, KindDefi
     tag: 'Lien holders',
     businessKeyField: 'lienHolderCode',
     businessKeyDescription: 'Code of the lien holder (lender).',
+    businessKeyNullable: true,
     details: {
       eltNumber: Type.Optional(
         Type.String({ maxLength: 20, description: 'Electronic lien and title participant number.' }),

@@ -7,7 +7,7 @@ import { isActiveAccountHolder, maskTaxId } from './contact.rules.ts'
 type Representation = Record<string, unknown>
 
 function detailsOf(def: KindDefinition, row: AccountHolderRow): Representation {
-  const stored = (row.details ?? {}) as Representation
+  const stored: Representation = row.details ?? {}
   const out: Representation = {}
   for (const key of Object.keys(def.details)) if (stored[key] !== undefined) out[key] = stored[key]
   return out

@@ -8,6 +8,7 @@ import {
   createTestApp,
   createUserWithRoles,
   json,
+  loginHeaders,
   type TestApp,
   type TestTenant,
 } from '../../../test/harness.ts'
@@ -247,10 +248,7 @@ describe('rules on every route', () => {
     t.clock.set(new Date('2026-07-01T00:00:00Z'))
     try {
       // A month later the admin needs a fresh token too.
-      const headers = {
-        'x-api-key': tenant.apiKey,
-        authorization: `Bearer ${await tenant.tokenFor(tenant.adminEmail, tenant.adminPassword)}`,
-      }
+      const headers = await loginHeaders(t, tenant.apiKey, tenant.adminEmail, tenant.adminPassword)
       assert.equal(json<Rep>(await get(`/api/dealers/${d.id}`, headers)).isActive, false)
       assert.ok(json<Rep[]>(await get('/api/dealers?status=EXPIRED', headers)).some((r) => r.id === d.id))
       assert.ok(!json<Rep[]>(await get('/api/dealers?status=ACTIVE', headers)).some((r) => r.id === d.id))

@@ -41,6 +41,12 @@ function filterFrom(def: KindDefinition, q: Record<string, unknown>): AccountHol
 
 type TypeBoxApp = Parameters<FastifyPluginAsyncTypebox>[0]
 
+/** The kind's nouns in operationIds (docs/openapi.md): `Dealer`/`Dealers`, `RepairFacility`/`RepairFacilities`. */
+function operationNouns(def: KindDefinition): { one: string; many: string } {
+  const one = replySchemaId(def)
+  return { one, many: one.endsWith('y') ? `${one.slice(0, -1)}ies` : `${one}s` }
+}
+
 function registerKind(
   app: TypeBoxApp,
   def: KindDefinition,
@@ -51,6 +57,7 @@ function registerKind(
   app.addSchema(replySchema(def))
   const ref = Type.Unsafe<Record<string, unknown>>({ $ref: `${replySchemaId(def)}#` })
   const one = `${def.path}/:${def.idParam}`
+  const nouns = operationNouns(def)
   const idOf = (req: FastifyRequest) => (req.params as Record<string, number>)[def.idParam] as number
   const send = (req: FastifyRequest, res: FastifyReply, row: Awaited<ReturnType<AccountHolderService['get']>>) => {
     setEtag(res, row.version)
@@ -62,6 +69,7 @@ function registerKind(
     {
       schema: {
         tags: [def.tag],
+        operationId: `list${nouns.many}`,
         summary: `List ${def.noun}s`,
         description: `Filtered, ordered by id, bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see only the ${def.noun}s their groups grant.`,
         querystring: listQuery(def),
@@ -84,6 +92,7 @@ function registerKind(
       {
         schema: {
           tags: [def.tag],
+          operationId: `create${nouns.one}`,
           summary: `Create a ${def.noun}`,
           description: `${def.businessKeyField ? `${def.businessKeyField} is unique in the tenant (409 when taken). ` : ''}Referenced account holders must exist (422 naming the field).`,
           body: createBodySchema(def),
@@ -104,6 +113,7 @@ function registerKind(
     {
       schema: {
         tags: [def.tag],
+        operationId: `get${nouns.one}`,
         summary: `Read a ${def.noun}`,
         params: idParams(def),
         response: { 200: ref, ...problemResponses(404) },
@@ -118,6 +128,7 @@ function registerKind(
     {
       schema: {
         tags: [def.tag],
+        operationId: `update${nouns.one}`,
         summary: `Change a ${def.noun}`,
         description:
           'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch). ' +
@@ -157,6 +168,7 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
     {
       schema: {
         tags: ['Account holders'],
+        operationId: 'listAccountHolders',
         summary: 'Search account holders of every kind',
         description:
           'Filters combine with AND; ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only what their groups grant.',
@@ -185,6 +197,7 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
     {
       schema: {
         tags: [ADMIN_COMPANY.tag],
+        operationId: 'getAdminCompany',
         summary: 'Read the administrator company',
         description:
           "The tenant's own record as product administrator (the obligor on its contracts). Its id is in GET /api/accountholders?kind=ADMIN_COMPANY.",
@@ -206,6 +219,7 @@ export const accountHolderRoutes: FastifyPluginAsyncTypebox<{ service: AccountHo
     {
       schema: {
         tags: [lienHolders.tag],
+        operationId: 'listLienHoldersV2',
         summary: 'List lien holders, paged',
         description: 'The paged shape: { items, pageNumber, pageSize, totalCount, totalPages }, ordered by id.',
         querystring: PagedLienHolderQuery,

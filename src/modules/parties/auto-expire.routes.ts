@@ -15,6 +15,7 @@ export const autoExpireRoutes: FastifyPluginAsyncTypebox<{ service: AutoExpireSe
     {
       schema: {
         tags: ['Account holders'],
+        operationId: 'expireAccountHolders',
         summary: 'Expire account holders in bulk',
         description: [
           'Sets the expired date of account holders named by `accountHolderIds` or matched by a `rule` (exactly one of the two). An expired account holder takes no new business.',

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts'
 import { writeAudit } from '../../platform/audit.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import type { DB } from '../../platform/db/schema.ts'
+import type { DB, StoredAddress, StoredEmail } from '../../platform/db/schema.ts'
 import { insertAccountHolder } from './account-holder.repository.ts'
 
 export type PartyAddress = {
@@ -43,8 +43,8 @@ export function customerLegalName(c: CustomerInput): string {
  * The first stored address as a contract shows it: the postal fields only (stored addresses also
  * carry their type, MAILING or PHYSICAL, which a contract's party does not).
  */
-function firstAddress(addresses: unknown): PartyAddress | null {
-  const a = ((addresses as Array<Partial<PartyAddress>> | null | undefined) ?? [])[0]
+function firstAddress(addresses: readonly StoredAddress[] | null | undefined): PartyAddress | null {
+  const a = addresses?.[0]
   if (!a || !a.line1 || !a.city || !a.state || !a.postalCode) return null
   return {
     line1: a.line1,
@@ -56,7 +56,7 @@ function firstAddress(addresses: unknown): PartyAddress | null {
   }
 }
 
-type ContactRow = { id: number; emails: unknown; addresses: unknown }
+type ContactRow = { id: number; emails: readonly StoredEmail[] | null; addresses: readonly StoredAddress[] | null }
 
 /**
  * The same customer is the same legal name with the same e-mail address, or with the same street
@@ -64,10 +64,10 @@ type ContactRow = { id: number; emails: unknown; addresses: unknown }
  */
 function sameCustomer(row: ContactRow, c: CustomerInput): boolean {
   const email = c.emailAddress?.trim().toLowerCase()
-  const emails = (row.emails as Array<{ address?: string }> | null) ?? []
+  const emails = row.emails ?? []
   if (email && emails.some((e) => e.address?.toLowerCase() === email)) return true
   const a = c.address
-  const addresses = (row.addresses as Array<Partial<PartyAddress>> | null) ?? []
+  const addresses = row.addresses ?? []
   return (
     !!a &&
     addresses.some(
@@ -164,7 +164,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
         .where('id', '=', id)
         .executeTakeFirst()
       if (!row) return undefined
-      const phone = ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null
+      const phone = row.phones?.[0]?.number ?? null
       return { id: row.id, name: row.legal_name, address: firstAddress(row.addresses), phoneNumber: phone }
     },
 
@@ -235,7 +235,7 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
       return {
         name: row.display_name,
         address: firstAddress(row.addresses),
-        phoneNumber: ((row.phones as Array<{ number: string }> | null) ?? [])[0]?.number ?? null,
+        phoneNumber: row.phones?.[0]?.number ?? null,
       }
     },
 

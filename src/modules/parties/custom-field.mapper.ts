@@ -34,7 +34,7 @@ export function toFieldDto(row: FieldRow): CustomFieldDto {
     id: row.id,
     name: row.name,
     type: row.type,
-    value: row.value as CustomFieldValue,
+    value: row.value,
     ...(row.label !== null ? { label: row.label } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

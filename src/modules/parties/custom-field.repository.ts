@@ -1,6 +1,7 @@
 // Custom fields and their definitions. Executor first, tenant always. Names compare ignoring case
 // (the unique indexes are on lower(name)); a field's label comes from the definition of its name.
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely'
+import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import type {
   AccountHolderCustomFieldTable,
@@ -26,9 +27,7 @@ export async function lockFieldName(
   name: string,
   mode: 'shared' | 'exclusive',
 ): Promise<void> {
-  const key = `custom_field|${tenantId}|${kind}|${name.toLowerCase()}`
-  if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(tx)
-  else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx)
+  await advisoryLock(tx, 'custom_field_name', [tenantId, kind, name.toLowerCase()], mode)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { listWindow, sendList } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { KINDS, type KindDefinition } from './account-holder.kinds.ts'
+import { replySchemaId } from './account-holder.schemas.ts'
 import { toDefinitionDto, toFieldDto } from './custom-field.mapper.ts'
 import {
   AddCustomFieldBody,
@@ -40,6 +41,8 @@ type TypeBoxApp = Parameters<FastifyPluginAsyncTypebox>[0]
 function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: CustomFieldService) {
   const collection = `${def.path}/:${def.idParam}/customfields`
   const one = `${collection}/:fieldId`
+  /** The owner in operationIds: `listDealerCustomFields`. */
+  const owner = replySchemaId(def)
   const holderOf = (req: FastifyRequest) => (req.params as Record<string, number>)[def.idParam] as number
   const fieldOf = (req: FastifyRequest) => (req.params as { fieldId: number }).fieldId
   const parentRule = `The ${def.noun} must exist and be visible to the caller, else 404 \`account_holder_not_found\` (also for an id of another kind or tenant).`
@@ -49,6 +52,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     {
       schema: {
         tags,
+        operationId: `list${owner}CustomFields`,
         summary: `List the custom fields of a ${def.noun}`,
         description: `Ordered by id, bounded by limit/offset; the total is in X-Total-Count. X-Missing-Required-Fields lists, comma-separated, the names of required definitions for ${def.kind} that this ${def.noun} has no field for (absent when none). ${parentRule}`,
         params: parentParams(def),
@@ -88,6 +92,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     {
       schema: {
         tags,
+        operationId: `create${owner}CustomField`,
         summary: `Add a custom field to a ${def.noun}`,
         description: [
           `The name is unique per ${def.noun}, ignoring case (409 \`custom_field_name_taken\`).`,
@@ -115,6 +120,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     {
       schema: {
         tags,
+        operationId: `get${owner}CustomField`,
         summary: `Read a custom field of a ${def.noun}`,
         description: `A field id of another account holder is 404 \`custom_field_not_found\`. ${parentRule}`,
         params: fieldParams(def),
@@ -134,6 +140,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     {
       schema: {
         tags,
+        operationId: `update${owner}CustomField`,
         summary: `Change the value of a custom field of a ${def.noun}`,
         description: [
           'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch).',
@@ -168,6 +175,7 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
     {
       schema: {
         tags,
+        operationId: `delete${owner}CustomField`,
         summary: `Delete a custom field of a ${def.noun}`,
         description: `A field whose definition is required cannot be deleted (409 \`custom_field_required\`); change its value instead. If-Match is honoured (412). Audited. ${parentRule}`,
         params: fieldParams(def),
@@ -199,6 +207,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     {
       schema: {
         tags,
+        operationId: 'listCustomFieldDefinitions',
         summary: "List the tenant's custom field definitions",
         description:
           'Filtered by appliesTo and name (exact, ignoring case); ordered by id; bounded by limit/offset, the total in X-Total-Count.',
@@ -232,6 +241,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     {
       schema: {
         tags,
+        operationId: 'createCustomFieldDefinition',
         summary: 'Define a custom field for agents, dealer groups or dealers',
         description: [
           "From then on, fields of that name on account holders of that kind must have the definition's type and satisfy its constraints.",
@@ -258,6 +268,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     {
       schema: {
         tags,
+        operationId: 'getCustomFieldDefinition',
         summary: 'Read a custom field definition',
         params: CustomFieldDefinitionParams,
         response: { 200: definitionRef, ...problemResponses(404) },
@@ -276,6 +287,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     {
       schema: {
         tags,
+        operationId: 'updateCustomFieldDefinition',
         summary: 'Change a custom field definition',
         description: [
           'JSON Patch or JSON Merge Patch, as for every PATCH. label, required, allowedValues and maxLength may change;',
@@ -308,6 +320,7 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
     {
       schema: {
         tags,
+        operationId: 'deleteCustomFieldDefinition',
         summary: 'Delete a custom field definition',
         description:
           "Fields of its name stay and follow their type's own rules from then on; LIST fields cannot (409 `custom_field_definition_conflict` while any exists). If-Match is honoured (412). Audited.",

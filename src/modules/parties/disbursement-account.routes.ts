@@ -1,7 +1,7 @@
 // Disbursement accounts (spec §4.3): where an account holder is paid. List, create, read (masked;
 // reveal=true for holders of bankdetails:read, audited), JSON Patch and merge patch.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import type { FastifySchemaCompiler } from 'fastify'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
@@ -42,6 +42,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     {
       schema: {
         tags: TAGS,
+        operationId: 'listDisbursementAccounts',
         summary: 'List disbursement accounts',
         description:
           'Filtered, ordered by id, bounded by limit/offset; the total is in X-Total-Count. Bank numbers are always masked here. ' +
@@ -68,6 +69,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     {
       schema: {
         tags: TAGS,
+        operationId: 'createDisbursementAccount',
         summary: 'Create a disbursement account',
         description:
           'ACH needs bankName, routingNumber, accountNumber and accountType; WIRE the same but accountType is optional; CHECK accepts none of them. ' +
@@ -92,6 +94,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     {
       schema: {
         tags: TAGS,
+        operationId: 'getDisbursementAccount',
         summary: 'Read a disbursement account',
         description:
           'Bank numbers are masked unless reveal=true, which needs permission bankdetails:read (403 without it), is answered with Cache-Control: no-store, ' +
@@ -121,6 +124,7 @@ export const disbursementAccountRoutes: FastifyPluginAsyncTypebox<{ service: Dis
     {
       schema: {
         tags: TAGS,
+        operationId: 'updateDisbursementAccount',
         summary: 'Change a disbursement account',
         description:
           'JSON Patch (application/json-patch+json) or JSON Merge Patch (application/merge-patch+json; plain application/json is read as a merge patch), ' +

@@ -8,6 +8,7 @@ import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { AppError, platformErrors, type FieldError } from '../../platform/http/errors.ts'
+import { mergeFieldErrors } from '../../platform/http/field-errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { applyPatch, patchErrors } from '../../platform/http/patch.ts'
 import { compileSchemaValidator } from '../../platform/http/validation.ts'
@@ -62,17 +63,11 @@ function auditable(row: repo.DisbursementAccountRow): Input {
 const validateCreateSchema = compileSchemaValidator(CreateDisbursementAccountBody)
 const validatePatchedSchema = compileSchemaValidator(PatchedDisbursementAccountSchema)
 
-/**
- * Schema errors and rule violations in one list, one entry per field. Where both judge a field, the
- * rule's entry wins: it is the more specific ("fails the ABA check digit", not a regex).
- */
+/** Schema errors and rule violations in one list (the precedence is mergeFieldErrors'). */
 function violations(validateSchema: (value: unknown) => FieldError[], value: unknown): FieldError[] {
   const errors = validateSchema(value)
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return errors
-  const byRule = new Map(disbursementAccountViolations(value as Input).map((e) => [e.field, e]))
-  const merged = errors.map((e) => byRule.get(e.field) ?? e)
-  const listed = new Set(merged.map((e) => e.field))
-  return [...merged, ...[...byRule.values()].filter((e) => !listed.has(e.field))]
+  return mergeFieldErrors(errors, disbursementAccountViolations(value as Input))
 }
 
 /** Valid input → row values. Bank fields are dropped for CHECK (the rules refuse them anyway). */

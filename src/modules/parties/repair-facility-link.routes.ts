@@ -3,7 +3,6 @@
 // GET /repairfacilities/repairfacilityofdealer/{dealerId}. The static segment
 // `repairfacilityofdealer` outranks the {repairFacilityId} parameter in the router.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
 import { listWindow, sendList } from '../../platform/http/pagination.ts'
@@ -24,12 +23,17 @@ const READ = { permission: 'accountholders:read' }
 const WRITE = { permission: 'accountholders:write' }
 const TAG = 'Repair facilities'
 
-/** `ids=1,2&ids=3` → [1, 2, 3]. */
-const parseIds = (values: string[]) => values.flatMap((v) => v.split(',')).map(Number)
+/** `ids=1,2&ids=3` → ['1', '2', '3'], before validation reads them as the declared list of integers. */
+async function splitCommaSeparatedIds(req: { query: unknown }): Promise<void> {
+  const query = req.query as { ids?: string | string[] }
+  if (query.ids === undefined) return
+  query.ids = (Array.isArray(query.ids) ? query.ids : [query.ids]).flatMap((v) => v.split(','))
+}
 
-const SEGMENTS: Array<{ kind: LinkKind; segment: string; plural: string }> = [
-  { kind: 'DEALER', segment: 'dealers', plural: 'dealers' },
-  { kind: 'DEALER_GROUP', segment: 'dealergroups', plural: 'dealer groups' },
+/** operationNoun: the linked kind in operationIds (`listRepairFacilityDealers`). */
+const SEGMENTS: Array<{ kind: LinkKind; segment: string; plural: string; operationNoun: string }> = [
+  { kind: 'DEALER', segment: 'dealers', plural: 'dealers', operationNoun: 'Dealers' },
+  { kind: 'DEALER_GROUP', segment: 'dealergroups', plural: 'dealer groups', operationNoun: 'DealerGroups' },
 ]
 
 export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: RepairFacilityLinkService }> = async (
@@ -41,7 +45,7 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
   const linkedList = Type.Array(Type.Unsafe<Record<string, unknown>>({ $ref: 'RepairFacilityLinkedAccountHolder#' }))
   const facilityList = Type.Array(Type.Unsafe<Record<string, unknown>>({ $ref: 'RepairFacilityOfDealer#' }))
 
-  for (const { kind, segment, plural } of SEGMENTS) {
+  for (const { kind, segment, plural, operationNoun } of SEGMENTS) {
     const url = `/api/repairfacilities/:repairFacilityId/${segment}`
 
     app.get(
@@ -49,6 +53,7 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
       {
         schema: {
           tags: [TAG],
+          operationId: `listRepairFacility${operationNoun}`,
           summary: `List the ${plural} a repair facility serves`,
           description: `Ordered by id; bounded by limit/offset with X-Total-Count. Dealer-side users see only the ${plural} their groups grant. 404 when the repair facility does not exist or is not visible.`,
           params: RepairFacilityIdParams,
@@ -69,6 +74,7 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
       {
         schema: {
           tags: [TAG],
+          operationId: `linkRepairFacility${operationNoun}`,
           summary: `Link ${plural} to a repair facility`,
           description:
             `Body: exactly one of \`add\` (link these ${plural} too) or \`replace\` (the complete new set; \`[]\` unlinks all), at most ${MAX_LINKS_PER_KIND} ids. ` +
@@ -89,6 +95,7 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
       {
         schema: {
           tags: [TAG],
+          operationId: `unlinkRepairFacility${operationNoun}`,
           summary: `Unlink ${plural} from a repair facility`,
           description:
             `The ${plural} to unlink are named in the query (\`?ids=1042,1043\`), not in a body, because proxies and HTTP clients may drop DELETE bodies. ` +
@@ -98,11 +105,12 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
           response: { 200: linkedList, ...problemResponses(404) },
         },
         config: WRITE,
+        preValidation: splitCommaSeparatedIds,
       },
       async (req, res) =>
         sendList(
           res,
-          await service.remove(authenticatedContext(req), req.params.repairFacilityId, kind, parseIds(req.query.ids)),
+          await service.remove(authenticatedContext(req), req.params.repairFacilityId, kind, req.query.ids),
         ),
     )
   }
@@ -112,6 +120,7 @@ export const repairFacilityLinkRoutes: FastifyPluginAsyncTypebox<{ service: Repa
     {
       schema: {
         tags: [TAG],
+        operationId: 'listRepairFacilitiesOfDealer',
         summary: 'List the repair facilities that serve a dealer',
         description:
           'Facilities linked to the dealer itself (`via: DEALER`) or to its dealer group (`via: DEALER_GROUP`); a facility linked both ways is listed once, as DEALER. ' +

@@ -2,7 +2,7 @@
 // serve (spec §4.3): the linked account holders, the change body, the removal query, and the
 // facilities of a dealer.
 import { Type, type Static } from 'typebox'
-import { IntegerId, ListQuery } from '../../platform/http/schemas.ts'
+import { IdFilter, IntegerId, ListQuery } from '../../platform/http/schemas.ts'
 import { KINDS } from './account-holder.kinds.ts'
 import { replySchema } from './account-holder.schemas.ts'
 
@@ -34,12 +34,13 @@ export type LinkChange = Static<typeof LinkChangeBody>
 
 export const LinkRemovalQuery = Type.Object(
   {
-    ids: Type.Array(Type.String({ pattern: '^[0-9]{1,19}(,[0-9]{1,19})*$' }), {
+    // Comma-separated values are split into items before validation (the route's preValidation).
+    ids: Type.Array(IdFilter('A dealer or dealer-group id.'), {
       minItems: 1,
       maxItems: MAX_LINKS_PER_KIND,
       description:
-        'Ids to unlink: comma-separated (ids=1042,1043), repeated (ids=1042&ids=1043), or both; at most 1000. Ids not linked are ignored.',
-      examples: [['1042,1043']],
+        'Ids to unlink, at most 1000: repeated (ids=1042&ids=1043); comma-separated values (ids=1042,1043) are read as the same list. Ids not linked are ignored.',
+      examples: [[1042, 1043]],
     }),
   },
   { additionalProperties: false },

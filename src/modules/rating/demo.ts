@@ -1,11 +1,9 @@
 // The demo tenant's rating set-up: the demo rate book, every dealer allowed to sell every product
 // (two with a markup limit), and a few dealer and agent disbursements.
 import { systemContext } from '../../platform/http/context.ts'
-import { demoRateBook } from './demo-ratebook.ts'
-import type { DisbursementService } from './disbursement.service.ts'
-import type { RateVisibilityService } from './rate-visibility.service.ts'
-import type { RateBookService } from './ratebook.service.ts'
-import type { RateBookStore } from './ratebook.store.ts'
+import type { DisbursementService } from './disbursements/index.ts'
+import { demoRateBook, type RateBookService, type RateBookStore } from './ratebook/index.ts'
+import type { RateVisibilityService } from './visibility/index.ts'
 
 /** The demo book is effective from this date, so any sale date in the look-back window finds it. */
 export const DEMO_RATE_BOOK_EFFECTIVE = '2025-01-01'

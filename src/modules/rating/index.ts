@@ -1,57 +1,64 @@
-// Rating: the criteria language (eligibility and surcharge rules) and its evaluation route. Other
-// code reaches this module only through what is exported here.
+// Rating: rate books and their catalogue, dealer rate visibility, account-holder disbursements, VIN
+// decoding, the criteria language and the rate quote, each in a sub-folder with an index.ts of its
+// own (docs/architecture.md, "The rating module"). Other code reaches this module only through
+// what is exported here.
 import type { FastifyInstance } from 'fastify'
-import { createCriteriaCache } from './criteria.evaluator.ts'
-import { criteriaRoutes } from './criteria.routes.ts'
-import { rateBookRoutes } from './ratebook.routes.ts'
-import { createQuoteKeys } from './quote-key.ts'
-import { quoteRoutes } from './quote.routes.ts'
-import { catalogueRoutes } from './catalogue.routes.ts'
-import { seedDemoRating } from './demo.ts'
-import { createVinDecoder } from './vin.decoder.ts'
-import { createQuoteService } from './quote.service.ts'
-import { createRateBookService } from './ratebook.service.ts'
-import { createRateBookStore } from './ratebook.store.ts'
-import { disbursementRoutes } from './disbursement.routes.ts'
-import { createDisbursementService } from './disbursement.service.ts'
-import { rateVisibilityRoutes } from './rate-visibility.routes.ts'
-import { createRateVisibilityService } from './rate-visibility.service.ts'
 import type { InvalidationBus } from '../../platform/cache.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { SecretBox } from '../../platform/secrets.ts'
 import type { DealerDirectory } from '../parties/index.ts'
 import type { SettingsService } from '../settings/index.ts'
+import { catalogueRoutes } from './catalogue/index.ts'
+import { createCriteriaCache, criteriaRoutes } from './criteria/index.ts'
+import { seedDemoRating } from './demo.ts'
+import { createDisbursementService, disbursementRoutes } from './disbursements/index.ts'
+import { createQuoteKeys, createQuoteService, quoteRoutes } from './quote/index.ts'
+import { createRateBookService, createRateBookStore, rateBookRoutes } from './ratebook/index.ts'
+import { createVinDecoder } from './vin/index.ts'
+import { createRateVisibilityService, rateVisibilityRoutes } from './visibility/index.ts'
 
 export {
   compileCriteria,
   createCriteriaCache,
   CriteriaEvaluationError,
+  CriteriaSyntaxError,
+  parseCriteria,
   type CompiledCriteria,
   type Facts,
-} from './criteria.evaluator.ts'
-export { CriteriaSyntaxError, parseCriteria } from './criteria.parser.ts'
-export { validateVin, decodeVin, type DecodedVin, type VinProblem } from './vin.rules.ts'
-export { InvalidVinError, type ModelYearBasis } from './vin.rules.ts'
+} from './criteria/index.ts'
 export {
   createVinDecoder,
+  decodeVin,
+  InvalidVinError,
+  validateVin,
+  type DecodedVin,
+  type ModelYearBasis,
   type VehicleDecodedVin,
+  type VinDataSource,
   type VinDecoder,
   type VinDecoderOptions,
   type VinDecoderStats,
+  type VinProblem,
   type VinVehicle,
-} from './vin.decoder.ts'
-export type { VinDataSource } from './vin.data.ts'
-
-export { demoRateBook } from './demo-ratebook.ts'
-export type { BucketPayee, QuotedLine, QuotedRate, QuoteService } from './quote.service.ts'
-export type { CustomFieldDefinition } from './ratebook.index.ts'
-export { RateBookRefused, type ImportResult, type RateBookService } from './ratebook.service.ts'
-export type { RateBookProblem } from './ratebook.rules.ts'
-export { ruleApplies, type SaleScope } from './disbursement.rules.ts'
-export type { AppliedDisbursementRule, DisbursementService, QuoteHolders } from './disbursement.service.ts'
-export { visibleEntry } from './rate-visibility.rules.ts'
-export type { RateVisibilityService, VisibilityEntry } from './rate-visibility.service.ts'
+} from './vin/index.ts'
+export {
+  demoRateBook,
+  RateBookRefused,
+  type CustomFieldDefinition,
+  type ImportResult,
+  type RateBookProblem,
+  type RateBookService,
+} from './ratebook/index.ts'
+export type { BucketPayee, QuotedLine, QuotedRate, QuoteService, RateQuote } from './quote/index.ts'
+export {
+  ruleApplies,
+  type AppliedDisbursementRule,
+  type DisbursementService,
+  type QuoteHolders,
+  type SaleScope,
+} from './disbursements/index.ts'
+export { visibleEntry, type RateVisibilityService, type VisibilityEntry } from './visibility/index.ts'
 
 export type RatingDeps = {
   db: Database

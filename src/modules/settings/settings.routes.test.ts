@@ -9,6 +9,7 @@ import {
   type TestApp,
   type TestTenant,
 } from '../../../test/harness.ts'
+import { systemContext } from '../../platform/http/context.ts'
 import { createSettingsModule, SETTINGS, SettingsOperatorError, type SettingView } from './index.ts'
 
 let t: TestApp
@@ -472,6 +473,8 @@ test('service.get: typed values, per tenant, and caches that see writes from any
 test('operator methods: set from CLI text, list, reset; clear errors on bad input', async () => {
   const tenant = await createTenant(t)
   const { service } = createSettingsModule({ db: t.db, clock: t.clock, bus: t.bus })
+  // The CLI's context: the operator's system context in the tenant.
+  const jdoe = (tenantId: number) => systemContext(tenantId, 'operator:jdoe')
   const cases: Array<[string, string, unknown]> = [
     ['saleDateLookBackDays', '75', 75],
     ['defaultCancelFee', '49.99', 49.99],
@@ -483,7 +486,7 @@ test('operator methods: set from CLI text, list, reset; clear errors on bad inpu
     ['timeZone', 'America/Denver', 'America/Denver'],
   ]
   for (const [key, raw, value] of cases) {
-    const view = await service.setForOperator(tenant.tenantId, key, raw, 'operator:jdoe')
+    const view = await service.setForOperator(jdoe(tenant.tenantId), key, raw)
     assert.deepEqual(view.value, value, key)
     assert.equal(view.updatedBy, 'operator:jdoe')
   }
@@ -497,13 +500,10 @@ test('operator methods: set from CLI text, list, reset; clear errors on bad inpu
   assert.equal(listed.length, SETTINGS.length)
   assert.equal(listed.find((s) => s.key === 'quoteLifetime')?.value, 'PT30M')
 
-  const reset = await service.resetForOperator(tenant.tenantId, 'booksClosedThrough', 'operator:jdoe')
+  const reset = await service.resetForOperator(jdoe(tenant.tenantId), 'booksClosedThrough')
   assert.equal(reset.value, null)
   assert.equal(reset.isDefault, true)
-  assert.equal(
-    (await service.setForOperator(tenant.tenantId, 'booksClosedThrough', 'null', 'operator:jdoe')).value,
-    null,
-  )
+  assert.equal((await service.setForOperator(jdoe(tenant.tenantId), 'booksClosedThrough', 'null')).value, null)
 
   const refusals: Array<[number, string, string, RegExp]> = [
     [tenant.tenantId, 'saleDateLookBackDays', 'abc', /saleDateLookBackDays \(integer\): 'abc' is not an integer/],
@@ -517,7 +517,7 @@ test('operator methods: set from CLI text, list, reset; clear errors on bad inpu
   ]
   for (const [tenantId, key, raw, message] of refusals) {
     await assert.rejects(
-      service.setForOperator(tenantId, key, raw, 'operator:jdoe'),
+      service.setForOperator(jdoe(tenantId), key, raw),
       (err: unknown) => {
         assert.ok(err instanceof SettingsOperatorError)
         assert.match(err.message, message)

@@ -32,6 +32,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'listGeneralSettings',
         summary: 'List the general settings with their values',
         description:
           'Every setting of the catalogue, in id order, with the value in effect for the tenant (its own or the default). Filter by `group`; bounded by limit/offset, the total in X-Total-Count.',
@@ -55,6 +56,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'listGeneralSettingGroups',
         summary: 'List the setting groups',
         description: 'The groups of the catalogue, each with the ids of its settings. The same for every tenant.',
         response: { 200: Type.Array(groupRef, { examples: [settings.groups().slice(0, 1)] }), ...problemResponses() },
@@ -69,6 +71,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'listGeneralSettingTypes',
         summary: 'List the setting types',
         description:
           'Each setting type with its JSON representation, the constraints that apply to it and the validation rules values go through.',
@@ -84,6 +87,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'getGeneralSetting',
         summary: 'Read one general setting',
         description: 'By integer id or by key. The ETag is the row version ("0" while the default applies).',
         params: GeneralSettingParams,
@@ -103,6 +107,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'replaceGeneralSetting',
         summary: "Set the tenant's value of a general setting",
         description: [
           'Body `{ "value": … }` (a GET reply with a new value is accepted too; its read-only members are ignored).',
@@ -129,6 +134,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     {
       schema: {
         tags,
+        operationId: 'resetGeneralSetting',
         summary: 'Reset a general setting to its default',
         description:
           "Drops the tenant's own value, so the default applies again; answers the setting as it now reads (version 0). Resetting a setting already at its default changes nothing. If-Match is honoured: 412 on mismatch. Audited.",

@@ -5,7 +5,7 @@ import { writeAudit } from '../../platform/audit.ts'
 import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
-import { systemContext, actorLabel, type RequestContext } from '../../platform/http/context.ts'
+import { actorLabel, type RequestContext } from '../../platform/http/context.ts'
 import { platformErrors } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
@@ -238,23 +238,24 @@ export function createSettingsService({ db, clock, bus }: Deps) {
 
     /**
      * Operator CLI: sets a setting (by key or id) from command-line text ('75', 'true', '49.99',
-     * '2026-01-01', 'PT30M', a list value ignoring case, 'null' for nullable settings). Audited as
-     * `operator`. Throws SettingsOperatorError with a readable message on any invalid input.
+     * '2026-01-01', 'PT30M', a list value ignoring case, 'null' for nullable settings), in the
+     * tenant of `ctx`, the operator's system context. Throws SettingsOperatorError with a readable
+     * message on any invalid input.
      */
-    async setForOperator(tenantId: number, key: string, rawValue: string, operator: string): Promise<SettingView> {
+    async setForOperator(ctx: RequestContext, key: string, rawValue: string): Promise<SettingView> {
       const def = operatorDefinition(key)
       const checked = parseOperatorInput(def, rawValue)
       if (!checked.ok)
         throw new SettingsOperatorError(`Invalid value for ${def.key} (${def.type}): ${checked.problem.message}`)
-      await assertTenant(tenantId)
-      return write(systemContext(tenantId, operator), def, checked.value, () => {})
+      await assertTenant(ctx.tenantId)
+      return write(ctx, def, checked.value, () => {})
     },
 
-    /** Operator CLI: resets a setting to its default. Audited as `operator`. */
-    async resetForOperator(tenantId: number, key: string, operator: string): Promise<SettingView> {
+    /** Operator CLI: resets a setting to its default, in the tenant of `ctx` (the operator's system context). */
+    async resetForOperator(ctx: RequestContext, key: string): Promise<SettingView> {
       const def = operatorDefinition(key)
-      await assertTenant(tenantId)
-      return reset(systemContext(tenantId, operator), def, () => {})
+      await assertTenant(ctx.tenantId)
+      return reset(ctx, def, () => {})
     },
 
     /** Operator CLI: every setting of the tenant with its effective value. */

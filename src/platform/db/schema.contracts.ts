@@ -1,9 +1,144 @@
-// Kysely table types of the contract tables (migrations/2026_11_22_0007_contracts.ts).
+// Kysely table types of the contract tables (migrations/2026_11_22_0007_contracts.ts), with the
+// shapes of the documents the contract's jsonb columns hold: what was sold, priced and agreed when
+// the contract was written, kept as it was then (the rate book and the parties change afterwards).
 import type { ColumnType, Generated } from 'kysely'
+import type { Json } from './schema.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
-type Json = ColumnType<unknown, string, string>
 type Money = ColumnType<string, string, string>
+
+/** A custom field a plan asks for (the rate book's rule when sold): a PATCH is checked against it. */
+export type CustomFieldRule = {
+  key: string
+  label: string
+  type: 'STRING' | 'INTEGER' | 'DECIMAL' | 'MONEY' | 'DATE' | 'BOOLEAN' | 'LIST'
+  required: boolean
+  unique: boolean
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  min?: number
+  max?: number
+  options?: ReadonlyArray<{ value: string; label: string }>
+}
+
+/** The rate's retail limits, for a retail price changed while pending. */
+export type RetailBounds = {
+  suggestedRetailCents: number
+  minRetailCents: number
+  maxRetailCents: number
+  retailLocked: boolean
+}
+
+/** `coverage`: what was sold, as the rate book described it then. */
+export type CoverageSnapshot = {
+  rateBookVersion: number
+  product: { id: number; code: string; name: string; type: string }
+  program: { id: number; code: string; name: string }
+  plan: { id: number; code: string; name: string; formNumber: string }
+  term: { id: number; code: string; months: number; miles: number; milesBasis: string }
+  deductible: { id: number; code: string; amountCents: number; type: string }
+  coverageGroups: Array<{ code: string; name: string; components: Array<{ code: string; name: string }> }>
+  ppmServices: Array<{
+    code: string
+    name: string
+    intervalMonths?: number | null
+    intervalMiles?: number | null
+    count: number
+  }>
+  /** The plan's custom-field rules when sold: a PATCH is checked against them. */
+  customFieldRules: CustomFieldRule[]
+}
+
+/** `pricing`: every amount in whole cents (decision 0007), lines with their payees. */
+export type PricingSnapshot = {
+  retailCents: number
+  optionsRetailCents: number
+  dealerCostCents: number
+  lines: Array<{
+    code: string
+    group: string
+    label: string
+    cents: number
+    source: 'RATE' | 'ACCOUNT_HOLDER' | 'OPTION'
+    optionCode: string | null
+    payeeAccountHolderId: number
+  }>
+  options: Array<{
+    id: number
+    code: string
+    name: string
+    kind: string
+    required: boolean
+    dealerCostCents: number
+    retailCents: number
+  }>
+  retailBounds: RetailBounds
+}
+
+/** `deal_data`: the dealer as it was, and the deal's own particulars. */
+export type DealData = {
+  dealer: { dealerNumber: string; name: string }
+  dealNumber: string | null
+  salesPerson: { firstName: string | null; lastName: string | null; code: string | null } | null
+  financeManager: { name: string | null; code: string | null } | null
+  taxExempt: boolean
+}
+
+/** `vehicle`: amounts are decimals as text (2 places). */
+export type VehicleSnapshot = {
+  vin: string | null
+  year: number | null
+  make: string | null
+  model: string | null
+  trim: string | null
+  condition: string | null
+  inServiceDate: string | null
+  purchasePrice: string | null
+  msrp: string | null
+  assetType: string
+  vehicleClass: string | null
+}
+
+export type PostalAddressSnapshot = {
+  line1: string
+  line2?: string | null
+  city: string
+  state: string
+  postalCode: string
+  country?: string | null
+}
+
+/** `customer`, `co_buyer`: a person as stored on the contract, trimmed, empty values null. */
+export type PersonSnapshot = {
+  firstName: string | null
+  middleInitial: string | null
+  lastName: string | null
+  companyName: string | null
+  emailAddress: string | null
+  phoneNumber: string | null
+  address: PostalAddressSnapshot | null
+}
+
+/** `lien_holder`: the lien holder as it was when named. */
+export type LienHolderSnapshot = {
+  lienHolderId: number
+  name: string
+  address: PostalAddressSnapshot | null
+  phoneNumber: string | null
+}
+
+/** `finance`: the finance terms; amounts and the APR are decimals as text. */
+export type FinanceSnapshot = {
+  financeType: string | null
+  amountFinanced: string | null
+  termMonths: number | null
+  apr: string | null
+  monthlyPayment: string | null
+  firstPaymentDate: string | null
+  balloonAmount: string | null
+  residualValue: string | null
+}
 
 export type ContractStatus = 'PENDING' | 'FINALIZED' | 'ACTIVE' | 'EXPIRED' | 'CANCELLED' | 'VOIDED'
 
@@ -34,15 +169,16 @@ export type ContractTable = {
   expiration_odometer: number | null
   dealer_cost: Money
   retail_price: Money
-  coverage: Json
-  pricing: Json
-  vehicle: Json
-  customer: Json
-  co_buyer: Json | null
-  lien_holder: Json | null
-  finance: Json | null
-  custom_fields: Json
-  deal_data: Json
+  coverage: Json<CoverageSnapshot>
+  pricing: Json<PricingSnapshot>
+  vehicle: Json<VehicleSnapshot>
+  customer: Json<PersonSnapshot>
+  co_buyer: Json<PersonSnapshot> | null
+  lien_holder: Json<LienHolderSnapshot> | null
+  finance: Json<FinanceSnapshot> | null
+  /** By the rule's key. */
+  custom_fields: Json<Record<string, string | number | boolean>>
+  deal_data: Json<DealData>
   lock_user_id: number | null
   lock_user_label: string | null
   lock_expires_at: Date | null

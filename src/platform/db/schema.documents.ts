@@ -1,8 +1,8 @@
 // Kysely table types of the documents tables (migrations/2026_11_22_0009_documents.ts). Kept in step with the migration.
 import type { ColumnType, Generated } from 'kysely'
+import type { Json, JsonValue } from './schema.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
-type Json = ColumnType<unknown, string, string>
 
 export type DocumentTable = {
   id: Generated<number>
@@ -28,7 +28,8 @@ export type DocumentVersionTable = {
   sha256: string
   storage: 'DATABASE' | 'FILESYSTEM'
   storage_key: string
-  metadata: Json
+  /** What the owner module records about the version (a contract PDF's `draft`, ...). */
+  metadata: Json<Record<string, JsonValue>>
   created_at: Timestamp
   created_by: string
 }

@@ -1,12 +1,35 @@
 // Kysely table types: the single description of the database shape, kept in step with migrations/.
 // Snake_case here; modules map rows to camelCase at their boundary.
+import type { JWK } from 'jose'
 import type { ColumnType, Generated } from 'kysely'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
 import type { LedgerTables } from './schema.ledger.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
-type Json = ColumnType<unknown, string, string>
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/**
+ * A jsonb column whose documents have the shape `T`: read as `T` (the driver parses the JSON),
+ * written as JSON text. `T` is the shape this code writes; the database does not check it, so a
+ * change of `T` comes with a migration of the stored documents, or with readers of both shapes.
+ */
+export type Json<T> = ColumnType<T, string, string>
+
+/** An address of an account holder, as parties' AddressSchema admits it. */
+export type StoredAddress = {
+  type: 'MAILING' | 'PHYSICAL' | 'BILLING' | 'REMIT'
+  line1: string
+  line2?: string | null
+  city: string
+  state: string
+  postalCode: string
+  country?: 'US'
+}
+export type StoredPhone = { type: 'OFFICE' | 'MOBILE' | 'FAX' | 'TOLL_FREE'; number: string }
+export type StoredEmail = { type: 'PRIMARY' | 'BILLING' | 'CLAIMS' | 'CONTRACTS'; address: string }
 
 export type TenantTable = {
   id: Generated<number>
@@ -23,7 +46,7 @@ export type TenantSigningKeyTable = {
   alg: string
   /** Sealed private JWK (platform/secrets.ts); plaintext JSON only until its tenant is sealed. */
   private_key: string
-  public_jwk: Json
+  public_jwk: Json<JWK>
   created_at: Timestamp
   retired_at: Date | null
 }
@@ -103,7 +126,8 @@ export type AuditLogTable = {
   action: string
   entity_type: string
   entity_id: string
-  changes: Json
+  /** What changed; its members vary by action (platform/audit.ts AuditRecord). */
+  changes: Json<Record<string, unknown>>
 }
 
 export type IdempotencyKeyTable = {
@@ -111,8 +135,9 @@ export type IdempotencyKeyTable = {
   scope_key: string
   request_hash: string
   status_code: number
-  response_headers: Json
-  response_body: Json | null
+  response_headers: Json<Record<string, string>>
+  /** The reply replayed as it was sent: any JSON. */
+  response_body: Json<JsonValue> | null
   created_at: Timestamp
   expires_at: Timestamp
 }
@@ -120,7 +145,8 @@ export type IdempotencyKeyTable = {
 export type GeneralSettingTable = {
   tenant_id: number
   setting_key: string
-  value: Json
+  /** Checked against the setting's definition when read (settings.rules.ts effectiveJson). */
+  value: Json<JsonValue>
   updated_at: Timestamp
   updated_by: string
   version: Generated<number>
@@ -153,11 +179,12 @@ export type AccountHolderTable = {
   expired_date: Date | null
   tax_id: string | null
   w9_on_file: boolean
-  addresses: Json
-  phones: Json
-  emails: Json
+  addresses: Json<StoredAddress[]>
+  phones: Json<StoredPhone[]>
+  emails: Json<StoredEmail[]>
   primary_state: string | null
-  details: Json
+  /** The kind's own fields (parties' account-holder.kinds.ts), by their API names. */
+  details: Json<Record<string, JsonValue>>
   dealer_group_id: number | null
   last_contract_date: string | null
   created_at: Timestamp
@@ -190,7 +217,7 @@ export type AccountHolderCustomFieldTable = {
   account_holder_id: number
   name: string
   type: CustomFieldType
-  value: Json
+  value: Json<string | number | boolean>
   created_at: Timestamp
   updated_at: Timestamp
   version: Generated<number>
@@ -228,7 +255,8 @@ export type RateBookTable = {
   description: string | null
   checksum: string
   document: Buffer
-  summary: Json
+  /** Counts of what the version holds (products, plans, rates, ...). */
+  summary: Json<Record<string, number>>
   imported_at: Timestamp
   imported_by: string
 }

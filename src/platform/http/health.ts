@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import type { InvalidationBus } from '../cache.ts'
 import type { Database } from '../db/database.ts'
 import { platformErrors } from './errors.ts'
+import { problemResponse } from './schemas.ts'
 
 const Status = Type.Object({ status: Type.String() }, { examples: [{ status: 'ok' }] })
 
@@ -36,7 +37,12 @@ export async function healthRoutes(
   app.get(
     '/health/live',
     {
-      schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } },
+      schema: {
+        tags: ['Health'],
+        operationId: 'getHealthLive',
+        summary: 'The process is up',
+        response: { 200: Status },
+      },
       config: { auth: 'none' },
     },
     async () => ({ status: 'ok' }),
@@ -47,10 +53,11 @@ export async function healthRoutes(
     {
       schema: {
         tags: ['Health'],
+        operationId: 'getHealthReady',
         summary: 'The service can reach its database and hears cache invalidations',
         description:
           '503 `service_unavailable` while the database does not answer or the invalidation bus is reconnecting; `checks` in the problem says which.',
-        response: { 200: Status },
+        response: { 200: Status, 503: problemResponse(503) },
       },
       config: { auth: 'none' },
     },

@@ -5,10 +5,10 @@
 // the first request still running → 409. Failed requests store nothing, so they can be retried.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
-import { sql } from 'kysely'
 import { authModeOf } from '../auth/authenticate.ts'
 import type { Clock } from '../clock.ts'
 import { canonicalJson } from '../canonical-json.ts'
+import { tryAdvisoryLock } from '../db/advisory-lock.ts'
 import type { Database } from '../db/database.ts'
 import { platformErrors } from './errors.ts'
 
@@ -62,10 +62,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Database; c
       const now = clock.now()
 
       const outcome = await db.transaction<Outcome>(ctx.tenantId, async (tx) => {
-        const lock = await sql<{
-          ok: boolean
-        }>`select pg_try_advisory_xact_lock(hashtextextended(${`${ctx.tenantId}|${scopeKey}`}, 0)) as ok`.execute(tx)
-        if (!lock.rows[0]?.ok) {
+        if (!(await tryAdvisoryLock(tx, 'idempotency_key', [ctx.tenantId, scopeKey]))) {
           throw platformErrors.create(
             'idempotency_in_progress',
             'A request with this Idempotency-Key is still being processed; retry shortly',
@@ -87,7 +84,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Database; c
           return {
             kind: 'replay',
             status: existing.status_code,
-            headers: existing.response_headers as Record<string, string>,
+            headers: existing.response_headers,
             body: existing.response_body,
           }
         }

@@ -4,6 +4,7 @@
 // refused by name; the result is then validated as a whole by the caller's schema.
 import fjp, { type Operation } from 'fast-json-patch'
 import { Type, type TSchema } from 'typebox'
+import { jsonEqual } from '../canonical-json.ts'
 import { defineErrors, type FieldError } from './errors.ts'
 import { compileSchemaValidator } from './validation.ts'
 
@@ -116,7 +117,7 @@ export function applyPatch<T extends Record<string, unknown>>(
     throw patchErrors.create('invalid_patch', 'The patch must leave an object')
   }
   const result = next as Record<string, unknown>
-  const changed = immutable.filter((f) => JSON.stringify(result[f]) !== JSON.stringify(current[f]))
+  const changed = immutable.filter((f) => !jsonEqual(result[f], current[f]))
   if (changed.length > 0) {
     throw patchErrors.create('immutable_field', `These fields cannot be changed: ${changed.join(', ')}`, {
       errors: changed.map((field) => ({ field, code: 'immutable', message: 'cannot be changed' })),

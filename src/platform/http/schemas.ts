@@ -1,5 +1,6 @@
 // Schemas shared by every module: the problem body, id parameters, list query, paged result.
 import { Type, type TSchema } from 'typebox'
+import { MAX_REQUEST_HEAD_BYTES } from './error-handler.ts'
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String({ description: 'The offending field, as a dotted path (query parameters by their own name).' }),
@@ -37,12 +38,70 @@ export const ProblemSchema = Type.Object(
   },
 )
 
+/** The media type of every error answer but SCIM's (RFC 9457). */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json'
+
+/** A response header the OpenAPI document marks `required` (platform/http/openapi.ts lifts the flag). */
+export const REQUIRED_HEADER = 'x-required'
+
 const problemRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Problem#' })
 
-/** The error responses every authenticated route can produce, for the OpenAPI document. */
+/** What an error status means on any operation; the code in the body says exactly what happened. */
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is malformed or breaks the schema (`validation_failed` lists every field in `errors[]`, `malformed_json`, …).',
+  401: 'Credentials missing or not accepted (`unauthenticated`, `invalid_api_key`, `invalid_token`, `user_inactive`).',
+  403: 'The credentials do not allow this (`permission_denied`, …).',
+  404: 'No such resource in the tenant (also ids of other tenants and resources the caller may not see).',
+  409: 'The current state does not allow this; `code` says why.',
+  412: '`If-Match` names none of the current version (`precondition_failed`).',
+  413: 'The body is larger than the service accepts (`payload_too_large`).',
+  414: 'A path segment is longer than 5000 characters (`uri_too_long`).',
+  415: 'The body has a content type this operation does not accept (`unsupported_media_type`).',
+  422: 'Well-formed but unacceptable input; `code` says why and `errors[]` names the fields.',
+  423: "Another user holds the record's edit lock.",
+  429: 'Too many requests (`rate_limited`): retry after `Retry-After` seconds.',
+  431: `The request line and headers together exceed ${MAX_REQUEST_HEAD_BYTES / 1024} KiB (\`request_header_too_large\`); the connection is closed.`,
+  500: 'An unexpected fault (`internal_error`); quote the `requestId`.',
+  503: 'Temporarily unavailable (`database_unavailable`; `service_unavailable` from the readiness probe): retry after `Retry-After` seconds.',
+}
+
+/** Statuses whose answer always says, in `Retry-After`, when to try again. */
+const RETRY_AFTER_STATUSES = new Set([429, 503])
+
+/**
+ * One error response of an operation for the OpenAPI document and the serializer: `schema` under
+ * `media` (by default the Problem under application/problem+json, as the error handler sends it),
+ * with Retry-After where the status always sends it. Typed `never`: an error body is sent by the
+ * error handler, never returned by a route handler.
+ */
+export function problemResponse(status: number, media = PROBLEM_MEDIA_TYPE, schema: unknown = problemRef): TSchema {
+  return Type.Unsafe<never>({
+    description: PROBLEM_DESCRIPTIONS[status] ?? `Error ${status}; \`code\` says which (docs/errors.md).`,
+    ...(RETRY_AFTER_STATUSES.has(status)
+      ? {
+          headers: {
+            'Retry-After': {
+              type: 'integer',
+              minimum: 1,
+              description: 'Seconds to wait before retrying.',
+              [REQUIRED_HEADER]: true,
+            },
+          },
+        }
+      : {}),
+    content: { [media]: { schema } },
+  })
+}
+
+/**
+ * The error responses of an authenticated route, under application/problem+json: 400, 401, 403 and
+ * 429, which every one can answer, and `statuses`, those of its own. Statuses every operation of
+ * some kind can answer (413 and 415 with a body, 414 with a path parameter, the idempotency 409 and
+ * 422 of a POST, 431, 500, 503) are added to the document for every route (platform/http/openapi.ts).
+ */
 export function problemResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {}
-  for (const s of [400, 401, 403, 429, ...statuses]) out[s] = problemRef
+  for (const s of [400, 401, 403, 429, ...statuses]) out[s] = problemResponse(s)
   return out
 }
 

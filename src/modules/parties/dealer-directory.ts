@@ -1,0 +1,86 @@
+// The account-holder look-ups other modules use (identity's portal visibility groups, rating's
+// quotes and disbursements, contracts): a narrow port, handed to them by src/modules.ts as the
+// parties module's `directory`.
+import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { AccountHolderKind } from '../../platform/db/schema.ts'
+import {
+  existingOfKind,
+  findDealerByNumber,
+  idsByBusinessKey,
+  kindsOf,
+  listAccountHolders,
+} from './account-holder.repository.ts'
+import { ACCOUNT_HOLDER_TOPIC } from './account-holder.service.ts'
+import { isActiveAccountHolder } from './contact.rules.ts'
+
+/** What a rate quote needs of its dealer (see createDealerDirectory.dealerByNumber). */
+export type DealerProfile = {
+  id: number
+  dealerNumber: string
+  name: string
+  state: string | null
+  status: 'ACTIVE' | 'INACTIVE'
+  expiredDate: Date | null
+  dealerGroupId: number | null
+  agentIds: number[]
+}
+
+/**
+ * Account-holder look-ups for other modules (identity's portal visibility groups, rating's quotes
+ * and disbursements). They join the caller's transaction when there is one and see every account
+ * holder of the tenant, whoever the caller is: the caller applies its own visibility.
+ */
+export function createDealerDirectory({ db, clock, bus }: { db: Database; clock: Clock; bus: InvalidationBus }) {
+  // Dealer profiles are read by every rate quote; any account-holder change drops the tenant's entries.
+  const profiles = createTtlCache<DealerProfile>({ ttlMs: 5 * 60_000, maxEntries: 100_000, clock })
+  bus.subscribe(ACCOUNT_HOLDER_TOPIC, (tenantPrefix) => profiles.deletePrefix(tenantPrefix))
+  return {
+    /** The dealer with this number (any case), from a cache kept true through the invalidation bus; undefined when unknown. */
+    dealerByNumber(tenantId: number, dealerNumber: string): Promise<DealerProfile | undefined> {
+      return profiles.getOrLoad(`${tenantId}:${dealerNumber.toLowerCase()}`, async () => {
+        const row = await db.read(tenantId, (x) => findDealerByNumber(x, tenantId, dealerNumber))
+        return (
+          row && {
+            id: row.id,
+            dealerNumber: row.business_key ?? dealerNumber,
+            name: row.display_name,
+            state: row.primary_state,
+            status: row.status,
+            expiredDate: row.expired_date,
+            dealerGroupId: row.dealer_group_id,
+            agentIds: row.agent_ids.map(Number),
+          }
+        )
+      })
+    },
+    existingDealerIds: (tenantId: number, ids: number[]) =>
+      db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
+    /** Ids of account holders by kind and business key, keyed `KIND/lower-case key`; unknown ones are absent. */
+    idsByBusinessKey: (tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>) =>
+      db.read(tenantId, (x) => idsByBusinessKey(x, tenantId, keys)),
+    /** The kind of each id that is an account holder of the tenant (absent: no such account holder). */
+    accountHolderKinds: (tenantId: number, ids: number[]) => db.read(tenantId, (x) => kindsOf(x, tenantId, ids)),
+    async dealerSummaries(tenantId: number, ids: number[]) {
+      const now = clock.now()
+      // Exactly these dealers: the ids act as the visible set of the list query.
+      const { rows } = await db.read(tenantId, (x) =>
+        listAccountHolders(x, tenantId, { kind: 'DEALER' }, new Set(ids), now, {
+          limit: Math.max(ids.length, 1),
+          offset: 0,
+        }),
+      )
+      return rows.map((r) => ({
+        id: r.id,
+        dealerNumber: r.business_key,
+        legalName: r.legal_name,
+        displayName: r.display_name,
+        status: r.status,
+        isActive: isActiveAccountHolder(r, now),
+      }))
+    },
+  }
+}
+
+export type DealerDirectory = ReturnType<typeof createDealerDirectory>

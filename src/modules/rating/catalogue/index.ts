@@ -1,0 +1,2 @@
+// The read-only rating catalogue (docs/rate-catalogue.md), answered from a compiled rate book.
+export { catalogueRoutes } from './catalogue.routes.ts'
