@@ -4,6 +4,7 @@
 // a VIN of its own: the service refuses a second contract for the same dealer, VIN, plan and sale
 // date within 10 minutes (409 duplicate_contract), so no two deals may share one.
 import { validateVin } from '../../src/modules/rating/index.ts'
+import { FIRST_NAMES, LAST_NAMES } from './seed.ts'
 
 /** One prepared POST /api/contracts: its body, already serialized, and what it was made from. */
 export type PreparedDeal = { body: string; dealerNumber: string; vin: string }
@@ -110,40 +111,6 @@ export function customFieldValues(fields: readonly CustomField[], k: number): Re
   return values
 }
 
-const FIRST = [
-  'Ava',
-  'Ben',
-  'Chloe',
-  'Diego',
-  'Emma',
-  'Farid',
-  'Grace',
-  'Hiro',
-  'Ines',
-  'Jonas',
-  'Keiko',
-  'Liam',
-  'Maya',
-  'Noah',
-  'Olga',
-  'Priya',
-]
-const LAST = [
-  'Anders',
-  'Brown',
-  'Costa',
-  'Dubois',
-  'Evans',
-  'Fischer',
-  'Garcia',
-  'Hansen',
-  'Ito',
-  'Jensen',
-  'Kowalski',
-  'Lopez',
-  'Moreau',
-  'Nguyen',
-]
 const BANKS = ['First Bank of Austin', 'Lone Star Credit Union', 'Summit Auto Finance']
 
 /** Letters only (a, b, …, z, ba, …): makes each buyer's name its own without digits in it. */
@@ -164,8 +131,8 @@ export function dealBody(quote: QuoteReply, k: number, facts: { vin: string; odo
   const deductible = term?.deductibles[Math.floor(k / Math.max(1, terms.length)) % Math.max(1, term.deductibles.length)]
   if (!plan || !deductible) throw new Error(`the quote for VIN ${facts.vin} offered no rate`)
   const roadside = deductible.options.find((o) => o.code === 'ROADSIDE' && !o.required)
-  const first = FIRST[k % FIRST.length] as string
-  const last = `${LAST[Math.floor(k / FIRST.length) % LAST.length] as string}-${letters(k)}`
+  const first = FIRST_NAMES[k % FIRST_NAMES.length] as string
+  const last = `${LAST_NAMES[Math.floor(k / FIRST_NAMES.length) % LAST_NAMES.length] as string}-${letters(k)}`
   return JSON.stringify({
     quoteId: quote.quoteId,
     rateId: deductible.rate.rateId,

@@ -21,7 +21,8 @@ export type SeededTenant = {
 // 1,000 rows x 11 columns stays far below PostgreSQL's 65,535 bind parameters per statement.
 const BATCH = 1000
 
-const FIRST_NAMES = [
+/** Names of the bench's people (also the contract bench's buyers). */
+export const FIRST_NAMES = [
   'Ava',
   'Ben',
   'Chloe',
@@ -39,7 +40,7 @@ const FIRST_NAMES = [
   'Olga',
   'Priya',
 ]
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Anders',
   'Brown',
   'Costa',
