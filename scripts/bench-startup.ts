@@ -77,7 +77,15 @@ async function timeToReady(dataDir: string): Promise<number> {
   const started = performance.now()
   const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      DATABASE_LISTEN_URL: '',
+      DATABASE_READ_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

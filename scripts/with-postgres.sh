@@ -14,7 +14,14 @@
 # directory removed on every exit path (success, failure, INT/TERM/HUP).
 #
 # Environment:
-#   PG_BINDIR   directory containing initdb/pg_ctl/psql (skips auto-detection)
+#   PG_BINDIR              directory containing initdb/pg_ctl/psql (skips auto-detection)
+#   WITH_POSTGRES_REPLICA  1: also start a streaming hot standby of the cluster (pg_basebackup -R
+#                          from the primary, on another free port) and export its URL, with the
+#                          same credentials, as WITH_POSTGRES_REPLICA_URL. DATABASE_READ_URL is
+#                          NOT set: only tests that ask for the replica use it (a lagging replica
+#                          behind every list would make create-then-list tests flaky). vpp_app may
+#                          pause and resume WAL replay on it (pg_wal_replay_pause/resume), so a
+#                          test can hold the replica behind the primary on purpose.
 #
 # Also exported to the command, for fault tests that stop, restart or kill the
 # server (scripts/fault-tests.ts):
@@ -129,28 +136,36 @@ fi
 # Cleanup on every exit path.
 # --------------------------------------------------------------------------
 PGDATA_DIR=""
+REPLICA_DIR=""
 CHILD_PID=""
 CLEANED=0
+
+# Stops whatever server runs in data directory $1 ($2 names it in the log).
+stop_server() {
+  local dir=$1 what=$2
+  [[ -n $dir && -f $dir/postmaster.pid ]] || return 0
+  log "stopping $what"
+  if ! as_pg "$PG_CTL" stop -D "$dir" -m fast -w -t 30 >/dev/null 2>&1; then
+    as_pg "$PG_CTL" stop -D "$dir" -m immediate -w -t 10 >/dev/null 2>&1 || true
+  fi
+  # Last resort: the postmaster is still there.
+  if [[ -f $dir/postmaster.pid ]]; then
+    local pid
+    pid=$(head -n1 "$dir/postmaster.pid" 2>/dev/null || true)
+    if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+      log "killing postmaster $pid"
+      kill -KILL "$pid" 2>/dev/null || true
+      sleep 1
+    fi
+  fi
+}
 
 cleanup() {
   [[ $CLEANED -eq 0 ]] || return 0
   CLEANED=1
-  if [[ -n $PGDATA_DIR && -f $PGDATA_DIR/postmaster.pid ]]; then
-    log "stopping PostgreSQL"
-    if ! as_pg "$PG_CTL" stop -D "$PGDATA_DIR" -m fast -w -t 30 >/dev/null 2>&1; then
-      as_pg "$PG_CTL" stop -D "$PGDATA_DIR" -m immediate -w -t 10 >/dev/null 2>&1 || true
-    fi
-    # Last resort: the postmaster is still there.
-    if [[ -f $PGDATA_DIR/postmaster.pid ]]; then
-      local pid
-      pid=$(head -n1 "$PGDATA_DIR/postmaster.pid" 2>/dev/null || true)
-      if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
-        log "killing postmaster $pid"
-        kill -KILL "$pid" 2>/dev/null || true
-        sleep 1
-      fi
-    fi
-  fi
+  # The standby first: with the primary gone first it would only retry its connection until stopped.
+  stop_server "$REPLICA_DIR" "the PostgreSQL replica"
+  stop_server "$PGDATA_DIR" "PostgreSQL"
   if [[ -n $PGTMP && -d $PGTMP ]]; then
     rm -rf -- "$PGTMP"
     log "removed $PGTMP"
@@ -273,6 +288,81 @@ chmod 755 "$PGTMP/pg_ctl"
 export WITH_POSTGRES_CTL="$PGTMP/pg_ctl"
 export WITH_POSTGRES_PGDATA="$PGDATA_DIR"
 export WITH_POSTGRES_LOG="$PGTMP/postgres.log"
+
+# --------------------------------------------------------------------------
+# Optional streaming replica (WITH_POSTGRES_REPLICA=1): a hot standby of this
+# cluster, for tests of the reads that go to DATABASE_READ_URL.
+# --------------------------------------------------------------------------
+if [[ ${WITH_POSTGRES_REPLICA:-} == 1 ]]; then
+  replica_t0=$(date +%s%N)
+  if [[ -x $BINDIR/pg_basebackup ]]; then
+    PG_BASEBACKUP=$BINDIR/pg_basebackup
+  else
+    PG_BASEBACKUP=$(command -v pg_basebackup) || die "pg_basebackup not found"
+  fi
+
+  # Granted on the primary before the base backup, so the standby has the grants from its first
+  # start: the app role may hold replay (to keep the standby behind on purpose) and release it.
+  # Whichever of these functions this server version has (pg_get_wal_replay_pause_state: 14+).
+  psql_super -d "$APP_DB" >/dev/null <<SQL
+DO \$\$
+DECLARE f regprocedure;
+BEGIN
+  FOR f IN SELECT oid::regprocedure FROM pg_proc
+    WHERE pronamespace = 'pg_catalog'::regnamespace AND pronargs = 0
+      AND proname IN ('pg_wal_replay_pause', 'pg_wal_replay_resume',
+                      'pg_is_wal_replay_paused', 'pg_get_wal_replay_pause_state')
+  LOOP
+    EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO $APP_ROLE', f);
+  END LOOP;
+END \$\$;
+SQL
+
+  REPLICA_DIR=$PGTMP/replica
+  log "pg_basebackup into $REPLICA_DIR"
+  # As the superuser over the unix socket (initdb's pg_hba: local replication trust). -R writes
+  # standby.signal and a primary_conninfo naming that same socket; -X stream brings the WAL the
+  # backup needs; a fast checkpoint instead of waiting for a spread one.
+  if ! as_pg "$PG_BASEBACKUP" -h "$SOCKDIR" -p "$PORT" -U postgres -D "$REPLICA_DIR" \
+      -R -X stream -c fast --no-sync >"$PGTMP/basebackup.log" 2>&1; then
+    cat "$PGTMP/basebackup.log" >&2
+    die "pg_basebackup failed"
+  fi
+
+  REPLICA_PORT=""
+  for attempt in 1 2 3; do
+    REPLICA_PORT=$(free_port) || die "could not find a free TCP port"
+    log "starting the PostgreSQL replica on 127.0.0.1:$REPLICA_PORT (attempt $attempt)"
+    # The primary's options on another port; max_connections must not be below the primary's.
+    REPLICA_OPTS="-F -h 127.0.0.1 -p $REPLICA_PORT -k $SOCKDIR -c fsync=off -c full_page_writes=off -c max_connections=200 -c hot_standby=on"
+    if as_pg "$PG_CTL" start -D "$REPLICA_DIR" -w -t 60 -l "$PGTMP/replica.log" -o "$REPLICA_OPTS" \
+        >/dev/null 2>&1; then
+      break
+    fi
+    log "pg_ctl start of the replica failed; server log:"
+    tail -n 20 "$PGTMP/replica.log" >&2 || true
+    REPLICA_PORT=""
+    as_pg "$PG_CTL" stop -D "$REPLICA_DIR" -m immediate -w >/dev/null 2>&1 || true
+  done
+  [[ -n $REPLICA_PORT ]] || die "could not start the PostgreSQL replica"
+
+  # Ready means: it answers, it is a standby, and its WAL receiver streams from the primary.
+  replica_state=""
+  for _ in $(seq 1 300); do
+    replica_state=$(as_pg "$PSQL" -X -q -At -h "$SOCKDIR" -p "$REPLICA_PORT" -U postgres -d "$APP_DB" \
+      -c "select pg_is_in_recovery() and exists (select from pg_stat_wal_receiver where status = 'streaming')" \
+      2>/dev/null || true)
+    [[ $replica_state == t ]] && break
+    sleep 0.1
+  done
+  if [[ $replica_state != t ]]; then
+    tail -n 20 "$PGTMP/replica.log" >&2 || true
+    die "the replica did not start streaming from the primary"
+  fi
+
+  export WITH_POSTGRES_REPLICA_URL="postgres://$APP_ROLE:$APP_PASSWORD@127.0.0.1:$REPLICA_PORT/$APP_DB"
+  log "WITH_POSTGRES_REPLICA_URL=$WITH_POSTGRES_REPLICA_URL (ready in $(( ($(date +%s%N) - replica_t0) / 1000000 )) ms)"
+fi
 
 # --------------------------------------------------------------------------
 # Run the command. It runs in the background (stdin passed through) so that

@@ -10,6 +10,16 @@ export type Config = Readonly<{
   dataDir: string
   /** PostgreSQL connection string; when absent the embedded database is used. */
   databaseUrl: string | undefined
+  /**
+   * DATABASE_LISTEN_URL: a session connection for the cache-invalidation bus (LISTEN), which a
+   * transaction-pooling proxy cannot carry. Defaults to databaseUrl.
+   */
+  databaseListenUrl: string | undefined
+  /**
+   * DATABASE_READ_URL: a read replica for report-style reads (docs/scale-out.md). Absent: those
+   * reads go to databaseUrl like every other.
+   */
+  databaseReadUrl: string | undefined
   databasePoolSize: number
   /** Name (prepare once) parameterised statements; off behind a transaction-pooling proxy. */
   databasePreparedStatements: boolean
@@ -71,6 +81,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://')
   }
+  const databaseListenUrl = env.DATABASE_LISTEN_URL || databaseUrl
+  const databaseReadUrl = env.DATABASE_READ_URL || undefined
+  for (const [name, url] of [
+    ['DATABASE_LISTEN_URL', env.DATABASE_LISTEN_URL],
+    ['DATABASE_READ_URL', databaseReadUrl],
+  ] as const) {
+    if (!url) continue
+    if (!/^postgres(ql)?:\/\//.test(url)) problems.push(`${name} must start with postgres:// or postgresql://`)
+    else if (!databaseUrl) problems.push(`${name} needs DATABASE_URL (the embedded database has no pooler or replicas)`)
+  }
   const logLevel = env.LOG_LEVEL || 'info'
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`)
@@ -102,6 +122,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 8080, 0, 65535),
     dataDir,
     databaseUrl,
+    databaseListenUrl,
+    databaseReadUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
     databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
     logLevel,

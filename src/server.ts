@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   // What happens beside requests (connections lost and regained) is logged like the requests are.
   const log = pino({ level: config.logLevel })
   const db = await openConfiguredDatabase(config, 'server', log.child({ component: 'database' }))
-  const bus = await createInvalidationBus(config.databaseUrl, { log: log.child({ component: 'invalidation-bus' }) })
+  const bus = await createInvalidationBus(config.databaseListenUrl, {
+    log: log.child({ component: 'invalidation-bus' }),
+  })
   const clock = systemClock
   // After the database is open: the embedded data directory is ours, and its key file with it.
   const secrets = loadSecretBox(config)

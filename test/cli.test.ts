@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
 import { createInvalidationBus } from '../src/platform/cache.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { openConfiguredDatabase } from '../src/platform/db/open.ts'
@@ -128,6 +129,7 @@ test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither t
     'settings reset',
     'secrets reseal',
     'db migrate',
+    'db distribute',
   ]) {
     assert.match(topHelp.stdout, new RegExp(`^  ${command} `, 'm'))
   }
@@ -469,6 +471,50 @@ test('db migrate reports every migration as applied', async () => {
   )
   assert.ok(report.migrations.every((m) => m.executedAt !== null))
 })
+
+test('db distribute --print prints the Citus statements from the catalog; without --print it is a usage error', async () => {
+  const run = await admin(['db', 'distribute', '--print'])
+  assert.equal(run.status, 0, run.stderr)
+  assert.match(run.stdout, /^-- Citus: /)
+  assert.match(run.stdout, /^select create_reference_table\('tenant'\);$/m)
+  assert.match(run.stdout, /^select create_distributed_table\('contract', 'tenant_id', colocate_with => '[a-z_]+'\);$/m)
+  // Reference tables first: tenant tables keep their foreign keys to them.
+  assert.ok(run.stdout.indexOf("create_reference_table('tenant')") < run.stdout.indexOf('create_distributed_table('))
+  assert.doesNotMatch(run.stdout, /kysely_migration'/)
+  const plan = await adminJson<{ statements: string[]; distributedTables: string[] }>(['db', 'distribute', '--print'])
+  assert.ok(plan.distributedTables.includes('contract'))
+  assert.equal(plan.statements.length, plan.distributedTables.length + 1)
+
+  const usage = await admin(['db', 'distribute'])
+  assert.equal(usage.status, 2)
+  assert.match(usage.stderr, /missing required option --print/)
+})
+
+if (embedded) {
+  // Only on the embedded database: this file's own data directory. On PostgreSQL the database is
+  // shared with the other test files, which must never see the bad table.
+  test('db distribute --print refuses, naming every problem on stderr, when a table breaks the distribution rules', async () => {
+    const change = async (statement: string) => {
+      const db = await openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 1 }, 'test')
+      try {
+        await sql.raw(statement).execute(db.kysely)
+      } finally {
+        await db.close()
+      }
+    }
+    await change('create table zz_cli_bad (tenant_id bigint references tenant (id), id bigint primary key)')
+    try {
+      const run = await admin(['db', 'distribute', '--print'])
+      assert.equal(run.status, 1, run.stderr)
+      assert.equal(run.stdout, '')
+      assert.match(run.stderr, /^error: the schema cannot be distributed by tenant_id: 2 problems\n/)
+      assert.match(run.stderr, /^ {2}- zz_cli_bad: column tenant_id is nullable$/m)
+      assert.match(run.stderr, /^ {2}- zz_cli_bad\.zz_cli_bad_pkey: primary key \(id\) does not contain tenant_id$/m)
+    } finally {
+      await change('drop table zz_cli_bad')
+    }
+  })
+}
 
 let beta: Created
 const BETA_ADMIN = { email: 'admin@beta.example', password: 'another correct horse' }

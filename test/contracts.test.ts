@@ -299,7 +299,7 @@ describe('lifecycle', () => {
     assert.equal(json<{ journalEntry: unknown }>(unchanged).journalEntry, null)
     // A correction (what a rerate will do): the first line grows by 12.34.
     await t.db.transaction(demo.tenantId, (tx) =>
-      sql`update contract set pricing = jsonb_set(pricing, '{lines,0,cents}', to_jsonb((pricing->'lines'->0->>'cents')::int + 1234)) where id = ${id}`.execute(
+      sql`update contract set pricing = jsonb_set(pricing, '{lines,0,cents}', to_jsonb((pricing->'lines'->0->>'cents')::int + 1234)) where tenant_id = ${demo.tenantId} and id = ${id}`.execute(
         tx,
       ),
     )

@@ -25,6 +25,8 @@ import { openPostgres, type Database } from '../src/platform/db/database.ts'
 import { closeAtEnd, createTenant, createTestApp, json, type TestApp, type TestTenant } from './harness.ts'
 
 const DATABASE_URL = process.env.DATABASE_URL
+/** The bus's session connection, as the service reads it (src/config.ts): past PgBouncer, when one is in front. */
+const LISTEN_URL = process.env.DATABASE_LISTEN_URL || DATABASE_URL
 const NEEDS_POSTGRES = DATABASE_URL
   ? false
   : 'needs DATABASE_URL: the embedded database runs in this process and has no connection to lose'
@@ -120,6 +122,10 @@ async function databaseThatGoesAway(real: Database): Promise<{ db: Database; goD
       return current().kysely
     },
     read: (tenantId, fn) => current().read(tenantId, fn),
+    reportRead: (tenantId, fn) => current().reportRead(tenantId, fn),
+    get hasReadReplica() {
+      return current().hasReadReplica
+    },
     transaction: (tenantId, fn) => current().transaction(tenantId, fn),
     withAmbient: (tenantId, tx, fn) => current().withAmbient(tenantId, tx, fn),
     afterCommit: (fn) => current().afterCommit(fn),
@@ -360,8 +366,8 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
   })
 
   test('the bus connection terminated: publishing does not fail, the bus reconnects, the other instance hears it, caches are flushed', async () => {
-    const a = await createInvalidationBus(DATABASE_URL, { log: quiet })
-    const b = await createInvalidationBus(DATABASE_URL, { log: quiet })
+    const a = await createInvalidationBus(LISTEN_URL, { log: quiet })
+    const b = await createInvalidationBus(LISTEN_URL, { log: quiet })
     closeAtEnd(() => a.close())
     closeAtEnd(() => b.close())
     const heard: string[] = []
@@ -388,7 +394,7 @@ describe('on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
 
   test('while the bus is reconnecting: readiness says so and caches keep values only briefly', async () => {
     // A slow first retry, so the reconnecting state lasts long enough to be looked at.
-    const bus = await createInvalidationBus(DATABASE_URL, { log: quiet, reconnectInitialMs: 3_000 })
+    const bus = await createInvalidationBus(LISTEN_URL, { log: quiet, reconnectInitialMs: 3_000 })
     closeAtEnd(() => bus.close())
     const { app } = await createTestApp({ db: t.db, clock: t.clock, bus })
     assert.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200)

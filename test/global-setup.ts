@@ -102,9 +102,12 @@ function printConformanceTotal(): void {
 export async function globalSetup(): Promise<void> {
   startDeadline()
   startConformanceReport()
-  const url = process.env.DATABASE_URL
+  // Migrations over a session connection: behind PgBouncer that is DATABASE_LISTEN_URL (platform/db/open.ts).
+  const url = process.env.DATABASE_LISTEN_URL || process.env.DATABASE_URL
   if (url) {
-    const db = await openPostgres(url, 2)
+    const db = await openPostgres(url, 2, {
+      preparedStatements: !/^(0|false|no)$/i.test(process.env.DATABASE_PREPARED_STATEMENTS ?? ''),
+    })
     try {
       await migrateToLatest(db)
     } finally {

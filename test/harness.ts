@@ -65,8 +65,11 @@ export function testDatabase(): Promise<Database> {
   shared ??= (async () => {
     const url = process.env.DATABASE_URL
     const template = process.env[TEMPLATE_ENV]
+    // As the service reads them (src/config.ts): off behind PgBouncer (scripts/with-pgbouncer.sh).
     const db = url
-      ? await openPostgres(url, 10)
+      ? await openPostgres(url, 10, {
+          preparedStatements: !/^(0|false|no)$/i.test(process.env.DATABASE_PREPARED_STATEMENTS ?? ''),
+        })
       : await openPglite('memory://', template ? { from: new Blob([fs.readFileSync(template)]) } : {})
     // Already migrated by the global set-up (then this only checks); a file run on its own migrates here.
     await migrateToLatest(db)

@@ -70,7 +70,12 @@ async function call(token: string, apiKey = tenant.apiKey) {
 
 test("a user provisioned with an External Identity signs in with the identity provider's token", async () => {
   const roles = await t.db.read(tenant.tenantId, (x) =>
-    x.selectFrom('membership_role').select('id').where('code', '=', 'READ_ONLY').execute(),
+    x
+      .selectFrom('membership_role')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('code', '=', 'READ_ONLY')
+      .execute(),
   )
   const externalIdentity = `oid-${Date.now()}`
   const created = await t.app.inject({

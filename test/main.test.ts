@@ -38,8 +38,15 @@ function start(env: Record<string, string>) {
 
 test('npm start: demo tenant, working credentials, graceful SIGTERM', async () => {
   const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-main-')), 'data')
-  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' }
-  // The embedded database is what `npm start` uses; a DATABASE_URL from the environment must not leak in.
+  // The embedded database is what `npm start` uses; a DATABASE_URL from the environment must not leak
+  // in, nor the URLs that only go with one (scripts/with-pgbouncer.sh sets DATABASE_LISTEN_URL).
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DATABASE_LISTEN_URL: '',
+    DATABASE_READ_URL: '',
+  }
   const server = start({ ...env, DATABASE_URL: '', expectDemo: 'yes' })
   const base = await server.listening
   try {

@@ -261,7 +261,12 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
   test('a provisioning token works on SCIM routes without X-Api-Key, nowhere else, and dies with its user', async () => {
     const own = await createTenant(t, 'Provisioning')
     const roles = await t.db.read(own.tenantId, (x) =>
-      x.selectFrom('membership_role').select('id').where('code', '=', 'USER_ADMINISTRATOR').execute(),
+      x
+        .selectFrom('membership_role')
+        .select('id')
+        .where('tenant_id', '=', own.tenantId)
+        .where('code', '=', 'USER_ADMINISTRATOR')
+        .execute(),
     )
     const created = await t.app.inject({
       method: 'POST',
@@ -299,6 +304,7 @@ describe('bearer-only provisioning (SCIM clients send no X-Api-Key)', () => {
       x
         .selectFrom('tenant_signing_key')
         .select(['kid', 'private_key', 'public_jwk'])
+        .where('tenant_id', '=', own.tenantId)
         .where('retired_at', 'is', null)
         .executeTakeFirstOrThrow(),
     )

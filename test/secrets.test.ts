@@ -194,7 +194,12 @@ describe('private signing keys at rest', () => {
     const [row] = await storedKeys(db, created.tenantId)
     const plaintext = box(key).open(row!.private_key, `tenant_signing_key:${created.tenantId}:${row!.kid}`)
     await db.transaction(created.tenantId, async (tx) => {
-      await tx.updateTable('tenant_signing_key').set({ private_key: plaintext }).where('id', '=', row!.id).execute()
+      await tx
+        .updateTable('tenant_signing_key')
+        .set({ private_key: plaintext })
+        .where('tenant_id', '=', created.tenantId)
+        .where('id', '=', row!.id)
+        .execute()
       await tx.updateTable('tenant').set({ plaintext_secrets: true }).where('id', '=', created.tenantId).execute()
     })
     // Before any start seals it, the plaintext key still signs (a CLI run after `db migrate`).

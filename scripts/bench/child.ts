@@ -95,8 +95,11 @@ export async function startServer(options: {
   const manifest = path.join(workDir, 'users.json')
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_EXIT_WITH_PARENT: '1' }
   if (options.database === 'pglite') {
-    // A fresh embedded database in the work directory; never ./data, never a DATABASE_URL.
+    // A fresh embedded database in the work directory; never ./data, never a DATABASE_URL (nor the
+    // URLs that only go with one: scripts/with-pgbouncer.sh sets DATABASE_LISTEN_URL).
     delete env.DATABASE_URL
+    delete env.DATABASE_LISTEN_URL
+    delete env.DATABASE_READ_URL
     env.DATA_DIR = path.join(workDir, 'data')
   } else if (!env.DATABASE_URL) {
     throw new Error('DATABASE_URL is required to benchmark PostgreSQL')

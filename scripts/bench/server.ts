@@ -22,8 +22,7 @@ import { createModules } from '../../src/modules.ts'
 import { findUserById } from '../../src/modules/identity/index.ts'
 import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
-import { openPglite, openPostgres } from '../../src/platform/db/database.ts'
-import { migrateToLatest } from '../../src/platform/db/migrate.ts'
+import { openConfiguredDatabase } from '../../src/platform/db/open.ts'
 import { loadSecretBox } from '../../src/platform/secrets.ts'
 import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
@@ -122,11 +121,9 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
   })
-  const db = config.databaseUrl
-    ? await openPostgres(config.databaseUrl, config.databasePoolSize)
-    : await openPglite(config.dataDir)
-  await migrateToLatest(db)
-  const bus = await createInvalidationBus(config.databaseUrl)
+  // As the server opens it: behind PgBouncer, prepared statements off and migrations over DATABASE_LISTEN_URL.
+  const db = await openConfiguredDatabase(config, 'bench')
+  const bus = await createInvalidationBus(config.databaseListenUrl)
   const clock = systemClock
   const secrets = loadSecretBox(config)
   // One module graph: it seeds, then serves.

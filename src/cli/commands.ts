@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { SealedSecrets, TenantService } from '../modules/identity/index.ts'
+import type { DistributionPlan } from '../platform/db/distribution.ts'
 import type { AuthenticatedContext } from '../platform/http/context.ts'
 import type { RateBookService } from '../modules/rating/index.ts'
 import type { SettingJson, SettingsService, SettingView } from '../modules/settings/index.ts'
@@ -21,6 +22,8 @@ export type Services = {
   sealedSecrets: Pick<SealedSecrets, 'reseal'>
   /** Every known migration, with when it was applied. */
   migrationStatus(): Promise<ReadonlyArray<{ name: string; executedAt?: Date | undefined }>>
+  /** The Citus statements for the schema, read from its catalog; throws DistributionRuleError when it breaks the rules. */
+  distributionPlan(): Promise<DistributionPlan>
   /** The operator's system context in a tenant (audit label `cli:<user>`), which the operator use cases take as requests pass theirs. */
   operatorIn(tenantId: number): AuthenticatedContext
   /** When this invocation started, before the database was opened (and migrated). */
@@ -635,6 +638,36 @@ export const COMMANDS: readonly Command[] = [
             ...applied.map((name) => `  ${name}`),
             `${all.length} migration${all.length === 1 ? '' : 's'} in total; latest: ${all.at(-1)?.name ?? 'none'}.`,
           ),
+        }
+      }
+    },
+  },
+  {
+    group: 'db',
+    action: 'distribute',
+    summary: 'Print the statements that distribute the schema by tenant on a Citus coordinator',
+    description:
+      'Reads the catalog of the (migrated) database and prints, without running anything, the SQL an operator runs on a Citus coordinator: ' +
+      'create_reference_table for the tables without tenant_id (the migration bookkeeping stays local to the coordinator), then ' +
+      "create_distributed_table(…, 'tenant_id', colocate_with => …) for every tenant table, each after the tables it references. " +
+      'Refuses (status 1, every problem on stderr) when a table breaks the distribution rules: a nullable tenant_id, ' +
+      'a primary key, unique constraint or unique index without tenant_id, a foreign key between tenant tables that does not pair ' +
+      'tenant_id on both sides, or a table without tenant_id referencing a tenant table.',
+    flags: {
+      print: { type: 'boolean', required: true, description: 'Print the statements (this command never runs them)' },
+    },
+    examples: ['db distribute --print > distribute.sql', 'db distribute --print --json'],
+    async prepare() {
+      return async ({ distributionPlan }) => {
+        const plan = await distributionPlan()
+        return {
+          json: {
+            referenceTables: plan.referenceTables,
+            distributedTables: plan.distributedTables,
+            localTables: plan.localTables,
+            statements: plan.statements,
+          },
+          text: plan.script,
         }
       }
     },

@@ -11,6 +11,7 @@ import { SettingsOperatorError } from '../modules/settings/index.ts'
 import { createInvalidationBus } from '../platform/cache.ts'
 import { systemClock } from '../platform/clock.ts'
 import { DataDirBusy } from '../platform/db/data-dir-lock.ts'
+import { distributionPlan, DistributionRuleError } from '../platform/db/distribution.ts'
 import { migrationStatus } from '../platform/db/migrate.ts'
 import { openConfiguredDatabase } from '../platform/db/open.ts'
 import { systemContext } from '../platform/http/context.ts'
@@ -29,7 +30,7 @@ export async function execute(
     const startedAt = new Date()
     const db = await openConfiguredDatabase(config, 'cli')
     try {
-      const bus = await createInvalidationBus(config.databaseUrl)
+      const bus = await createInvalidationBus(config.databaseListenUrl)
       try {
         // After the database is open, as the server does: an embedded data directory in use by
         // another process is left untouched, key file included.
@@ -43,6 +44,8 @@ export async function execute(
           rateBooks: modules.rating.rateBooks,
           sealedSecrets: modules.identity.sealedSecrets,
           migrationStatus: () => migrationStatus(db),
+          // The catalog is readable with no tenant bound.
+          distributionPlan: () => db.read(null, distributionPlan),
           operatorIn: (tenantId) => systemContext(tenantId, operator),
           startedAt,
         })
@@ -93,6 +96,7 @@ function expectedFailure(err: unknown): string | undefined {
     err instanceof OperatorError ||
     err instanceof SettingsOperatorError ||
     err instanceof DataDirBusy ||
+    err instanceof DistributionRuleError ||
     err instanceof SecretsError
   ) {
     return err.message

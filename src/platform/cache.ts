@@ -9,6 +9,11 @@
 // connection is lost and again when it is back, and in between keeps values only briefly
 // (UNSYNCHRONISED_TTL_MS). Publishing never fails the caller: the change it announces is already
 // committed; an announcement that cannot be sent is kept and sent once the bus is back.
+//
+// The bus holds one session connection of its own, to DATABASE_LISTEN_URL (default DATABASE_URL),
+// and sends its announcements on that same connection, never through the pool: LISTEN belongs to a
+// session, which a transaction-pooling proxy (PgBouncer in transaction mode) does not keep, so
+// behind one that URL must reach PostgreSQL directly or through a session-mode pool.
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
@@ -199,8 +204,12 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
+/**
+ * `listenUrl`: a PostgreSQL URL whose connections are sessions (config.databaseListenUrl, never a
+ * transaction pooler); absent, the in-process bus of the embedded database.
+ */
 export async function createInvalidationBus(
-  databaseUrl: string | undefined,
+  listenUrl: string | undefined,
   options: BusOptions = {},
 ): Promise<InvalidationBus> {
   const log = options.log ?? stderrLog
@@ -221,7 +230,7 @@ export async function createInvalidationBus(
     handlers.set(topic, list)
   }
 
-  if (!databaseUrl) {
+  if (!listenUrl) {
     const since = new Date()
     let closed = false
     return {
@@ -273,7 +282,7 @@ export async function createInvalidationBus(
 
   async function open(): Promise<pg.Client> {
     const c = new pg.Client({
-      connectionString: databaseUrl,
+      connectionString: listenUrl,
       keepAlive: true,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: BUS_APPLICATION_NAME,

@@ -358,7 +358,7 @@ export function createContractCore(ports: ContractPorts) {
         ])
         f = { ...f, dealerIds: [...ids.values()] }
       }
-      const result = await db.read(ctx.tenantId, (x) =>
+      const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.searchContracts(x, ctx.tenantId, f, visibleOf(ctx), window),
       )
       return { items: result.rows.map((r) => toSummary(r, day)), totalCount: result.totalCount }

@@ -396,7 +396,7 @@ export function createDocumentService(deps: Deps) {
       window: Window,
     ): Promise<{ items: DocumentView[]; totalCount: number }> {
       if (!isStorableId(filter.ownerId)) return { items: [], totalCount: 0 }
-      const [docs, totalCount] = await db.read(
+      const [docs, totalCount] = await db.reportRead(
         tenantId,
         async (x) =>
           [

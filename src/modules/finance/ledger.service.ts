@@ -319,7 +319,7 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
     /** The totals and balance of each account of the account holder, by purpose. */
     async balances(tenantId: number, accountHolderId: number): Promise<AccountBalance[]> {
       if (!isStorableId(accountHolderId)) return []
-      const rows = await db.read(tenantId, (x) => repo.accountTotals(x, tenantId, accountHolderId))
+      const rows = await db.reportRead(tenantId, (x) => repo.accountTotals(x, tenantId, accountHolderId))
       return rows
         .filter((r) => isAccountPurpose(r.purpose))
         .map((r) => {

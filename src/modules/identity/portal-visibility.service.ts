@@ -268,7 +268,7 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
   return {
     async list(ctx: AuthenticatedContext, filter: repo.GroupFilter, window: Window) {
       if (filter.dealerId !== undefined && !isStorableId(filter.dealerId)) return { items: [], totalCount: 0 }
-      const result = await db.read(ctx.tenantId, (x) =>
+      const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.listGroups(x, ctx.tenantId, filter, memberFilter(ctx), window),
       )
       return { items: result.rows.map(toGroupDto), totalCount: result.total }

@@ -153,7 +153,7 @@ export function createAccountHolderService({ db, clock, bus }: Deps) {
       window: Window,
     ) {
       const effective = def ? { ...filter, kind: def.kind } : filter
-      return db.read(ctx.tenantId, (x) =>
+      return db.reportRead(ctx.tenantId, (x) =>
         repo.listAccountHolders(x, ctx.tenantId, effective, visibilityOf(ctx), clock.now(), window),
       )
     },

@@ -313,7 +313,7 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     // Definitions
 
     async listDefinitions(ctx: AuthenticatedContext, filter: repo.DefinitionFilter, window: Window) {
-      return db.read(ctx.tenantId, (x) => repo.listDefinitions(x, ctx.tenantId, filter, window))
+      return db.reportRead(ctx.tenantId, (x) => repo.listDefinitions(x, ctx.tenantId, filter, window))
     },
 
     async getDefinition(ctx: AuthenticatedContext, id: number): Promise<repo.DefinitionRow> {

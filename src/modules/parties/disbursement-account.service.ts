@@ -142,7 +142,7 @@ export function createDisbursementAccountService({ db, clock }: Deps) {
     async list(ctx: AuthenticatedContext, filter: repo.DisbursementAccountFilter, window: Window) {
       if (filter.accountHolderId !== undefined && !isStorableId(filter.accountHolderId))
         return { items: [], totalCount: 0 }
-      const result = await db.read(ctx.tenantId, (x) =>
+      const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.listDisbursementAccounts(x, ctx.tenantId, filter, visibilityOf(ctx), window),
       )
       return { items: result.rows.map((r) => toDisbursementAccount(r)), totalCount: result.total }

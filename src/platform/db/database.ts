@@ -3,13 +3,27 @@
 //
 // Tenancy: every tenant-owned table has row-level security FORCEd on `tenant_id =
 // app_current_tenant()`, so the database itself refuses cross-tenant reads and writes. The
-// tenant is bound to a connection when it is checked out: the pool wrapper reads the tenant of the
-// current unit of work (AsyncLocalStorage) and sets `app.tenant_id` only when the connection was
-// last used for another tenant, so steady-state requests pay no extra round trip
-// (docs/decisions/0002-tenant-binding.md).
+// tenant is bound per transaction, never per session: every unit of work (read or write) is one
+// transaction whose `begin` also runs `set local app.tenant_id = …` in the same round trip, so
+// the binding ends with the transaction. A transaction-pooling proxy (PgBouncer) may give
+// each transaction another server connection, and a session binding would then leak to, or be
+// missing from, the next client's statements (docs/decisions/0011-tenant-binding-per-transaction.md).
+// A statement run outside a unit of work has no tenant: every tenant-owned row is invisible to it.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import path from 'node:path'
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  PostgresDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresDialectConfig,
+  type Transaction,
+  type TransactionSettings,
+} from 'kysely'
 import pg from 'pg'
 import type { DB } from './schema.ts'
 
@@ -27,7 +41,17 @@ export type DatabaseLog = {
   warn(obj: Record<string, unknown>, msg: string): void
   error(obj: Record<string, unknown>, msg: string): void
 }
-type UnitOfWork = { tenantId: number | null; tx?: Transaction<DB>; afterCommit?: AfterCommit[] }
+type UnitOfWork = {
+  tenantId: number | null
+  tx?: Transaction<DB>
+  afterCommit?: AfterCommit[]
+  /** A write joined this unit's transaction (its commit must then be awaited). */
+  wrote?: boolean
+  /** The connection this unit checked out (set at checkout, on the unit's outer store). */
+  client?: PreparingClient
+  /** A read that wrote nothing: its commit is sent with the connection's release, not awaited. */
+  deferCommit?: boolean
+}
 
 /** The role the embedded database runs the application as: not a superuser, no BYPASSRLS. */
 export const EMBEDDED_APP_ROLE = 'vpp_app'
@@ -37,9 +61,18 @@ export type Database = {
   readonly kysely: Kysely<DB>
   /**
    * Runs `fn` with an executor bound to `tenantId` (null: no tenant, so every tenant-owned row is
-   * invisible). Joins the ambient transaction of the same tenant when there is one.
+   * invisible): one transaction, so the binding holds for every statement of `fn` and for no
+   * other. Joins the ambient transaction of the same tenant when there is one.
    */
   read<T>(tenantId: number | null, fn: (db: Executor) => Promise<T>): Promise<T>
+  /**
+   * A report-style read (lists, statements, summaries, exports) that may run on the read replica
+   * (DATABASE_READ_URL) and so may not yet see the latest commits (docs/scale-out.md). Without a
+   * replica, and inside a unit of work (a caller that must see its own writes), it is `read`.
+   */
+  reportRead<T>(tenantId: number | null, fn: (db: Executor) => Promise<T>): Promise<T>
+  /** Whether reportRead goes to a replica. */
+  readonly hasReadReplica: boolean
   /** Runs `fn` in a transaction bound to `tenantId`; joins an ambient transaction of that tenant. */
   transaction<T>(tenantId: number | null, fn: (tx: Transaction<DB>) => Promise<T>): Promise<T>
   /** Runs `fn` with `tx` as the ambient transaction, so nested read/transaction calls join it. */
@@ -61,7 +94,7 @@ export type Database = {
   snapshot?(): Promise<Blob>
 }
 
-type TenantBoundClient = pg.PoolClient & { __boundTenant?: string; __prepares?: boolean }
+type PreparingClient = pg.PoolClient & { __prepares?: boolean; __commitOnRelease?: boolean }
 
 /** Distinct statement texts that get a prepared-statement name; beyond it statements run unnamed. */
 const MAX_NAMED_STATEMENTS = 5000
@@ -84,7 +117,28 @@ function createStatementNamer() {
   }
 }
 
-function usePreparedStatements(client: TenantBoundClient, nameFor: (text: string) => string | undefined): void {
+/**
+ * DATABASE_STATEMENT_LOG=<dir>: every distinct statement text this process sends is appended once,
+ * as a JSON line, to `<dir>/<pid>.jsonl`, for the check that every statement on a tenant table names
+ * tenant_id (scripts/check-tenant-routing.ts, docs/scale-out.md). Off unless set.
+ */
+function createStatementLog(dir: string | undefined): ((text: string) => void) | undefined {
+  if (!dir) return undefined
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `${process.pid}.jsonl`)
+  const seen = new Set<string>()
+  return (text) => {
+    if (seen.has(text)) return
+    seen.add(text)
+    fs.appendFileSync(file, `${JSON.stringify({ sql: text })}\n`)
+  }
+}
+
+function instrumentClient(
+  client: PreparingClient,
+  nameFor: ((text: string) => string | undefined) | undefined,
+  logStatement: ((text: string) => void) | undefined,
+): void {
   if (client.__prepares) return
   client.__prepares = true
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
@@ -93,7 +147,8 @@ function usePreparedStatements(client: TenantBoundClient, nameFor: (text: string
     values?: unknown,
     callback?: unknown,
   ) => {
-    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+    if (typeof text === 'string') logStatement?.(text)
+    if (nameFor && typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       const name = nameFor(text)
       if (name) return query({ name, text, values })
     }
@@ -105,26 +160,104 @@ function usePreparedStatements(client: TenantBoundClient, nameFor: (text: string
   }
 }
 
-function createBindingPool(pool: pg.Pool, als: AsyncLocalStorage<UnitOfWork>, prepare: boolean) {
-  const nameFor = createStatementNamer()
-  // Kysely only calls connect() and end(); each checkout re-asserts the tenant of the unit of work.
+/**
+ * A read's deferred commit is queued on the connection at its release, synchronously, before the
+ * connection goes back to the pool: pg runs a client's queries in order, so whatever its next user
+ * sends runs after the commit, never inside the read's transaction. Wrapped at every checkout, since
+ * pg-pool gives the client a new `release` each time.
+ */
+function commitOnRelease(client: PreparingClient, deferredCommitFailed: (err: unknown) => void): void {
+  const release = client.release
+  client.release = (err?: Error | boolean) => {
+    if (client.__commitOnRelease) {
+      client.__commitOnRelease = false
+      if (!err) client.query('commit').catch(deferredCommitFailed)
+    }
+    release(err)
+  }
+}
+
+function createInstrumentedPool(
+  pool: pg.Pool,
+  prepare: boolean,
+  checkedOut: (client: PreparingClient) => void,
+  log: DatabaseLog,
+) {
+  const nameFor = prepare ? createStatementNamer() : undefined
+  const logStatement = createStatementLog(process.env.DATABASE_STATEMENT_LOG)
+  const deferredCommitFailed = (err: unknown) => {
+    // Closing the pool ends connections whose read commits are still queued: nothing was lost.
+    if ((pool as { ending?: boolean }).ending) return
+    log.warn({ err }, "a read's commit failed after its result was served; the connection is dropped")
+  }
+  // Kysely only calls connect() and end(). No session state is set here: the tenant is bound by
+  // the transaction that runs the unit of work (TenantBindingDriver).
   return {
     async connect(): Promise<pg.PoolClient> {
-      const want = String(als.getStore()?.tenantId ?? '')
-      const client = (await pool.connect()) as TenantBoundClient
-      if (prepare) usePreparedStatements(client, nameFor)
-      if (client.__boundTenant !== want) {
-        try {
-          await client.query("select set_config('app.tenant_id', $1, false)", [want])
-        } catch (err) {
-          client.release(err as Error)
-          throw err
-        }
-        client.__boundTenant = want
-      }
+      const client = (await pool.connect()) as PreparingClient
+      if (nameFor || logStatement) instrumentClient(client, nameFor, logStatement)
+      commitOnRelease(client, deferredCommitFailed)
+      checkedOut(client)
       return client
     },
     end: () => pool.end(),
+  }
+}
+
+/**
+ * The `begin` of every transaction binds the tenant of the unit of work for that transaction only,
+ * in the same round trip (a simple-protocol query of two statements; the tenant id is an integer
+ * checked here, so inlining it is safe). `SET LOCAL` is undone at commit or rollback; it is also the
+ * form Citus forwards to the workers a transaction touches (`citus.propagate_set_commands = 'local'`),
+ * where a `set_config()` call would not be (docs/scale-out.md).
+ */
+export function beginBoundStatement(tenantId: number | null, settings: TransactionSettings = {}): string {
+  if (tenantId !== null && !(Number.isSafeInteger(tenantId) && tenantId > 0)) {
+    throw new Error(`not a tenant id: ${String(tenantId)}`)
+  }
+  let begin = 'begin'
+  if (settings.isolationLevel || settings.accessMode) {
+    begin = 'start transaction'
+    if (settings.isolationLevel) begin += ` isolation level ${settings.isolationLevel}`
+    if (settings.accessMode) begin += ` ${settings.accessMode}`
+  }
+  return `${begin}; set local app.tenant_id = '${tenantId ?? ''}'`
+}
+
+/** What the driver asks of the unit of work it runs in. */
+type UnitHooks = {
+  tenantOf(): number | null
+  /** True when the unit is a read that wrote nothing: its commit then goes with the release. */
+  deferCommit(): boolean
+}
+
+class TenantBindingDriver extends PostgresDriver {
+  readonly #unit: UnitHooks
+  constructor(config: PostgresDialectConfig, unit: UnitHooks) {
+    super(config)
+    this.#unit = unit
+  }
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(beginBoundStatement(this.#unit.tenantOf(), settings)))
+  }
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    // A read has nothing to commit that could fail; awaiting its commit would only hold the
+    // connection one round trip longer. Its COMMIT is queued at release (commitOnRelease).
+    if (this.#unit.deferCommit()) return
+    await super.commitTransaction(connection)
+  }
+}
+
+class TenantBindingDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig
+  readonly #unit: UnitHooks
+  constructor(config: PostgresDialectConfig, unit: UnitHooks) {
+    super(config)
+    this.#config = config
+    this.#unit = unit
+  }
+  override createDriver(): Driver {
+    return new TenantBindingDriver(this.#config, this.#unit)
   }
 }
 
@@ -134,11 +267,31 @@ function wrap(
   onClose: () => Promise<void>,
   prepare: boolean,
   log: DatabaseLog,
+  replicaPool?: pg.Pool,
 ): Database {
   const als = new AsyncLocalStorage<UnitOfWork>()
-  const kysely = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: createBindingPool(pool, als, prepare) as unknown as pg.Pool }),
-  })
+  const hooks: UnitHooks = {
+    tenantOf: () => als.getStore()?.tenantId ?? null,
+    deferCommit() {
+      const unit = als.getStore()
+      if (!unit?.deferCommit || !unit.client) return false
+      unit.client.__commitOnRelease = true
+      return true
+    },
+  }
+  const checkedOut = (client: PreparingClient) => {
+    const unit = als.getStore()
+    if (unit) unit.client = client
+  }
+  const open = (p: pg.Pool) =>
+    new Kysely<DB>({
+      dialect: new TenantBindingDialect(
+        { pool: createInstrumentedPool(p, prepare, checkedOut, log) as unknown as pg.Pool },
+        hooks,
+      ),
+    })
+  const kysely = open(pool)
+  const replica = replicaPool ? open(replicaPool) : undefined
   const ambient = (tenantId: number | null): Transaction<DB> | undefined => {
     const store = als.getStore()
     if (!store?.tx) return undefined
@@ -147,31 +300,58 @@ function wrap(
     if (store.tenantId !== tenantId) throw new Error('database access for another tenant inside a unit of work')
     return store.tx
   }
+  /**
+   * One unit of work: a transaction bound to `tenantId` at its `begin`, the ambient one for what
+   * `fn` calls. A read's commit is not awaited unless a write joined it or left work for after it.
+   */
+  const unitOfWork = <T>(
+    on: Kysely<DB>,
+    tenantId: number | null,
+    kind: 'read' | 'write',
+    fn: (tx: Transaction<DB>) => Promise<T>,
+  ) => {
+    // The outer store: where the checkout records its connection and the commit looks for it.
+    const unit: UnitOfWork = { tenantId }
+    return als.run(unit, async () => {
+      const afterCommit: AfterCommit[] = []
+      const result = await on.transaction().execute(async (trx) => {
+        const inner: UnitOfWork = { tenantId, tx: trx, afterCommit }
+        const value = await als.run(inner, () => fn(trx))
+        unit.deferCommit = kind === 'read' && !inner.wrote && afterCommit.length === 0
+        return value
+      })
+      for (const run of afterCommit) {
+        try {
+          await run()
+        } catch (err) {
+          log.error({ err }, 'work announced after a commit failed; the change itself is committed')
+        }
+      }
+      return result
+    })
+  }
   return {
     engine,
     kysely,
+    hasReadReplica: replica !== undefined,
     read(tenantId, fn) {
       const tx = ambient(tenantId)
       if (tx) return fn(tx)
-      return als.run({ tenantId }, () => fn(kysely))
+      return unitOfWork(kysely, tenantId, 'read', fn)
+    },
+    reportRead(tenantId, fn) {
+      const tx = ambient(tenantId)
+      if (tx) return fn(tx)
+      return unitOfWork(replica ?? kysely, tenantId, 'read', fn)
     },
     transaction(tenantId, fn) {
       const tx = ambient(tenantId)
-      if (tx) return fn(tx)
-      return als.run({ tenantId }, async () => {
-        const afterCommit: AfterCommit[] = []
-        const result = await kysely
-          .transaction()
-          .execute((trx) => als.run({ tenantId, tx: trx, afterCommit }, () => fn(trx)))
-        for (const run of afterCommit) {
-          try {
-            await run()
-          } catch (err) {
-            log.error({ err }, 'work announced after a commit failed; the change itself is committed')
-          }
-        }
-        return result
-      })
+      if (tx) {
+        // A write inside a read: the read's commit is then awaited, and its failure reported.
+        als.getStore()!.wrote = true
+        return fn(tx)
+      }
+      return unitOfWork(kysely, tenantId, 'write', fn)
     },
     withAmbient(tenantId, tx, fn) {
       const current = als.getStore()
@@ -193,10 +373,11 @@ function wrap(
       }
     },
     async ping() {
-      await als.run({ tenantId: null }, () => sql`select 1`.execute(kysely))
+      await sql`select 1`.execute(kysely)
     },
     async close() {
       await kysely.destroy()
+      await replica?.destroy()
       await onClose()
     },
   }
@@ -221,6 +402,8 @@ export type PostgresOptions = {
   preparedStatements?: boolean
   log?: DatabaseLog
   connectTimeoutMs?: number
+  /** A read replica for reportRead (DATABASE_READ_URL); a pool of the same size. */
+  readUrl?: string
 }
 
 /**
@@ -234,6 +417,12 @@ export type PostgresOptions = {
  */
 export async function openPostgres(url: string, poolSize: number, options: PostgresOptions = {}): Promise<Database> {
   const log = options.log ?? consoleLog
+  const pool = createPool(url, poolSize, options, log, 'database')
+  const replica = options.readUrl ? createPool(options.readUrl, poolSize, options, log, 'read replica') : undefined
+  return wrap('postgres', pool, async () => {}, options.preparedStatements ?? true, log, replica)
+}
+
+function createPool(url: string, poolSize: number, options: PostgresOptions, log: DatabaseLog, what: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -250,7 +439,7 @@ export async function openPostgres(url: string, poolSize: number, options: Postg
     const now = Date.now()
     if (now - lastWarnedAt < 1_000) return
     lastWarnedAt = now
-    log.warn({ err }, 'database connection lost; the pool reconnects on demand')
+    log.warn({ err }, `${what} connection lost; the pool reconnects on demand`)
   }
   pool.on('connect', (client) => {
     client.on('error', lost)
@@ -259,7 +448,7 @@ export async function openPostgres(url: string, poolSize: number, options: Postg
     // An idle client lost its connection; pg-pool has already removed it.
     lost(err)
   })
-  return wrap('postgres', pool, async () => {}, options.preparedStatements ?? true, log)
+  return pool
 }
 
 /**

@@ -25,7 +25,10 @@ async function upToDate(db: Database): Promise<boolean> {
   }
 }
 
-/** Brings the schema up to date; Kysely's lock table serialises concurrent callers. */
+/**
+ * Brings the schema up to date; Kysely's session-level advisory lock serialises concurrent callers
+ * (so this needs a session connection, not a transaction pooler: platform/db/open.ts).
+ */
 export async function migrateToLatest(db: Database): Promise<MigrationResultSet> {
   if (await upToDate(db)) return { results: [] }
   const result = await migrator(db).migrateToLatest()

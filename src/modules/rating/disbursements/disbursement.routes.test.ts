@@ -784,7 +784,12 @@ describe('disbursements', () => {
 
     // Served from memory: a change behind the service's back is not seen...
     await t.db.transaction(w.tenant.tenantId, (tx) =>
-      tx.updateTable('rate_disbursement').set({ amount: '1.00' }).where('id', '=', groupRule.id).execute(),
+      tx
+        .updateTable('rate_disbursement')
+        .set({ amount: '1.00' })
+        .where('tenant_id', '=', w.tenant.tenantId)
+        .where('id', '=', groupRule.id)
+        .execute(),
     )
     assert.equal((await quote.forQuote(w.tenant.tenantId, holders)).rules[1]!.amount, '20.00')
     // ...while a change through the API (on the other instance) is, at once.

@@ -335,7 +335,7 @@ export function createDisbursementService({ db, clock, bus, directory, codes }: 
   return {
     async list(ctx: AuthenticatedContext, accountHolderId: number, filter: repo.DisbursementFilter, window: Window) {
       const holder = await holderFor(ctx, accountHolderId)
-      const result = await db.read(ctx.tenantId, (x) =>
+      const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.listDisbursements(x, ctx.tenantId, holder.id, filter, window),
       )
       return { items: result.rows.map(toDisbursement), totalCount: result.total }

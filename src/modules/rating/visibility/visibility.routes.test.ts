@@ -318,7 +318,11 @@ describe('dealer rate visibility', () => {
     ])
     // Served from memory: a change behind the service's back is not seen, one through the API is.
     await t.db.transaction(w.tenant.tenantId, (tx) =>
-      tx.deleteFrom('dealer_rate_visibility').where('dealer_id', '=', w.dealer).execute(),
+      tx
+        .deleteFrom('dealer_rate_visibility')
+        .where('tenant_id', '=', w.tenant.tenantId)
+        .where('dealer_id', '=', w.dealer)
+        .execute(),
     )
     assert.equal((await quote.forQuote(w.tenant.tenantId, w.dealer)).length, 1)
     assert.equal(

@@ -167,7 +167,7 @@ export function createRateVisibilityService({ db, clock, bus, directory }: Deps)
       ) {
         return { items: [], totalCount: 0 }
       }
-      const result = await db.read(ctx.tenantId, (x) =>
+      const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.listEntries(x, ctx.tenantId, filter, ctx.principal.visibleAccountHolderIds, window),
       )
       return { items: result.rows.map(toReply), totalCount: result.total }

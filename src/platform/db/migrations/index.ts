@@ -12,6 +12,7 @@ import * as documents from './2026_11_22_0009_documents.ts'
 import * as contractLookups from './2026_11_22_0010_contract_lookups.ts'
 import * as sealedSecrets from './2026_11_22_0011_sealed_secrets.ts'
 import * as sealedQuoteAndLinkKeys from './2026_11_22_0012_sealed_quote_and_link_keys.ts'
+import * as tenantPrimaryKeys from './2026_11_26_0013_tenant_primary_keys.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0010_contract_lookups': contractLookups,
   '2026_11_22_0011_sealed_secrets': sealedSecrets,
   '2026_11_22_0012_sealed_quote_and_link_keys': sealedQuoteAndLinkKeys,
+  '2026_11_26_0013_tenant_primary_keys': tenantPrimaryKeys,
 }
