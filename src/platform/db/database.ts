@@ -4,8 +4,8 @@
 // Tenancy: every tenant-owned table has row-level security FORCEd on `tenant_id =
 // app_current_tenant()`, so the database itself refuses cross-tenant reads and writes. The
 // tenant is bound per transaction, never per session: every unit of work (read or write) is one
-// transaction whose `begin` also runs `set local app.tenant_id = …` in the same round trip, so
-// the binding ends with the transaction. A transaction-pooling proxy (PgBouncer) may give
+// transaction whose `begin` and `set local app.tenant_id = …` travel with its first statement in
+// one pipeline (BoundStatement), so the binding costs no round trip and ends with the transaction. A transaction-pooling proxy (PgBouncer) may give
 // each transaction another server connection, and a session binding would then leak to, or be
 // missing from, the next client's statements (docs/decisions/0011-tenant-binding-per-transaction.md).
 // A statement run outside a unit of work has no tenant: every tenant-owned row is invisible to it.
@@ -94,7 +94,67 @@ export type Database = {
   snapshot?(): Promise<Blob>
 }
 
-type PreparingClient = pg.PoolClient & { __prepares?: boolean; __commitOnRelease?: boolean }
+type PreparingClient = pg.PoolClient & {
+  __prepares?: boolean
+  __commitOnRelease?: boolean
+  /** A transaction's begin and tenant binding, not sent yet: they travel with its first statement. */
+  __pendingBegin?: readonly string[]
+  /** The commit of the read this connection last served, not sent yet (commitOnRelease). */
+  __owedCommit?: boolean
+  __checkedOut?: boolean
+}
+
+/** The parts of pg's wire connection a statement sends its messages through. */
+type WireConnection = {
+  parse(message: { text: string; name?: string }): void
+  bind(message: { portal?: string; statement?: string; values?: unknown[] }): void
+  execute(message: { portal?: string; rows?: number }): void
+}
+type QueryInternals = {
+  prepare(connection: WireConnection): void
+  handleCommandComplete(message: unknown, connection: WireConnection): void
+}
+const PgQuery = pg.Query as unknown as new (
+  config: { text: string; name?: string; values: unknown[] },
+  values: undefined,
+  callback: (err: Error | undefined, result: pg.QueryResult) => void,
+) => QueryInternals
+
+/**
+ * A statement sent with its transaction's `begin` and tenant binding in one write, as one pipeline
+ * of the extended protocol (Parse/Bind/Execute of each prefix statement, then the statement's own
+ * Parse/Bind/Describe/Execute, then Sync): the binding costs no round trip. The prefix answers
+ * with a CommandComplete each, which are not part of the statement's result. If the statement
+ * fails, the transaction is already open (in its failed state) and is rolled back as any other.
+ */
+class BoundStatement extends PgQuery {
+  readonly #prefix: readonly string[]
+  #prefixAnswers: number
+  constructor(
+    prefix: readonly string[],
+    config: { text: string; name?: string; values: unknown[] },
+    callback: (err: Error | undefined, result: pg.QueryResult) => void,
+  ) {
+    super(config, undefined, callback)
+    this.#prefix = prefix
+    this.#prefixAnswers = prefix.length
+  }
+  override prepare(connection: WireConnection): void {
+    for (const text of this.#prefix) {
+      connection.parse({ text })
+      connection.bind({})
+      connection.execute({})
+    }
+    super.prepare(connection)
+  }
+  override handleCommandComplete(message: unknown, connection: WireConnection): void {
+    if (this.#prefixAnswers > 0) {
+      this.#prefixAnswers--
+      return
+    }
+    super.handleCommandComplete(message, connection)
+  }
+}
 
 /** Distinct statement texts that get a prepared-statement name; beyond it statements run unnamed. */
 const MAX_NAMED_STATEMENTS = 5000
@@ -141,13 +201,43 @@ function instrumentClient(
 ): void {
   if (client.__prepares) return
   client.__prepares = true
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
   ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (
     text: unknown,
     values?: unknown,
     callback?: unknown,
   ) => {
     if (typeof text === 'string') logStatement?.(text)
+    const pending = client.__pendingBegin
+    const owed = client.__owedCommit === true
+    if ((pending || owed) && typeof text === 'string' && callback === undefined) {
+      client.__pendingBegin = undefined
+      // Nothing ran in the transaction: it was never begun, so there is nothing to end (a commit
+      // owed by the read before stays owed).
+      if (pending && /^(commit|rollback)$/i.test(text)) {
+        return Promise.resolve({ command: text.toUpperCase(), rowCount: null, rows: [], fields: [] })
+      }
+      client.__owedCommit = false
+      const prefix = owed ? ['commit', ...(pending ?? [])] : (pending ?? [])
+      if (Array.isArray(values) && values.length > 0) {
+        const name = nameFor?.(text)
+        return new Promise((resolve, reject) => {
+          void query(
+            new BoundStatement(prefix, name ? { name, text, values } : { text, values }, (err, result) =>
+              err ? reject(err) : resolve(result),
+            ),
+          )
+        })
+      }
+      // A statement without parameters goes by the simple protocol: what is owed goes first.
+      return query(prefix.join('; ')).then(() => (values === undefined ? query(text) : query(text, values)))
+    }
+    if (pending || owed) {
+      // Any other form of call (a config object, a callback): what is owed goes first, on its own.
+      client.__pendingBegin = undefined
+      client.__owedCommit = false
+      void query((owed ? ['commit', ...(pending ?? [])] : (pending ?? [])).join('; ')).catch(() => {})
+    }
     if (nameFor && typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       const name = nameFor(text)
       if (name) return query({ name, text, values })
@@ -161,17 +251,33 @@ function instrumentClient(
 }
 
 /**
- * A read's deferred commit is queued on the connection at its release, synchronously, before the
- * connection goes back to the pool: pg runs a client's queries in order, so whatever its next user
- * sends runs after the commit, never inside the read's transaction. Wrapped at every checkout, since
- * pg-pool gives the client a new `release` each time.
+ * A read's commit is not awaited (TenantBindingDriver.commitTransaction) and not even sent on its
+ * own if it can travel with the next statement on the connection: at release the connection owes
+ * it, and the next statement sent on it (the next unit's, usually at once under load, since the
+ * pool hands a released connection straight to a waiting request) carries it at the head of its
+ * pipeline (BoundStatement). A connection nobody takes before the event loop turns sends it alone,
+ * so a read's transaction stays open for no longer than that (PgBouncer keeps the server
+ * connection for it meanwhile). Either way pg sends a connection's messages in order, so nothing
+ * of the next user's runs inside the read's transaction. Wrapped at every checkout, since pg-pool
+ * gives the client a new `release` each time.
  */
 function commitOnRelease(client: PreparingClient, deferredCommitFailed: (err: unknown) => void): void {
   const release = client.release
+  client.__checkedOut = true
   client.release = (err?: Error | boolean) => {
+    // A begin that never met a statement was never sent; the next user starts clean.
+    client.__pendingBegin = undefined
+    client.__checkedOut = false
     if (client.__commitOnRelease) {
       client.__commitOnRelease = false
-      if (!err) client.query('commit').catch(deferredCommitFailed)
+      if (!err) {
+        client.__owedCommit = true
+        setImmediate(() => {
+          if (!client.__owedCommit || client.__checkedOut) return
+          client.__owedCommit = false
+          client.query('commit').catch(deferredCommitFailed)
+        })
+      }
     }
     release(err)
   }
@@ -195,7 +301,7 @@ function createInstrumentedPool(
   return {
     async connect(): Promise<pg.PoolClient> {
       const client = (await pool.connect()) as PreparingClient
-      if (nameFor || logStatement) instrumentClient(client, nameFor, logStatement)
+      instrumentClient(client, nameFor, logStatement)
       commitOnRelease(client, deferredCommitFailed)
       checkedOut(client)
       return client
@@ -205,13 +311,19 @@ function createInstrumentedPool(
 }
 
 /**
- * The `begin` of every transaction binds the tenant of the unit of work for that transaction only,
- * in the same round trip (a simple-protocol query of two statements; the tenant id is an integer
- * checked here, so inlining it is safe). `SET LOCAL` is undone at commit or rollback; it is also the
- * form Citus forwards to the workers a transaction touches (`citus.propagate_set_commands = 'local'`),
- * where a `set_config()` call would not be (docs/scale-out.md).
+ * The `begin` of every transaction and the binding of the unit of work's tenant for that transaction
+ * only (the tenant id is an integer checked here, so inlining it is safe). They are sent with the
+ * transaction's first statement (BoundStatement). `SET LOCAL` is undone at commit or rollback; it is
+ * also the form Citus forwards to the workers a transaction touches
+ * (`citus.propagate_set_commands = 'local'`), where a `set_config()` call would not be
+ * (docs/scale-out.md).
  */
 export function beginBoundStatement(tenantId: number | null, settings: TransactionSettings = {}): string {
+  return beginBoundStatements(tenantId, settings).join('; ')
+}
+
+/** The same two statements, apart: the driver sends them ahead of the transaction's first statement. */
+function beginBoundStatements(tenantId: number | null, settings: TransactionSettings = {}): readonly string[] {
   if (tenantId !== null && !(Number.isSafeInteger(tenantId) && tenantId > 0)) {
     throw new Error(`not a tenant id: ${String(tenantId)}`)
   }
@@ -221,12 +333,14 @@ export function beginBoundStatement(tenantId: number | null, settings: Transacti
     if (settings.isolationLevel) begin += ` isolation level ${settings.isolationLevel}`
     if (settings.accessMode) begin += ` ${settings.accessMode}`
   }
-  return `${begin}; set local app.tenant_id = '${tenantId ?? ''}'`
+  return [begin, `set local app.tenant_id = '${tenantId ?? ''}'`]
 }
 
 /** What the driver asks of the unit of work it runs in. */
 type UnitHooks = {
   tenantOf(): number | null
+  /** The unit's connection, where its begin waits for the first statement. */
+  clientOf(): PreparingClient | undefined
   /** True when the unit is a read that wrote nothing: its commit then goes with the release. */
   deferCommit(): boolean
 }
@@ -238,7 +352,11 @@ class TenantBindingDriver extends PostgresDriver {
     this.#unit = unit
   }
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(beginBoundStatement(this.#unit.tenantOf(), settings)))
+    const statements = beginBoundStatements(this.#unit.tenantOf(), settings)
+    const client = this.#unit.clientOf()
+    // Sent with the transaction's first statement (BoundStatement), or on its own when none is known.
+    if (client) client.__pendingBegin = statements
+    else await connection.executeQuery(CompiledQuery.raw(statements.join('; ')))
   }
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     // A read has nothing to commit that could fail; awaiting its commit would only hold the
@@ -272,6 +390,7 @@ function wrap(
   const als = new AsyncLocalStorage<UnitOfWork>()
   const hooks: UnitHooks = {
     tenantOf: () => als.getStore()?.tenantId ?? null,
+    clientOf: () => als.getStore()?.client,
     deferCommit() {
       const unit = als.getStore()
       if (!unit?.deferCommit || !unit.client) return false
