@@ -216,26 +216,8 @@ if ! as_pg "$INITDB" -D "$PGDATA_DIR" -U postgres \
   die "initdb failed"
 fi
 
-free_port() {
-  if command -v python3 >/dev/null 2>&1 && python3 -c '
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()' 2>/dev/null; then
-    return 0
-  fi
-  # Fallback: random port nobody is listening on.
-  local p i
-  for i in $(seq 1 100); do
-    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-      echo "$p"
-      return 0
-    fi
-  done
-  return 1
-}
+# free_port (scripts/lib/free-port.sh)
+source "$(dirname "${BASH_SOURCE[0]}")/lib/free-port.sh"
 
 PORT=""
 for attempt in 1 2 3; do
