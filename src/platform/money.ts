@@ -59,22 +59,54 @@ export function percentOf(base: Decimal, percent: Decimal): Decimal {
 }
 
 /**
- * Splits `total` (cents) over `weights` in proportion, so that the parts add up to `total` exactly:
- * each part is rounded down to the cent and the leftover cents go to the largest remainders
- * (ties to the earlier part). Zero or empty weights give an empty list.
+ * Splits `total` over `weights` in proportion, so that the parts add up to `total` exactly
+ * (money.md, "Arithmetic"): each part gets ⌊A·wᵢ/Σw⌋ cents and the cents left over go to the
+ * largest exact remainders, ties to the earlier part. Everything is integers (BigInt): weights are
+ * scaled to whole numbers, remainders compared as `A·wᵢ mod Σw`, so equal remainders compare equal
+ * whatever the parts' magnitudes. A negative total splits as its absolute value, negated. Zero or
+ * empty weights give an empty list; a negative weight is refused.
  */
 export function allocate(total: Decimal, weights: readonly Decimal[]): Decimal[] {
-  const weightSum = sumMoney(weights)
-  if (weights.length === 0 || weightSum.isZero()) return []
-  const cents = total.times(100)
-  const exact = weights.map((w) => cents.times(w).dividedBy(weightSum))
-  const parts = exact.map((e) => e.floor())
-  let leftover = cents.minus(sumMoney(parts)).toNumber()
-  const order = exact
-    .map((e, i) => ({ i, rest: e.minus(parts[i]!) }))
-    .toSorted((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i)
-  for (let k = 0; leftover > 0; k = (k + 1) % order.length, leftover--) parts[order[k]!.i] = parts[order[k]!.i]!.plus(1)
-  return parts.map((p) => p.dividedBy(100))
+  if (weights.some((w) => w.isNegative())) throw new RangeError('allocate: a weight is negative')
+  const places = Math.max(0, ...weights.map((w) => w.decimalPlaces()))
+  const scale = new Decimal(10).pow(places)
+  const units = weights.map((w) => BigInt(w.times(scale).toFixed(0)))
+  const unitSum = units.reduce((a, b) => a + b, 0n)
+  if (units.length === 0 || unitSum === 0n) return []
+  const totalCents = BigInt(toCents(total))
+  const amount = totalCents < 0n ? -totalCents : totalCents
+  const parts = units.map((w) => (amount * w) / unitSum)
+  let leftover = amount - parts.reduce((a, b) => a + b, 0n)
+  const order = units
+    .map((w, i) => ({ i, rest: (amount * w) % unitSum }))
+    .toSorted((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1))
+  // Fewer cents are left over than there are parts (each floor loses less than one).
+  for (let k = 0; leftover > 0n; k++, leftover--) parts[order[k]!.i]! += 1n
+  const sign = totalCents < 0n ? -1n : 1n
+  return parts.map((p) => centsToDecimal(Number(sign * p)))
+}
+
+/**
+ * `cents × num/den`, exact, rounded once, half up (money.md): ⌊P·num/den⌋, plus one when
+ * 2·(P·num mod den) ≥ den, with the floor and the remainder taken mathematically (also for a
+ * negative amount). In BigInt, never through a rounded factor: 1,000.05 × 30/36 is 83,337.5 cents
+ * exactly, so 833.38. `den` must be positive.
+ */
+export function multiplyCentsByRatio(cents: number | bigint, num: number | bigint, den: number | bigint): number {
+  const d = BigInt(den)
+  if (d <= 0n) throw new RangeError('multiplyCentsByRatio: the denominator must be positive')
+  const product = BigInt(cents) * BigInt(num)
+  let quotient = product / d
+  let rest = product % d
+  if (rest < 0n) {
+    quotient -= 1n
+    rest += d
+  }
+  const rounded = 2n * rest >= d ? quotient + 1n : quotient
+  if (rounded > BigInt(Number.MAX_SAFE_INTEGER) || rounded < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new RangeError('multiplyCentsByRatio: the result is beyond 2^53 cents')
+  }
+  return Number(rounded)
 }
 
 // Integer cents: the hot paths (rate quotes) add and compare whole cents as plain integers, which
