@@ -34,6 +34,8 @@ set -euo pipefail
 
 log() { printf '[with-pgbouncer] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# free_port, run_as_postgres_in
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 [[ $# -gt 0 ]] || { echo "usage: $0 <command> [args...]" >&2; exit 2; }
 
@@ -118,18 +120,8 @@ PSQL=$(command -v psql || true)
 # Which OS user runs PgBouncer. It refuses to run as root.
 # --------------------------------------------------------------------------
 BTMP=""
-if [[ $EUID -eq 0 ]]; then
-  command -v runuser >/dev/null 2>&1 || die "runuser not found (util-linux)"
-  if ! id -u postgres >/dev/null 2>&1; then
-    log "creating system user 'postgres'"
-    useradd --system --user-group --no-create-home \
-      --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
-  fi
-  # From inside the temp dir: postgres may not be able to access the caller's cwd.
-  as_bouncer() { (cd "$BTMP" && runuser -u postgres -- "$@"); }
-else
-  as_bouncer() { (cd "$BTMP" && "$@"); }
-fi
+ensure_postgres_user
+as_bouncer() { run_as_postgres_in "$BTMP" "$@"; }
 
 # --------------------------------------------------------------------------
 # Cleanup on every exit path.
@@ -245,8 +237,6 @@ INI
   if [[ $EUID -eq 0 ]]; then chown postgres: "$BTMP/userlist.txt" "$BTMP/pgbouncer.ini"; fi
 }
 
-# free_port (scripts/lib/free-port.sh)
-source "$(dirname "${BASH_SOURCE[0]}")/lib/free-port.sh"
 
 # Answers a query through the pooler: PgBouncer listens, authenticates and reaches PostgreSQL.
 pooler_answers() {

@@ -38,6 +38,8 @@ set -euo pipefail
 
 log() { printf '[with-postgres] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# free_port, run_as_postgres_in
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 [[ $# -gt 0 ]] || { echo "usage: $0 <command> [args...]" >&2; exit 2; }
 
@@ -119,18 +121,8 @@ log "using PostgreSQL binaries in $BINDIR ($("$PG_CTL" --version))"
 # Which OS user runs the server. PostgreSQL refuses to run as root.
 # --------------------------------------------------------------------------
 PGTMP=""
-if [[ $EUID -eq 0 ]]; then
-  command -v runuser >/dev/null 2>&1 || die "runuser not found (util-linux)"
-  if ! id -u postgres >/dev/null 2>&1; then
-    log "creating system user 'postgres'"
-    useradd --system --user-group --no-create-home \
-      --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
-  fi
-  # Run from inside the temp dir: postgres may not be able to access the caller's cwd.
-  as_pg() { (cd "$PGTMP" && runuser -u postgres -- "$@"); }
-else
-  as_pg() { (cd "$PGTMP" && "$@"); }
-fi
+ensure_postgres_user
+as_pg() { run_as_postgres_in "$PGTMP" "$@"; }
 
 # --------------------------------------------------------------------------
 # Cleanup on every exit path.
@@ -216,8 +208,6 @@ if ! as_pg "$INITDB" -D "$PGDATA_DIR" -U postgres \
   die "initdb failed"
 fi
 
-# free_port (scripts/lib/free-port.sh)
-source "$(dirname "${BASH_SOURCE[0]}")/lib/free-port.sh"
 
 PORT=""
 for attempt in 1 2 3; do

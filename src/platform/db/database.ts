@@ -96,7 +96,6 @@ export type Database = {
 
 type PreparingClient = pg.PoolClient & {
   __prepares?: boolean
-  __commitOnRelease?: boolean
   /** A transaction's begin and tenant binding, not sent yet: they travel with its first statement. */
   __pendingBegin?: readonly string[]
   /** The commit of the read this connection last served, not sent yet (commitOnRelease). */
@@ -268,16 +267,15 @@ function commitOnRelease(client: PreparingClient, deferredCommitFailed: (err: un
     // A begin that never met a statement was never sent; the next user starts clean.
     client.__pendingBegin = undefined
     client.__checkedOut = false
-    if (client.__commitOnRelease) {
-      client.__commitOnRelease = false
-      if (!err) {
-        client.__owedCommit = true
+    if (client.__owedCommit) {
+      // A connection being discarded takes its transaction with it.
+      if (err) client.__owedCommit = false
+      else
         setImmediate(() => {
           if (!client.__owedCommit || client.__checkedOut) return
           client.__owedCommit = false
           client.query('commit').catch(deferredCommitFailed)
         })
-      }
     }
     release(err)
   }
@@ -360,7 +358,7 @@ class TenantBindingDriver extends PostgresDriver {
   }
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     // A read has nothing to commit that could fail; awaiting its commit would only hold the
-    // connection one round trip longer. Its COMMIT is queued at release (commitOnRelease).
+    // connection one round trip longer. The connection owes it, and sends it with its next statement (commitOnRelease).
     if (this.#unit.deferCommit()) return
     await super.commitTransaction(connection)
   }
@@ -394,7 +392,7 @@ function wrap(
     deferCommit() {
       const unit = als.getStore()
       if (!unit?.deferCommit || !unit.client) return false
-      unit.client.__commitOnRelease = true
+      unit.client.__owedCommit = true
       return true
     },
   }
