@@ -33,7 +33,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
   const parties = createPartiesModule(deps)
   const { directory } = parties
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
-  const finance = createFinanceModule(deps)
+  const finance = createFinanceModule({ ...deps, settings: settings.service })
   const documents = createDocumentsModule({ ...deps, documents: config.documents })
   const contracts = createContractsModule({
     ...deps,
@@ -43,6 +43,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     parties: parties.contractParties,
     ledger: finance.ledger,
     documents,
+    saleTerms: rating.saleTerms,
   })
   const identity = createIdentityModule({
     ...deps,

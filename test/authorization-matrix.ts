@@ -195,6 +195,10 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/contracts/{contractId}/coveragegroups': user('contracts:read'),
   'GET /api/contracts/{contractId}/coveragecomponents': user('contracts:read'),
   'GET /api/contracts/{contractId}/ppmservices': user('contracts:read'),
+  'GET /api/contracts/{contractId}/statushistory': user('contracts:read'),
+  // finance:read "Read cash transactions and ledgers" (the route also checks contracts:read, which
+  // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
+  'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
   'GET /api/contracts/{contractId}/files': user('contracts:read'),
   'POST /api/contracts/{contractId}/files': user('documents:write'),
   'GET /api/contracts/{contractId}/files/{contractFileId}': user('contracts:read'),

@@ -800,6 +800,8 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/{contractId}/coveragegroups': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/coveragecomponents': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/contracts/{contractId}/statushistory': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/files': (_t, w) => ({ params: { contractId: w.pending.id } }),
   'POST /api/contracts/{contractId}/files': (_t, w) => ({
     params: { contractId: w.pending.id },

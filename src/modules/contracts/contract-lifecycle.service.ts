@@ -10,6 +10,7 @@ import { MAX_VERSIONS, type DocumentService } from '../documents/index.ts'
 import type { JournalEntryView, LedgerService } from '../finance/index.ts'
 import type { CustomerInput } from '../parties/index.ts'
 import { documentFromContract, documentFromDeal, type DocumentParties } from './contract-document.ts'
+import { recordedContract } from './contract-history.ts'
 import type { DealInput } from './contract.deal.ts'
 import { personSnapshot } from './contract.deal.ts'
 import { contractErrors } from './contract.errors.ts'
@@ -125,10 +126,11 @@ export function createContractLifecycle(ports: Ports) {
     )
   }
 
-  function wantedLines(row: repo.ContractRow): PostingLine[] {
+  /** What the contract's lines call for; the administrator company's own lines are deferred (UNEARNED_REVENUE). */
+  async function wantedLines(tenantId: number, row: repo.ContractRow): Promise<PostingLine[]> {
     const { pricing } = row
     return finalizationLines(
-      row.dealer_id,
+      { dealerId: row.dealer_id, administratorId: await parties.administratorId(tenantId) },
       pricing.lines.map((l) => ({
         code: l.code,
         group: l.group,
@@ -138,17 +140,17 @@ export function createContractLifecycle(ports: Ports) {
     )
   }
 
+  /** Posts under the ledger's posting date (today, never the sale date): a sale in a since-closed month still posts. */
   async function post(
     ctx: AuthenticatedContext,
     row: repo.ContractRow,
     kind: 'CONTRACT_FINALIZED' | 'CONTRACT_REFINALIZED',
     lines: PostingLine[],
-    effectiveDate: string,
   ) {
     return ledger.post(ctx, {
       kind,
       source: { type: 'CONTRACT', id: row.id },
-      effectiveDate,
+      effectiveDate: await ledger.postingDate(ctx.tenantId),
       memo: `${kind === 'CONTRACT_FINALIZED' ? 'Finalized' : 'Refinalized'} contract ${row.contract_number}`,
       lines: lines.map((l) => ({
         accountHolderId: l.accountHolderId,
@@ -364,9 +366,9 @@ export function createContractLifecycle(ports: Ports) {
      */
     async finalize(ctx: AuthenticatedContext, contractId: number): Promise<Posting> {
       return db.transaction(ctx.tenantId, async (tx) => {
-        const { row, to, now, facts } = await core.forChange(tx, ctx, contractId, 'FINALIZE')
-        const lines = wantedLines(row)
-        const entry = lines.length > 0 ? await post(ctx, row, 'CONTRACT_FINALIZED', lines, facts.today) : null
+        const { row, from, to, now, facts } = await core.forChange(tx, ctx, contractId, 'FINALIZE')
+        const lines = await wantedLines(ctx.tenantId, row)
+        const entry = lines.length > 0 ? await post(ctx, row, 'CONTRACT_FINALIZED', lines) : null
         const active = transition(to, 'ACTIVATE', facts)
         const status = active.ok ? active.to : to
         await repo.updateContract(
@@ -381,18 +383,29 @@ export function createContractLifecycle(ports: Ports) {
           },
           now,
         )
-        await writeAudit(tx, ctx, now, {
-          action: 'contract.finalized',
-          entityType: 'contract',
-          entityId: row.id,
-          changes: { before: { status: row.status }, after: { status: to }, journalEntryId: entry?.entryId ?? null },
+        // Finalized today, in force from the effective date when that has come: one row update, two
+        // status changes recorded (history, audit, outbox).
+        const contract = recordedContract(row)
+        const source = { type: 'CONTRACT' } as const
+        await core.recorder.record(tx, ctx, {
+          contract,
+          event: 'FINALIZE',
+          from,
+          to,
+          effectiveDate: facts.today,
+          source,
+          at: now,
+          audit: { journalEntryId: entry?.entryId ?? null },
         })
         if (active.ok)
-          await writeAudit(tx, ctx, now, {
-            action: 'contract.activated',
-            entityType: 'contract',
-            entityId: row.id,
-            changes: { before: { status: to }, after: { status }, effectiveDate: row.effective_date },
+          await core.recorder.record(tx, ctx, {
+            contract,
+            event: 'ACTIVATE',
+            from: to,
+            to: status,
+            effectiveDate: row.effective_date,
+            source,
+            at: now,
           })
         const finalized = (await repo.findContract(tx, ctx.tenantId, row.id, null))!
         const document = await produceDocument(ctx, finalized, false)
@@ -407,19 +420,34 @@ export function createContractLifecycle(ports: Ports) {
      */
     async refinalize(ctx: AuthenticatedContext, contractId: number): Promise<Posting> {
       return db.transaction(ctx.tenantId, async (tx) => {
-        const { row, now, facts } = await core.forChange(tx, ctx, contractId, 'REFINALIZE')
-        const difference = differenceLines(wantedLines(row), await postedLines(ctx.tenantId, row.id))
-        const entry =
-          difference.length > 0 ? await post(ctx, row, 'CONTRACT_REFINALIZED', difference, facts.today) : null
-        if (entry) {
+        const { row, from, now } = await core.forChange(tx, ctx, contractId, 'REFINALIZE')
+        const wanted = await wantedLines(ctx.tenantId, row)
+        const difference = differenceLines(wanted, await postedLines(ctx.tenantId, row.id))
+        const entry = difference.length > 0 ? await post(ctx, row, 'CONTRACT_REFINALIZED', difference) : null
+        // A finalized contract in effect reads ACTIVE (currentStatus): this write records its activation.
+        const activating = row.status !== from
+        if (entry || activating) {
           await repo.updateContract(
             tx,
             ctx.tenantId,
             row.id,
-            { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) },
+            {
+              ...(entry ? { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) } : {}),
+              ...(activating ? { status: from } : {}),
+            },
             now,
           )
         }
+        if (activating)
+          await core.recorder.record(tx, ctx, {
+            contract: recordedContract(row),
+            event: 'ACTIVATE',
+            from: row.status,
+            to: from,
+            effectiveDate: row.effective_date,
+            source: { type: 'CONTRACT' },
+            at: now,
+          })
         await writeAudit(tx, ctx, now, {
           action: 'contract.refinalized',
           entityType: 'contract',

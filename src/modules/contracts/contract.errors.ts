@@ -9,6 +9,10 @@ export const contractErrors = defineErrors({
   contract_on_hold: { status: 409, title: 'The contract has unresolved holds' },
   contract_not_effective: { status: 409, title: 'The contract is not yet in effect' },
   contract_not_expired: { status: 409, title: 'The contract has not run out' },
+  contract_cancel_after_expiration: {
+    status: 409,
+    title: 'An expired contract can be cancelled only as of a date on or before its expiration date',
+  },
   contract_locked: { status: 423, title: "Another user holds the contract's edit lock" },
   hold_not_found: { status: 404, title: 'Hold not found' },
   hold_already_resolved: { status: 409, title: 'The hold is already resolved' },

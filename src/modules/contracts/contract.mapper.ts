@@ -11,6 +11,7 @@ import { customerLegalName, type CustomerInput, type LienHolderRecord } from '..
 import { personSnapshot } from './contract.deal.ts'
 import type { ContractInsert, ContractRow } from './contract.repository.ts'
 import { currentStatus, HOLD_REASONS, type AcceptedEdit, type ContractEdit } from './contract.rules.ts'
+import type { ContractTermsView } from './contract-terms.ts'
 
 export type {
   CoverageSnapshot,
@@ -32,7 +33,13 @@ export type ContractDocumentRef = {
 
 const decimal = (v: unknown) => (v === null || v === undefined ? null : Number(v))
 
-export function toContractView(row: ContractRow, today: string, now: Date, documents: ContractDocumentRef[]) {
+export function toContractView(
+  row: ContractRow,
+  today: string,
+  now: Date,
+  documents: ContractDocumentRef[],
+  terms: ContractTermsView,
+) {
   const { coverage, pricing, deal_data: deal, vehicle, finance } = row
   const lockActive = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > now
   const totalCents = pricing.retailCents + pricing.optionsRetailCents
@@ -139,6 +146,7 @@ export function toContractView(row: ContractRow, today: string, now: Date, docum
       journalEntryIds: row.journal_entry_ids,
     },
     documents,
+    terms,
     dealNumber: deal.dealNumber,
     salesPerson: deal.salesPerson,
     financeManager: deal.financeManager,

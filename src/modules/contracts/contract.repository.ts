@@ -4,7 +4,7 @@ import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
-import type { ContractStatus, ContractTable } from '../../platform/db/schema.contracts.ts'
+import type { ContractStatus, ContractStatusHistoryTable, ContractTable } from '../../platform/db/schema.contracts.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
 
 export type ContractRow = Selectable<ContractTable> & { open_holds: number }
@@ -113,6 +113,20 @@ export async function updateContract(
     .set({ ...values, updated_at: now, ...(bumpVersion ? { version: sql<number>`version + 1` } : {}) })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
+    .execute()
+}
+
+/**
+ * Writes the terms snapshot of a contract that has none (sold before snapshots), once: a snapshot is
+ * never replaced, and writing it is not a change of the contract (no new version, no updated_at).
+ */
+export async function writeTerms(tx: Transaction<DB>, tenantId: number, id: number, terms: string): Promise<void> {
+  await tx
+    .updateTable('contract')
+    .set({ terms })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('terms', 'is', null)
     .execute()
 }
 
@@ -328,4 +342,99 @@ export async function resolveHold(
     .where('resolved_at', 'is', null)
     .returningAll()
     .executeTakeFirst()
+}
+
+// ---- status history ----------------------------------------------------------------------------
+
+export type StatusHistoryRow = Selectable<ContractStatusHistoryTable>
+export type StatusHistoryInsert = Omit<Insertable<ContractStatusHistoryTable>, 'tenant_id' | 'id'>
+
+export async function insertStatusHistory(
+  tx: Transaction<DB>,
+  tenantId: number,
+  values: StatusHistoryInsert,
+): Promise<StatusHistoryRow> {
+  return tx
+    .insertInto('contract_status_history')
+    .values({ ...values, tenant_id: tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** A contract's status changes in the order they were recorded; the whole history without a window. */
+export async function listStatusHistory(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  window?: Window,
+): Promise<StatusHistoryRow[]> {
+  const q = db
+    .selectFrom('contract_status_history')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .orderBy('id')
+  return (window ? windowed(q, window) : q).execute()
+}
+
+export async function countStatusHistory(db: Executor, tenantId: number, contractId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contract_status_history')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .executeTakeFirstOrThrow()
+  return row.n
+}
+
+/** The status a contract had before its latest cancellation (null when none is recorded). */
+export async function statusBeforeLastCancel(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+): Promise<ContractStatus | null> {
+  const row = await db
+    .selectFrom('contract_status_history')
+    .select('from_status')
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .where('event', '=', 'CANCEL')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.from_status ?? null
+}
+
+/**
+ * The latest sale date of the contracts of each account holder that count for its last contract
+ * date (not voided), as dealer or as contract holder; null when it has none. Served by the partial
+ * indexes of migration 0015.
+ */
+export async function latestSaleDates(
+  db: Executor,
+  tenantId: number,
+  parties: { dealerId: number; customerId: number },
+): Promise<Map<number, string | null>> {
+  const latest = (column: 'dealer_id' | 'customer_id', id: number) =>
+    db
+      .selectFrom('contract')
+      .select(sql<string | null>`max(sale_date)`.as('d'))
+      .where('tenant_id', '=', tenantId)
+      .where(column, '=', id)
+      .where('status', '<>', 'VOIDED')
+      .executeTakeFirstOrThrow()
+  // One after the other: statements of one transaction share its connection.
+  const dealer = await latest('dealer_id', parties.dealerId)
+  const customer = await latest('customer_id', parties.customerId)
+  const out = new Map<number, string | null>([[parties.dealerId, dealer.d]])
+  // A dealer that is its own customer (a company car) counts both.
+  const previous = out.get(parties.customerId)
+  out.set(parties.customerId, laterOf(previous, customer.d))
+  return out
+}
+
+function laterOf(a: string | null | undefined, b: string | null): string | null {
+  if (a === undefined || a === null) return b
+  if (b === null) return a
+  return a > b ? a : b
 }

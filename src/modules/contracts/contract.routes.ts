@@ -1,6 +1,6 @@
 // Contract routes (spec §4.3 "Contracts", docs/contracts.md): create from a quote, read and search
 // (v1 and v2), PATCH while pending, holds, the edit lock, the co-buyer, finalize and refinalize,
-// documents, coverage; and the draft PDF of a deal before it is a contract.
+// documents, coverage, the status history; and the draft PDF of a deal before it is a contract.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
@@ -11,6 +11,7 @@ import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { Paged, problemResponses } from '../../platform/http/schemas.ts'
 import { DocumentSchema } from '../documents/index.ts'
 import type { ContractLifecycle } from './contract-lifecycle.service.ts'
+import type { ContractServicingService } from './contract-servicing.service.ts'
 import type { DealInput } from './contract.deal.ts'
 import { HOLD_REASONS } from './contract.rules.ts'
 import {
@@ -35,6 +36,8 @@ import {
   ResolutionSchema,
   ResolveHoldBody,
   SearchQuery,
+  StatusChangeSchema,
+  StatusHistoryQuery,
 } from './contract.schemas.ts'
 import type { ContractCore } from './contract.service.ts'
 
@@ -45,19 +48,22 @@ const FINALIZE = { permission: 'contracts:finalize' }
 const contractRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Contract#' })
 const holdRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractHold#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractSummary#' })
+const statusChangeRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractStatusChange#' })
 /** Routes whose body is optional: no body reads as an empty one. */
 const noBodyIsEmpty = async (req: FastifyRequest) => {
   req.body ??= {}
 }
 const LOCKED = 'Changes by another user while that user holds the edit lock: 423 contract_locked.'
 
-export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lifecycle: ContractLifecycle }> = async (
-  app,
-  { core, lifecycle },
-) => {
+export const contractRoutes: FastifyPluginAsyncTypebox<{
+  core: ContractCore
+  lifecycle: ContractLifecycle
+  servicing: ContractServicingService
+}> = async (app, { core, lifecycle, servicing }) => {
   app.addSchema(ContractSchema)
   app.addSchema(HoldSchema)
   app.addSchema(ContractSummarySchema)
+  app.addSchema(StatusChangeSchema)
 
   app.post(
     '/api/contracts',
@@ -516,6 +522,29 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ core: ContractCore; lif
       config: READ,
     },
     async (req) => lifecycle.coverageComponents(authenticatedContext(req), req.params.contractId),
+  )
+
+  app.get(
+    '/api/contracts/:contractId/statushistory',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listContractStatusHistory',
+        summary: 'List the status changes of a contract',
+        description:
+          'Every change of status, oldest first: the creation, finalization, activation, and what servicing applies (void, expiry, cancellation, reinstatement), each with the day it takes effect, what made it (source) and who recorded it. ' +
+          'Contracts sold before the history existed show changes rebuilt from their dates (source BACKFILL). Paged; visible as the contract is.',
+        params: ContractIdParams,
+        querystring: StatusHistoryQuery,
+        response: { 200: Paged(statusChangeRef, 'ContractStatusHistory'), ...problemResponses(404) },
+      },
+      config: READ,
+    },
+    async (req) => {
+      const window = pageWindow(req.query)
+      const result = await servicing.statusHistory(authenticatedContext(req), req.params.contractId, window)
+      return toPage(result.items, result.totalCount, window)
+    },
   )
 
   app.get(

@@ -11,19 +11,33 @@ import {
   differenceLines,
   editedParties,
   finalizationLines,
+  inForceOn,
   lockedAgainst,
   quoteDisagreements,
   retailProblem,
+  statusEventType,
+  statusForEvent,
+  statusOn,
   transition,
   type ContractEdit,
   type ContractEvent,
   type EditFacts,
   type CustomFieldRule,
   type PostingLine,
+  type StatusHistoryPoint,
+  type TransitionFacts,
 } from './contract.rules.ts'
 import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 
-const FACTS = { openHolds: 0, effectiveDate: '2026-11-01', expirationDate: '2030-11-01', today: '2026-11-21' }
+const FACTS: TransitionFacts = {
+  openHolds: 0,
+  effectiveDate: '2026-11-01',
+  expirationDate: '2030-11-01',
+  today: '2026-11-21',
+  expirationOdometer: 90000,
+  // What the history says a cancelled contract was before its cancellation.
+  statusBeforeCancel: 'ACTIVE',
+}
 
 describe('the contract state machine, transition by transition', () => {
   // Every status × event: the expected outcome (a status, or the refusal's code).
@@ -36,6 +50,7 @@ describe('the contract state machine, transition by transition', () => {
       VOID: 'VOIDED',
       EXPIRE: 'contract_state_conflict',
       CANCEL: 'contract_state_conflict',
+      REINSTATE: 'contract_state_conflict',
     },
     FINALIZED: {
       EDIT: 'contract_state_conflict',
@@ -45,6 +60,7 @@ describe('the contract state machine, transition by transition', () => {
       VOID: 'contract_state_conflict',
       EXPIRE: 'contract_state_conflict',
       CANCEL: 'CANCELLED',
+      REINSTATE: 'contract_state_conflict',
     },
     ACTIVE: {
       EDIT: 'contract_state_conflict',
@@ -54,6 +70,7 @@ describe('the contract state machine, transition by transition', () => {
       VOID: 'contract_state_conflict',
       EXPIRE: 'contract_not_expired',
       CANCEL: 'CANCELLED',
+      REINSTATE: 'contract_state_conflict',
     },
     EXPIRED: {
       EDIT: 'contract_state_conflict',
@@ -62,7 +79,9 @@ describe('the contract state machine, transition by transition', () => {
       ACTIVATE: 'contract_state_conflict',
       VOID: 'contract_state_conflict',
       EXPIRE: 'contract_state_conflict',
-      CANCEL: 'contract_state_conflict',
+      // As of today, which is on or before the expiration date.
+      CANCEL: 'CANCELLED',
+      REINSTATE: 'contract_state_conflict',
     },
     CANCELLED: {
       EDIT: 'contract_state_conflict',
@@ -72,6 +91,7 @@ describe('the contract state machine, transition by transition', () => {
       VOID: 'contract_state_conflict',
       EXPIRE: 'contract_state_conflict',
       CANCEL: 'contract_state_conflict',
+      REINSTATE: 'ACTIVE',
     },
     VOIDED: {
       EDIT: 'contract_state_conflict',
@@ -81,6 +101,7 @@ describe('the contract state machine, transition by transition', () => {
       VOID: 'contract_state_conflict',
       EXPIRE: 'contract_state_conflict',
       CANCEL: 'contract_state_conflict',
+      REINSTATE: 'contract_state_conflict',
     },
   }
   for (const status of CONTRACT_STATUSES) {
@@ -104,6 +125,71 @@ describe('the contract state machine, transition by transition', () => {
     const r = transition('ACTIVE', 'EXPIRE', { ...FACTS, today: '2030-11-02' })
     assert.equal(r.ok ? r.to : r.code, 'EXPIRED')
   })
+  const outcome = (r: ReturnType<typeof transition>) => (r.ok ? r.to : r.code)
+  const expiries: Array<[string, Partial<TransitionFacts>, string]> = [
+    ['on the expiration date, no reading', { today: '2030-11-01' }, 'contract_not_expired'],
+    ['the day after, no reading', { today: '2030-11-02' }, 'EXPIRED'],
+    ['a reading below the expiration odometer', { odometer: 89999 }, 'contract_not_expired'],
+    ['a reading at the expiration odometer', { odometer: 90000 }, 'EXPIRED'],
+    ['a reading past it', { odometer: 120000 }, 'EXPIRED'],
+    ['a reading, no mileage limit', { odometer: 500000, expirationOdometer: null }, 'contract_not_expired'],
+    ['no reading, no mileage limit, by date', { expirationOdometer: null, today: '2031-01-01' }, 'EXPIRED'],
+    ['a null reading', { odometer: null }, 'contract_not_expired'],
+  ]
+  for (const [name, facts, expected] of expiries)
+    test(`EXPIRE by date or mileage: ${name} → ${expected}`, () =>
+      assert.equal(outcome(transition('ACTIVE', 'EXPIRE', { ...FACTS, ...facts })), expected))
+  const lateCancels: Array<[string, Partial<TransitionFacts>, string]> = [
+    ['cancel date before the expiration date', { today: '2031-02-01', eventDate: '2030-06-15' }, 'CANCELLED'],
+    ['cancel date on the expiration date', { today: '2031-02-01', eventDate: '2030-11-01' }, 'CANCELLED'],
+    [
+      'cancel date after the expiration date',
+      { today: '2031-02-01', eventDate: '2030-11-02' },
+      'contract_cancel_after_expiration',
+    ],
+    ['no cancel date: today, after the expiration date', { today: '2031-02-01' }, 'contract_cancel_after_expiration'],
+  ]
+  for (const [name, facts, expected] of lateCancels)
+    test(`CANCEL of an EXPIRED contract: ${name} → ${expected}`, () =>
+      assert.equal(outcome(transition('EXPIRED', 'CANCEL', { ...FACTS, ...facts })), expected))
+  test('CANCEL of an ACTIVE contract is not bound by the expiration date (unchanged)', () =>
+    assert.equal(outcome(transition('ACTIVE', 'CANCEL', { ...FACTS, eventDate: '2031-01-01' })), 'CANCELLED'))
+  const reinstatements: Array<[ContractStatus | null | undefined, string]> = [
+    ['FINALIZED', 'FINALIZED'],
+    ['ACTIVE', 'ACTIVE'],
+    ['EXPIRED', 'EXPIRED'],
+    [null, 'contract_state_conflict'],
+    [undefined, 'contract_state_conflict'],
+    ['PENDING', 'contract_state_conflict'],
+    ['VOIDED', 'contract_state_conflict'],
+  ]
+  for (const [before, expected] of reinstatements)
+    test(`REINSTATE of a contract that was ${before} before its cancellation → ${expected}`, () =>
+      assert.equal(outcome(transition('CANCELLED', 'REINSTATE', { ...FACTS, statusBeforeCancel: before })), expected))
+  const judged: Array<[ContractStatus, ContractEvent, string, ContractStatus]> = [
+    ['FINALIZED', 'CANCEL', '2026-11-21', 'ACTIVE'],
+    ['FINALIZED', 'EXPIRE', '2026-11-21', 'ACTIVE'],
+    ['FINALIZED', 'ACTIVATE', '2026-11-21', 'FINALIZED'],
+    ['FINALIZED', 'CANCEL', '2026-10-31', 'FINALIZED'],
+    ['PENDING', 'VOID', '2026-11-21', 'PENDING'],
+    ['CANCELLED', 'REINSTATE', '2026-11-21', 'CANCELLED'],
+  ]
+  for (const [stored, event, today, from] of judged)
+    test(`${event} on a contract stored ${stored} (effective 2026-11-01) on ${today} is judged from ${from}`, () =>
+      assert.equal(statusForEvent(stored, event, '2026-11-01', today), from))
+  test('the outbox and audit name of each recorded event', () =>
+    assert.deepEqual(
+      (['CREATE', 'FINALIZE', 'ACTIVATE', 'VOID', 'EXPIRE', 'CANCEL', 'REINSTATE'] as const).map(statusEventType),
+      [
+        'contract.created',
+        'contract.finalized',
+        'contract.activated',
+        'contract.voided',
+        'contract.expired',
+        'contract.cancelled',
+        'contract.reinstated',
+      ],
+    ))
   const reads: Array<[ContractStatus, string, string, ContractStatus]> = [
     ['FINALIZED', '2026-11-21', '2026-11-21', 'ACTIVE'],
     ['FINALIZED', '2026-12-01', '2026-11-21', 'FINALIZED'],
@@ -113,6 +199,99 @@ describe('the contract state machine, transition by transition', () => {
   for (const [status, effective, today, seen] of reads) {
     test(`a ${status} contract effective ${effective} reads ${seen} on ${today}`, () =>
       assert.equal(currentStatus(status, effective, today), seen))
+  }
+})
+
+describe('the status on a date, from the history', () => {
+  const contract = { effectiveDate: '2026-11-01', expirationDate: '2030-11-01' }
+  const point = (toStatus: ContractStatus, effectiveDate: string): StatusHistoryPoint => ({ toStatus, effectiveDate })
+  const created = point('PENDING', '2026-10-30')
+  const finalized = point('FINALIZED', '2026-11-02')
+  const activated = point('ACTIVE', '2026-11-01')
+  const sold = [created, finalized, activated]
+  // Each history in the order recorded; the loss date; the status then; in force then.
+  const cases: Array<[string, StatusHistoryPoint[], string, ContractStatus | null, boolean]> = [
+    ['before the contract existed', sold, '2026-10-01', null, false],
+    ['pending on the sale date', sold, '2026-10-30', 'PENDING', false],
+    ['finalized after its effective date: in force from the effective date', sold, '2026-11-01', 'ACTIVE', true],
+    ['an active contract mid-term', sold, '2028-05-05', 'ACTIVE', true],
+    ['on the expiration date', sold, '2030-11-01', 'ACTIVE', true],
+    ['after the expiration date, expiry not yet recorded', sold, '2030-11-02', 'ACTIVE', false],
+    [
+      'finalized before its effective date, activation not recorded: FINALIZED before it',
+      [created, point('FINALIZED', '2026-10-30')],
+      '2026-10-31',
+      'FINALIZED',
+      false,
+    ],
+    [
+      'finalized before its effective date, activation not recorded: reads ACTIVE from it',
+      [created, point('FINALIZED', '2026-10-30')],
+      '2026-11-01',
+      'ACTIVE',
+      true,
+    ],
+    ['never finalized', [created], '2027-01-01', 'PENDING', false],
+    ['voided', [created, point('VOIDED', '2026-11-03')], '2027-01-01', 'VOIDED', false],
+    [
+      'cancelled after the loss: in force on the loss date',
+      [...sold, point('CANCELLED', '2027-02-01')],
+      '2027-01-10',
+      'ACTIVE',
+      true,
+    ],
+    ['cancelled before the loss', [...sold, point('CANCELLED', '2027-02-01')], '2027-02-10', 'CANCELLED', false],
+    ['cancel date on the loss date', [...sold, point('CANCELLED', '2027-02-01')], '2027-02-01', 'CANCELLED', false],
+    ['expired by mileage before the loss', [...sold, point('EXPIRED', '2028-05-01')], '2028-06-01', 'EXPIRED', false],
+    ['expired by mileage after the loss', [...sold, point('EXPIRED', '2028-05-01')], '2028-04-30', 'ACTIVE', true],
+    [
+      'reinstated as of the cancel date: in force throughout',
+      [...sold, point('CANCELLED', '2027-02-01'), point('ACTIVE', '2027-02-01')],
+      '2027-02-15',
+      'ACTIVE',
+      true,
+    ],
+    [
+      'reinstated later: a lapse in between',
+      [...sold, point('CANCELLED', '2027-02-01'), point('ACTIVE', '2027-03-01')],
+      '2027-02-15',
+      'CANCELLED',
+      false,
+    ],
+    [
+      'reinstated later: in force again after the lapse',
+      [...sold, point('CANCELLED', '2027-02-01'), point('ACTIVE', '2027-03-01')],
+      '2027-03-01',
+      'ACTIVE',
+      true,
+    ],
+    [
+      'expired, then cancelled as of a day before the expiry (late total loss): cancelled from that day',
+      [...sold, point('EXPIRED', '2030-11-02'), point('CANCELLED', '2030-06-01')],
+      '2030-07-01',
+      'CANCELLED',
+      false,
+    ],
+    [
+      'expired, then cancelled as of a day before the expiry: in force before it',
+      [...sold, point('EXPIRED', '2030-11-02'), point('CANCELLED', '2030-06-01')],
+      '2030-05-31',
+      'ACTIVE',
+      true,
+    ],
+    [
+      'expired, then cancelled as of a day before the expiry: cancelled after the expiry too',
+      [...sold, point('EXPIRED', '2030-11-02'), point('CANCELLED', '2030-06-01')],
+      '2031-01-01',
+      'CANCELLED',
+      false,
+    ],
+  ]
+  for (const [name, history, date, status, inForce] of cases) {
+    test(`${name}: ${status} on ${date}, ${inForce ? '' : 'not '}in force`, () => {
+      assert.equal(statusOn(history, date, contract), status)
+      assert.equal(inForceOn(history, date, contract), inForce)
+    })
   }
 })
 
@@ -381,24 +560,53 @@ describe('postings', () => {
     { code: 'ADM', group: 'ADMIN_FEE', cents: 17500, payeeAccountHolderId: 1 },
     { code: 'PCK', group: 'DEALER_PACK', cents: 0, payeeAccountHolderId: 9 },
   ]
-  test('finalization: the dealer owes the total, each payee is owed its line', () => {
-    assert.deepEqual(finalizationLines(9, lines), [
+  // Account holder 1 is the administrator company: its own lines are deferred (docs/decisions/0012).
+  const parties = { dealerId: 9, administratorId: 1 }
+  test("finalization: the dealer owes the total, each payee is owed its line, the administrator's is unearned", () => {
+    assert.deepEqual(finalizationLines(parties, lines), [
       { accountHolderId: 9, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: 102500 },
       { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 85000, disbursementCode: 'RES' },
-      { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 17500, disbursementCode: 'ADM' },
+      { accountHolderId: 1, purpose: 'UNEARNED_REVENUE', side: 'CREDIT', cents: 17500, disbursementCode: 'ADM' },
     ])
   })
   test('nothing changed: nothing to post', () => {
-    const posted = finalizationLines(9, lines)
+    const posted = finalizationLines(parties, lines)
     assert.deepEqual(differenceLines(posted, posted), [])
   })
   test('a line raised: only the difference is posted', () => {
-    const before = finalizationLines(9, lines)
-    const after = finalizationLines(9, [{ ...lines[0]!, cents: 90000 }, lines[1]!])
-    assert.deepEqual(differenceLines(after, before), [
-      { accountHolderId: 9, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: 5000 },
-      { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 5000, disbursementCode: 'RES' },
+    const before = finalizationLines(parties, lines)
+    const after = finalizationLines(parties, [
+      { ...lines[0]!, cents: 90000 },
+      { ...lines[1]!, cents: 18000 },
     ])
+    assert.deepEqual(differenceLines(after, before), [
+      { accountHolderId: 9, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: 5500 },
+      { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 5000, disbursementCode: 'RES' },
+      { accountHolderId: 1, purpose: 'UNEARNED_REVENUE', side: 'CREDIT', cents: 500, disbursementCode: 'ADM' },
+    ])
+  })
+  // A contract finalized before the deferral: its administrator line was the administrator's payable.
+  const legacy: PostingLine[] = [
+    { accountHolderId: 9, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: 102500 },
+    { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 85000, disbursementCode: 'RES' },
+    { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', side: 'CREDIT', cents: 17500, disbursementCode: 'ADM' },
+  ]
+  test('an old contract refinalized unchanged: its administrator line moves to unearned, counted once', () => {
+    assert.deepEqual(differenceLines(finalizationLines(parties, lines), legacy), [
+      { accountHolderId: 1, purpose: 'UNEARNED_REVENUE', side: 'CREDIT', cents: 17500, disbursementCode: 'ADM' },
+      { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', side: 'DEBIT', cents: 17500, disbursementCode: 'ADM' },
+    ])
+  })
+  test('an old contract refinalized after a price change: the move and the difference, the receivable by the difference only', () => {
+    const after = finalizationLines(parties, [lines[0]!, { ...lines[1]!, cents: 18000 }])
+    const diff = differenceLines(after, legacy)
+    assert.deepEqual(diff, [
+      { accountHolderId: 9, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: 500 },
+      { accountHolderId: 1, purpose: 'UNEARNED_REVENUE', side: 'CREDIT', cents: 18000, disbursementCode: 'ADM' },
+      { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', side: 'DEBIT', cents: 17500, disbursementCode: 'ADM' },
+    ])
+    // On the books afterwards: exactly what the lines call for, nothing left in the old payable.
+    assert.deepEqual(differenceLines(after, [...legacy, ...diff]), [])
   })
   const signed = (ls: PostingLine[]) => ls.reduce((n, l) => n + (l.side === 'DEBIT' ? l.cents : -l.cents), 0)
   test('property: postings and their differences always balance', () => {
@@ -413,8 +621,8 @@ describe('postings', () => {
     )
     fc.assert(
       fc.property(arbLines, arbLines, (a, b) => {
-        const first = finalizationLines(9, a)
-        const second = finalizationLines(9, b)
+        const first = finalizationLines(parties, a)
+        const second = finalizationLines(parties, b)
         assert.equal(signed(first), 0)
         const diff = differenceLines(second, first)
         assert.equal(signed(diff), 0)

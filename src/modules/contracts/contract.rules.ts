@@ -21,15 +21,28 @@ export const CONTRACT_STATUSES = [
 
 /**
  * What can happen to a contract. EDIT covers every change of a pending contract (PATCH, holds,
- * co-buyer, documents); the rest move it between statuses. VOID, EXPIRE and CANCEL belong to later
- * processes; they are here so that the machine is whole.
+ * co-buyer, documents); the rest move it between statuses. ACTIVATE, VOID, EXPIRE, CANCEL and
+ * REINSTATE come from the servicing port (contract-servicing.service.ts) for the modules and
+ * processes that change a contract after the sale.
  */
-export const CONTRACT_EVENTS = ['EDIT', 'FINALIZE', 'REFINALIZE', 'ACTIVATE', 'VOID', 'EXPIRE', 'CANCEL'] as const
+export const CONTRACT_EVENTS = [
+  'EDIT',
+  'FINALIZE',
+  'REFINALIZE',
+  'ACTIVATE',
+  'VOID',
+  'EXPIRE',
+  'CANCEL',
+  'REINSTATE',
+] as const
 export type ContractEvent = (typeof CONTRACT_EVENTS)[number]
 
-/** From which statuses an event may happen, and the status it leads to ('SAME': stays). */
+/**
+ * From which statuses an event may happen, and the status it leads to ('SAME': stays; 'PRIOR': the
+ * status the contract had before it was cancelled, a fact read from its status history).
+ */
 export const TRANSITIONS: Readonly<
-  Record<ContractEvent, { from: readonly ContractStatus[]; to: ContractStatus | 'SAME' }>
+  Record<ContractEvent, { from: readonly ContractStatus[]; to: ContractStatus | 'SAME' | 'PRIOR' }>
 > = {
   EDIT: { from: ['PENDING'], to: 'SAME' },
   FINALIZE: { from: ['PENDING'], to: 'FINALIZED' },
@@ -37,7 +50,9 @@ export const TRANSITIONS: Readonly<
   ACTIVATE: { from: ['FINALIZED'], to: 'ACTIVE' },
   VOID: { from: ['PENDING'], to: 'VOIDED' },
   EXPIRE: { from: ['ACTIVE'], to: 'EXPIRED' },
-  CANCEL: { from: ['FINALIZED', 'ACTIVE'], to: 'CANCELLED' },
+  // From EXPIRED only as of a date on or before the expiration date (a late-reported total loss or repossession).
+  CANCEL: { from: ['FINALIZED', 'ACTIVE', 'EXPIRED'], to: 'CANCELLED' },
+  REINSTATE: { from: ['CANCELLED'], to: 'PRIOR' },
 }
 
 export type TransitionFacts = {
@@ -47,15 +62,24 @@ export type TransitionFacts = {
   expirationDate: string
   /** Today in the tenant's time zone. */
   today: string
+  /** The day the event takes effect (a cancellation's cancel date); today when not given. */
+  eventDate?: string | undefined
+  /** An odometer reading of the vehicle (EXPIRE by mileage). */
+  odometer?: number | null | undefined
+  /** The odometer at which the coverage ends; null: no mileage limit. */
+  expirationOdometer?: number | null | undefined
+  /** REINSTATE: the status the contract had before the cancellation being reversed (from its status history). */
+  statusBeforeCancel?: ContractStatus | null | undefined
 }
 
-export type Transition =
-  | { ok: true; to: ContractStatus }
-  | {
-      ok: false
-      code: 'contract_state_conflict' | 'contract_on_hold' | 'contract_not_effective' | 'contract_not_expired'
-      message: string
-    }
+export type TransitionRefusal =
+  | 'contract_state_conflict'
+  | 'contract_on_hold'
+  | 'contract_not_effective'
+  | 'contract_not_expired'
+  | 'contract_cancel_after_expiration'
+
+export type Transition = { ok: true; to: ContractStatus } | { ok: false; code: TransitionRefusal; message: string }
 
 /** Whether `event` may happen to a contract in `status`, and the status it leaves the contract in. */
 export function transition(status: ContractStatus, event: ContractEvent, facts: TransitionFacts): Transition {
@@ -77,10 +101,46 @@ export function transition(status: ContractStatus, event: ContractEvent, facts: 
   if (event === 'ACTIVATE' && facts.today < facts.effectiveDate) {
     return { ok: false, code: 'contract_not_effective', message: `the contract takes effect on ${facts.effectiveDate}` }
   }
-  if (event === 'EXPIRE' && facts.today <= facts.expirationDate) {
-    return { ok: false, code: 'contract_not_expired', message: `the contract runs until ${facts.expirationDate}` }
+  if (event === 'EXPIRE' && !expired(facts)) {
+    const limit = facts.expirationOdometer
+    const miles = limit === null || limit === undefined ? '' : ` or an odometer of ${limit}`
+    return {
+      ok: false,
+      code: 'contract_not_expired',
+      message: `the contract runs until ${facts.expirationDate}${miles}`,
+    }
+  }
+  if (event === 'CANCEL' && status === 'EXPIRED' && (facts.eventDate ?? facts.today) > facts.expirationDate) {
+    return {
+      ok: false,
+      code: 'contract_cancel_after_expiration',
+      message: `the contract expired; it can be cancelled only as of a date on or before its expiration date ${facts.expirationDate}`,
+    }
+  }
+  if (rule.to === 'PRIOR') {
+    const prior = facts.statusBeforeCancel
+    if (prior === null || prior === undefined || !TRANSITIONS.CANCEL.from.includes(prior))
+      return {
+        ok: false,
+        code: 'contract_state_conflict',
+        message: 'the status history records no cancellation to reverse',
+      }
+    return { ok: true, to: prior }
   }
   return { ok: true, to: rule.to === 'SAME' ? status : rule.to }
+}
+
+/** Run out: past the expiration date (today), or at or past the expiration odometer (a reading). */
+function expired(facts: TransitionFacts): boolean {
+  if (facts.today > facts.expirationDate) return true
+  const { odometer, expirationOdometer } = facts
+  return (
+    odometer !== null &&
+    odometer !== undefined &&
+    expirationOdometer !== null &&
+    expirationOdometer !== undefined &&
+    odometer >= expirationOdometer
+  )
 }
 
 const PAST: Record<ContractEvent, string> = {
@@ -91,6 +151,7 @@ const PAST: Record<ContractEvent, string> = {
   VOID: 'voided',
   EXPIRE: 'expired',
   CANCEL: 'cancelled',
+  REINSTATE: 'reinstated',
 }
 
 /**
@@ -99,6 +160,67 @@ const PAST: Record<ContractEvent, string> = {
  */
 export function currentStatus(status: ContractStatus, effectiveDate: string, today: string): ContractStatus {
   return status === 'FINALIZED' && today >= effectiveDate ? 'ACTIVE' : status
+}
+
+/**
+ * The status an event is judged from: the one a reader sees (currentStatus), except for ACTIVATE,
+ * which is the writing of exactly that change. A write on a finalized contract in effect records
+ * the activation first (catch-up), then its own event from ACTIVE.
+ */
+export function statusForEvent(
+  stored: ContractStatus,
+  event: ContractEvent,
+  effectiveDate: string,
+  today: string,
+): ContractStatus {
+  return event === 'ACTIVATE' ? stored : currentStatus(stored, effectiveDate, today)
+}
+
+// ---- status history ----------------------------------------------------------------------------
+
+/** The events a status history records: the creation and every transition that changes the status. */
+export const STATUS_EVENTS = ['CREATE', 'FINALIZE', 'ACTIVATE', 'VOID', 'EXPIRE', 'CANCEL', 'REINSTATE'] as const
+export type StatusEvent = (typeof STATUS_EVENTS)[number]
+
+/** `contract.<event in the past tense>`: the audit action and the outbox event type of a status change. */
+export function statusEventType(event: StatusEvent): string {
+  return `contract.${event === 'CREATE' ? 'created' : PAST[event]}`
+}
+
+/** A row of a status history, as the pure reading below needs it. */
+export type StatusHistoryPoint = { toStatus: ContractStatus; effectiveDate: string }
+
+/**
+ * The status of a contract on `date`, from its history in the order it was recorded: the status left
+ * by the latest recorded change effective on or before `date`. A later record thus overrides earlier
+ * ones for the days it covers: a reinstatement effective as of the cancel date reverses the
+ * cancellation altogether (one effective later leaves a lapse); a cancellation of an expired contract
+ * as of a day before its expiry makes it cancelled from that day. A finalized contract reads ACTIVE
+ * from its effective date (currentStatus). Null before the first change (no contract yet).
+ */
+export function statusOn(
+  history: readonly StatusHistoryPoint[],
+  date: string,
+  contract: { effectiveDate: string },
+): ContractStatus | null {
+  let status: ContractStatus | null = null
+  for (const point of history) if (point.effectiveDate <= date) status = point.toStatus
+  return status === null ? null : currentStatus(status, contract.effectiveDate, date)
+}
+
+/**
+ * Whether the coverage was in force on `date`: ACTIVE then by its history, within its term's dates.
+ * The mileage limit is the caller's to check against the odometer of the day (an EXPIRE by mileage,
+ * once recorded, ends it here too).
+ */
+export function inForceOn(
+  history: readonly StatusHistoryPoint[],
+  date: string,
+  contract: { effectiveDate: string; expirationDate: string },
+): boolean {
+  return (
+    date >= contract.effectiveDate && date <= contract.expirationDate && statusOn(history, date, contract) === 'ACTIVE'
+  )
 }
 
 // ---- holds and locks ---------------------------------------------------------------------------
@@ -549,18 +671,25 @@ export function changedMembers(current: ContractEdit, next: ContractEdit): strin
 export type PayableLine = { code: string; group: string; cents: number; payeeAccountHolderId: number }
 export type PostingLine = {
   accountHolderId: number
-  purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE'
+  purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE' | 'UNEARNED_REVENUE'
   side: 'DEBIT' | 'CREDIT'
   cents: number
   disbursementCode?: string
 }
 
 /**
- * The journal lines that put a contract's money on the books: the dealer owes its dealer cost (a
- * receivable, debit), and each disbursement is owed to its payee (a payable, credit). Debits equal
- * credits because the dealer cost is the sum of the lines.
+ * The journal lines that put a contract's money on the books (docs/decisions/0012): the dealer owes
+ * its dealer cost (a receivable, debit); each line paid to another payee is owed to it (a payable,
+ * credit); a line paid to the administrator company (its fee, a reserve it holds, an agent's share
+ * it keeps) is the administrator's own money, not yet earned: UNEARNED_REVENUE, which the earnings
+ * process moves to ADMINISTRATOR_REVENUE over the term. Debits equal credits because the dealer
+ * cost is the sum of the lines.
  */
-export function finalizationLines(dealerId: number, lines: readonly PayableLine[]): PostingLine[] {
+export function finalizationLines(
+  parties: { dealerId: number; administratorId: number },
+  lines: readonly PayableLine[],
+): PostingLine[] {
+  const { dealerId, administratorId } = parties
   const out: PostingLine[] = []
   let total = 0
   for (const l of lines) {
@@ -568,7 +697,7 @@ export function finalizationLines(dealerId: number, lines: readonly PayableLine[
     total += l.cents
     out.push({
       accountHolderId: l.payeeAccountHolderId,
-      purpose: 'DISBURSEMENT_PAYABLE',
+      purpose: l.payeeAccountHolderId === administratorId ? 'UNEARNED_REVENUE' : 'DISBURSEMENT_PAYABLE',
       side: 'CREDIT',
       cents: l.cents,
       disbursementCode: l.code,
@@ -580,7 +709,11 @@ export function finalizationLines(dealerId: number, lines: readonly PayableLine[
 
 /**
  * What a refinalization posts: the difference between what the contract's lines call for now and
- * what its entries already posted, per account, purpose and code. Empty when nothing changed.
+ * what its entries already posted, per account, purpose and code. Empty when nothing changed. A
+ * contract finalized before the administrator's lines were deferred holds them as the
+ * administrator's DISBURSEMENT_PAYABLE: the difference moves them to UNEARNED_REVENUE (Dr the one,
+ * Cr the other, the dealer's receivable untouched), so they are on the books once, where the
+ * earnings and cancels look for them.
  */
 export function differenceLines(wanted: readonly PostingLine[], posted: readonly PostingLine[]): PostingLine[] {
   const key = (l: PostingLine) => `${l.accountHolderId}|${l.purpose}|${l.disbursementCode ?? ''}`

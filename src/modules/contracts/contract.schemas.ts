@@ -2,7 +2,8 @@
 // resource (payloads §5), search filters, holds, locks, the co-buyer, and the draft-document body.
 import { Type, type TSchema } from 'typebox'
 import { DateTime, IntegerId, ListQuery, PagedQuery } from '../../platform/http/schemas.ts'
-import { CONTRACT_STATUSES, HOLD_REASONS } from './contract.rules.ts'
+import { CONTRACT_STATUSES, HOLD_REASONS, STATUS_EVENTS } from './contract.rules.ts'
+import { CONTRACT_TERMS_EXAMPLE, ContractTermsSchema } from './contract-terms.schemas.ts'
 
 const nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {})
@@ -315,6 +316,7 @@ export const CONTRACT_EXAMPLE = {
   customFields: { financeManagerCode: 'FM7' },
   remittance: { finalizedAt: null, finalizedBy: null, journalEntryIds: [] },
   documents: [],
+  terms: CONTRACT_TERMS_EXAMPLE,
   dealNumber: 'D-88123',
   salesPerson: null,
   financeManager: null,
@@ -435,6 +437,7 @@ export const ContractSchema = Type.Object(
         createdAt: Type.String(),
       }),
     ),
+    terms: ContractTermsSchema,
     dealNumber: nullable(Type.String()),
     salesPerson: nullable(
       Type.Object({
@@ -635,7 +638,7 @@ export const POSTING_EXAMPLE = {
     lines: [
       { accountHolderId: 77, purpose: 'DEALER_RECEIVABLE', debit: 1085, credit: 0, disbursementCode: null },
       { accountHolderId: 3, purpose: 'DISBURSEMENT_PAYABLE', debit: 0, credit: 850, disbursementCode: 'RES' },
-      { accountHolderId: 1, purpose: 'DISBURSEMENT_PAYABLE', debit: 0, credit: 235, disbursementCode: 'ADM' },
+      { accountHolderId: 1, purpose: 'UNEARNED_REVENUE', debit: 0, credit: 235, disbursementCode: 'ADM' },
     ],
   },
   document: { documentId: 5020, fileId: 9130, versionNo: 1 },
@@ -733,6 +736,43 @@ export const PpmServiceSchema = Type.Object(
       },
     ],
   },
+)
+
+export const StatusHistoryQuery = Type.Object({ ...PagedQuery }, { additionalProperties: false })
+
+export const STATUS_CHANGE_EXAMPLE = {
+  historyId: 88121,
+  event: 'CANCEL',
+  fromStatus: 'ACTIVE',
+  toStatus: 'CANCELLED',
+  effectiveDate: '2027-03-01',
+  source: { type: 'CANCELLATION', id: 5012 },
+  occurredAt: '2027-03-04T15:20:00.000Z',
+  actor: 'clerk@admin.example',
+  actorUserId: 7,
+}
+export const StatusChangeSchema = Type.Object(
+  {
+    historyId: Type.Integer(),
+    event: enumOf(STATUS_EVENTS, 'CREATE for the creation; else the transition of the state machine.'),
+    fromStatus: nullable(enumOf(CONTRACT_STATUSES), 'The status before; null for the creation.'),
+    toStatus: enumOf(CONTRACT_STATUSES),
+    effectiveDate: IsoDate('The day from which the contract is in toStatus (a cancellation: its cancel date).'),
+    source: Type.Object(
+      {
+        type: Type.String({
+          description:
+            'What made the change: CONTRACT (its own routes and dates), CANCELLATION, CLAIM, PROCESS, TRANSFER; BACKFILL for changes rebuilt for contracts older than the history.',
+        }),
+        id: nullable(Type.Integer(), 'The id of that record, when there is one.'),
+      },
+      { additionalProperties: false },
+    ),
+    occurredAt: DateTime('When the change was recorded.'),
+    actor: Type.String({ description: 'Who recorded it: a user, an API key or a process.' }),
+    actorUserId: nullable(Type.Integer()),
+  },
+  { $id: 'ContractStatusChange', examples: [STATUS_CHANGE_EXAMPLE] },
 )
 
 /** What a PATCH result must be: the editable representation (a merge patch's null leaves a member out). */

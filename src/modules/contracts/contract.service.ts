@@ -16,6 +16,7 @@ import type { QuoteService } from '../rating/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { formatContractNumber } from '../settings/index.ts'
 import { createDealChecker, personSnapshot, type CheckedDeal, type DealInput } from './contract.deal.ts'
+import { createStatusRecorder, recordedContract } from './contract-history.ts'
 import { contractErrors } from './contract.errors.ts'
 import {
   customerNameKey,
@@ -36,6 +37,7 @@ import {
   editedParties,
   IMMUTABLE_ON_EDIT,
   lockedAgainst,
+  statusForEvent,
   transition,
   uniqueClaims,
   type ContractEdit,
@@ -43,6 +45,16 @@ import {
   type TransitionFacts,
 } from './contract.rules.ts'
 import { PatchedContractSchema } from './contract.schemas.ts'
+import {
+  resolveContractTerms,
+  termsSubjectOf,
+  toTermsView,
+  type ContractTerms,
+  type TermsPorts,
+} from './contract-terms.ts'
+
+/** What the caller of a change states about it: the day it takes effect (today when absent), an odometer reading. */
+export type ChangeFacts = { effectiveDate?: string | undefined; odometer?: number | null | undefined }
 
 /** An identical submission (dealer, VIN, plan, sale date) within this window is a duplicate, not a new sale. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000
@@ -56,6 +68,8 @@ export type ContractPorts = {
   parties: ContractParties
   /** The documents of a contract, newest first (the documents module). */
   documentsOf(tenantId: number, contractId: number): Promise<ContractDocumentRef[]>
+  /** The rating module's terms resolution and the settings that stand in for what a book leaves out. */
+  terms: TermsPorts
 }
 
 export function createContractCore(ports: ContractPorts) {
@@ -68,12 +82,35 @@ export function createContractCore(ports: ContractPorts) {
     lookBackDays: (tenantId) => settings.get(tenantId, 'saleDateLookBackDays'),
     today,
   })
+  const recorder = createStatusRecorder(ports.parties)
   const notFound = (id: number | string) => contractErrors.create('contract_not_found', `no contract ${id}`)
   const visibleOf = (ctx: AuthenticatedContext) => ctx.principal.visibleAccountHolderIds
 
+  /** The terms the contract is sold under: as stored, or resolved (not written) for a contract sold before snapshots. */
+  async function termsOf(tenantId: number, row: repo.ContractRow): Promise<ContractTerms> {
+    return row.terms !== null
+      ? (row.terms as ContractTerms)
+      : resolveContractTerms(ports.terms, tenantId, termsSubjectOf(row), clock.now(), 'FIRST_USE')
+  }
+
+  /**
+   * The terms of a contract locked in `tx`, written back on this first use when it has none yet (a
+   * contract sold before snapshots): from then on it keeps them, whatever its settings become.
+   */
+  async function ensureTerms(tx: Transaction<DB>, tenantId: number, row: repo.ContractRow): Promise<ContractTerms> {
+    if (row.terms !== null) return row.terms as ContractTerms
+    const terms = await resolveContractTerms(ports.terms, tenantId, termsSubjectOf(row), clock.now(), 'FIRST_USE')
+    await repo.writeTerms(tx, tenantId, row.id, JSON.stringify(terms))
+    return terms
+  }
+
   async function view(ctx: AuthenticatedContext, row: repo.ContractRow) {
-    const [day, documents] = await Promise.all([today(ctx.tenantId), ports.documentsOf(ctx.tenantId, row.id)])
-    return toContractView(row, day, clock.now(), documents)
+    const [day, documents, terms] = await Promise.all([
+      today(ctx.tenantId),
+      ports.documentsOf(ctx.tenantId, row.id),
+      termsOf(ctx.tenantId, row),
+    ])
+    return toContractView(row, day, clock.now(), documents, toTermsView(terms))
   }
 
   /** The contract row, locked until `tx` ends; 404 when unknown or not visible to the caller. */
@@ -94,9 +131,17 @@ export function createContractCore(ports: ContractPorts) {
 
   /**
    * The contract locked for a change inside `tx`: 404 when unknown or invisible, 423 when another
-   * user holds its edit lock, 409 when the state machine refuses `event`.
+   * user holds its edit lock, 409 when the state machine refuses `event`. `from` is the status the
+   * event is judged from (statusForEvent): ACTIVE for a finalized contract in effect, whose
+   * activation the caller then records first (row.status !== from).
    */
-  async function forChange(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number, event: ContractEvent) {
+  async function forChange(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    id: number,
+    event: ContractEvent,
+    given: ChangeFacts = {},
+  ) {
     const row = await lockRow(tx, ctx, id)
     const now = clock.now()
     if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
@@ -113,10 +158,17 @@ export function createContractCore(ports: ContractPorts) {
       effectiveDate: row.effective_date,
       expirationDate: row.expiration_date,
       today: await today(ctx.tenantId),
+      eventDate: given.effectiveDate,
+      odometer: given.odometer,
+      expirationOdometer: row.expiration_odometer,
+      // Read only when needed: what a reinstatement returns the contract to.
+      statusBeforeCancel:
+        event === 'REINSTATE' ? await repo.statusBeforeLastCancel(tx, ctx.tenantId, row.id) : undefined,
     }
-    const step = transition(row.status, event, facts)
+    const from = statusForEvent(row.status, event, row.effective_date, facts.today)
+    const step = transition(from, event, facts)
     if (!step.ok) throw contractErrors.create(step.code, `contract ${row.contract_number}: ${step.message}`)
-    return { row, to: step.to, now, facts }
+    return { row, from, to: step.to, now, facts }
   }
 
   async function lienHolderFor(
@@ -142,7 +194,30 @@ export function createContractCore(ports: ContractPorts) {
   async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
     const q = deal.quoted
     const vin = String(deal.vehicle.vin)
-    const [format, day] = await Promise.all([settings.get(ctx.tenantId, 'contractNumberFormat'), today(ctx.tenantId)])
+    const [format, day, saleTerms] = await Promise.all([
+      settings.get(ctx.tenantId, 'contractNumberFormat'),
+      today(ctx.tenantId),
+      resolveContractTerms(
+        ports.terms,
+        ctx.tenantId,
+        {
+          contractId: null,
+          rateBookId: q.book.bookId,
+          quoteId: q.quoteId,
+          productCode: q.product.code,
+          planCode: q.plan.code,
+          termCode: q.term.code,
+          lineCodes: deal.lines.map((l) => l.code),
+          customerState: body.customer.address?.state ?? null,
+          // Named inside the transaction (it may be created there); set on the snapshot below.
+          lienHolderId: null,
+        },
+        clock.now(),
+        'SALE',
+        // The state the quote priced for: the customer's, else the dealer's (quote.service.ts).
+        q.inputs.customerState ?? null,
+      ),
+    ])
     return db.transaction(ctx.tenantId, async (tx) => {
       const now = clock.now()
       // The same deal submitted twice at once: the second waits here, then finds the first.
@@ -257,6 +332,10 @@ export function createContractCore(ports: ContractPorts) {
         finance: deal.finance ? JSON.stringify(deal.finance) : null,
         custom_fields: JSON.stringify(deal.customFields),
         deal_data: JSON.stringify(dealData),
+        terms: JSON.stringify({
+          ...saleTerms,
+          lien: lien === null ? null : { lienHolderId: lien.id, released: false, releasedOn: null },
+        } satisfies ContractTerms),
         created_at: now,
         updated_at: now,
         created_by: ctx.principal.emailAddress,
@@ -269,11 +348,16 @@ export function createContractCore(ports: ContractPorts) {
         [q.dealer.id, customerId, ...q.dealer.agentIds.slice(0, 1)],
         deal.saleDate,
       )
-      await writeAudit(tx, ctx, now, {
-        action: 'contract.created',
-        entityType: 'contract',
-        entityId: inserted.id,
-        changes: {
+      // The creation is the first row of the status history (with the audit record and contract.created).
+      await recorder.record(tx, ctx, {
+        contract: recordedContract(inserted),
+        event: 'CREATE',
+        from: null,
+        to: inserted.status,
+        effectiveDate: inserted.sale_date,
+        source: { type: 'CONTRACT' },
+        at: now,
+        audit: {
           after: {
             contractNumber: inserted.contract_number,
             status: inserted.status,
@@ -306,17 +390,20 @@ export function createContractCore(ports: ContractPorts) {
 
   return {
     today,
+    recorder,
     forChange,
     lockRow,
     readRow,
     view,
+    termsOf,
+    ensureTerms,
     deals,
 
     async create(ctx: AuthenticatedContext, body: DealInput) {
       const deal = await deals.check(ctx, body)
       const row = await insertDeal(ctx, deal, body)
-      // A new contract has no documents yet.
-      return toContractView(row, await today(ctx.tenantId), clock.now(), [])
+      // A new contract has no documents yet; its terms were taken at creation.
+      return toContractView(row, await today(ctx.tenantId), clock.now(), [], toTermsView(row.terms as ContractTerms))
     },
 
     async get(ctx: AuthenticatedContext, id: number) {
@@ -327,7 +414,7 @@ export function createContractCore(ports: ContractPorts) {
         today(ctx.tenantId),
         ports.documentsOf(ctx.tenantId, id),
       ])
-      return toContractView(row, day, clock.now(), documents)
+      return toContractView(row, day, clock.now(), documents, toTermsView(await termsOf(ctx.tenantId, row)))
     },
 
     /** By id (digits) or contract number (any case). */

@@ -11,12 +11,31 @@ import type { QuoteService } from '../rating/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { CONTRACT_DOCUMENT_KINDS, CONTRACT_OWNER, createContractLifecycle } from './contract-lifecycle.service.ts'
 import { contractErrors } from './contract.errors.ts'
+import type { TermsPorts } from './contract-terms.ts'
+import { contractLedgerRoutes } from './contract-ledger.routes.ts'
 import { contractRoutes } from './contract.routes.ts'
 import { createContractCore } from './contract.service.ts'
+import { createContractServicing } from './contract-servicing.service.ts'
 import { createContractSequence } from './contract.repository.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 
 export { CONTRACT_STATUSES, TRANSITIONS, transition, type ContractEvent } from './contract.rules.ts'
+// The servicing port and the status history (docs/contracts.md "Servicing port").
+export { inForceOn, statusOn, STATUS_EVENTS, type StatusEvent, type StatusHistoryPoint } from './contract.rules.ts'
+export {
+  SOURCE_TYPES,
+  type ContractEventSource,
+  type ContractSourceType,
+  type StatusChange,
+} from './contract-history.ts'
+export type {
+  AppliedTransition,
+  ContractServicing,
+  ServicedContract,
+  ServicingEvent,
+  TransitionRequest,
+} from './contract-servicing.service.ts'
+export type { ChangeFacts } from './contract.service.ts'
 export type { ContractView } from './contract.mapper.ts'
 export type { DealInput } from './contract.deal.ts'
 
@@ -29,12 +48,26 @@ export type ContractsDeps = {
   parties: ContractParties
   ledger: LedgerService
   documents: DocumentsModule
+  /** The rating module's terms snapshot of a rate-book version (rating.saleTerms). */
+  saleTerms: TermsPorts['saleTerms']
 }
 
 export function createContractsModule(deps: ContractsDeps) {
   const docs = deps.documents.service
   const core = createContractCore({
     ...deps,
+    terms: {
+      saleTerms: deps.saleTerms,
+      quotedState: (tenantId, quoteId) => deps.quotes.quotedState(tenantId, quoteId),
+      async fallback(tenantId) {
+        const [freeLookDays, fee, deduct] = await Promise.all([
+          deps.settings.get(tenantId, 'freeLookDays'),
+          deps.settings.get(tenantId, 'defaultCancelFee'),
+          deps.settings.get(tenantId, 'deductClaimsPaidFromRefund'),
+        ])
+        return { freeLookDays, defaultCancelFee: fee.toFixed(2), deductClaimsPaidFromRefund: deduct }
+      },
+    },
     async documentsOf(tenantId, contractId) {
       const list = await docs.summariesForOwner(tenantId, CONTRACT_OWNER, contractId, CONTRACT_DOCUMENT_KINDS)
       return list.map((d) => ({
@@ -47,13 +80,18 @@ export function createContractsModule(deps: ContractsDeps) {
     },
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
+  const servicing = createContractServicing({ db: deps.db, core })
   return {
     core,
     lifecycle,
+    /** The servicing port for modules that change a contract after the sale (cancellations, claims, processes). */
+    servicing: servicing.port,
     /** Work done when a tenant is created: its contract-number sequence. */
     initializeTenant: ((tx, tenant) => createContractSequence(tx, tenant.id)) satisfies TenantInitializer,
     async routes(app: FastifyInstance) {
-      await app.register(contractRoutes, { core, lifecycle })
+      await app.register(contractRoutes, { core, lifecycle, servicing })
+      // The contract's journal entries (docs/ledger.md): visibility from the core, entries from the ledger.
+      await app.register(contractLedgerRoutes, { core, ledger: deps.ledger })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
       await app.register(
         deps.documents.ownerFileRoutes({

@@ -2,6 +2,7 @@
 // only ever inserted: the database refuses anything else (migration 0008).
 import { sql, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { JournalEntryTable } from '../../platform/db/schema.ledger.ts'
 
@@ -198,5 +199,88 @@ export async function accountTotals(db: Executor, tenantId: number, accountHolde
     .where('a.account_holder_id', '=', accountHolderId)
     .groupBy(['a.id', 'a.purpose'])
     .orderBy('a.purpose')
+    .execute()
+}
+
+/**
+ * The entries of a contract: those it is the source of (CONTRACT) and any with a line on it (a
+ * cancel, a claim, an earnings run, a cash application). Their ids are a union of two index range
+ * scans (journal_entry_source_idx, journal_line_contract_idx), never a scan of the tenant's entries.
+ */
+function contractEntries(db: Executor, tenantId: number, contractId: number) {
+  const ids = db
+    .selectFrom('journal_entry as s')
+    .select('s.id as entry_id')
+    .where('s.tenant_id', '=', tenantId)
+    .where('s.source_type', '=', 'CONTRACT')
+    .where('s.source_id', '=', contractId)
+    .union(
+      db
+        .selectFrom('journal_line as l')
+        .select('l.entry_id')
+        .where('l.tenant_id', '=', tenantId)
+        .where('l.contract_id', '=', contractId),
+    )
+  return db.selectFrom('journal_entry as e').where('e.tenant_id', '=', tenantId).where('e.id', 'in', ids)
+}
+
+/** A window of the contract's entries, oldest first (ids grow with posting). */
+export async function entriesOfContract(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  window: Window,
+): Promise<EntryRow[]> {
+  return windowed(contractEntries(db, tenantId, contractId).selectAll('e').orderBy('e.id'), window).execute()
+}
+
+export async function countEntriesOfContract(db: Executor, tenantId: number, contractId: number): Promise<number> {
+  const row = await contractEntries(db, tenantId, contractId)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export type ContractLineRow = LineRow & { account_holder_name: string }
+
+/**
+ * The lines of `entryIds` that are on the contract, and those on no contract (an entry of the
+ * contract's own may have some); the caller keeps the latter only for the contract's own entries.
+ * With the account holder's display name.
+ */
+export async function contractLinesOf(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  entryIds: readonly number[],
+): Promise<ContractLineRow[]> {
+  if (entryIds.length === 0) return []
+  return db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .innerJoin('account_holder as h', (j) =>
+      j.onRef('h.tenant_id', '=', 'a.tenant_id').onRef('h.id', '=', 'a.account_holder_id'),
+    )
+    .select([
+      'l.entry_id',
+      'l.line_no',
+      'a.account_holder_id',
+      'h.display_name as account_holder_name',
+      'a.purpose',
+      'l.debit',
+      'l.credit',
+      'l.contract_id',
+      'l.disbursement_code',
+      'l.memo',
+    ])
+    .where('l.tenant_id', '=', tenantId)
+    .where('a.tenant_id', '=', tenantId)
+    .where('h.tenant_id', '=', tenantId)
+    .where('l.entry_id', 'in', [...entryIds])
+    .where((eb) => eb.or([eb('l.contract_id', '=', contractId), eb('l.contract_id', 'is', null)]))
+    .orderBy('l.entry_id')
+    .orderBy('l.line_no')
     .execute()
 }

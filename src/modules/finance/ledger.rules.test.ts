@@ -4,15 +4,21 @@ import fc from 'fast-check'
 import { allocate, Decimal, sumMoney } from '../../platform/money.ts'
 import {
   ACCOUNT_PURPOSES,
+  ENTRY_KIND_RULES,
+  ENTRY_KINDS,
+  SOURCE_TYPES,
   balanceOf,
   checkEntry,
   deltaLine,
   isCalendarDate,
+  kindRecords,
   reversalLines,
   totals,
   type AccountPurpose,
+  type EntryKind,
   type LedgerLineInput,
   type PostEntryInput,
+  type SourceType,
 } from './ledger.rules.ts'
 
 const d = (v: string | number) => new Decimal(v)
@@ -195,6 +201,91 @@ describe('checkEntry: refused entries', () => {
       checkEntry(entry([line('DEBIT', '1'), line('CREDIT', '1')], { kind: 'REVERSAL' }), { allowReversal: true }).ok,
     )
   })
+})
+
+describe('entry kinds and the sources they record', () => {
+  // Written down from money.md "Postings" and docs/decisions/0012, independently of the table in code.
+  const expected: Array<[EntryKind, SourceType[]]> = [
+    ['CONTRACT_FINALIZED', ['CONTRACT']],
+    ['CONTRACT_REFINALIZED', ['CONTRACT']],
+    ['CONTRACT_RERATED', ['CONTRACT']],
+    ['CONTRACT_CANCELLED', ['CANCELLATION']],
+    ['CANCEL_REVERSED', ['CANCELLATION']],
+    ['EARNINGS_RECOGNIZED', ['PROCESS']],
+    ['CLAIM_APPROVED', ['CLAIM']],
+    ['CLAIM_PAID', ['CLAIM']],
+    ['CASH_RECEIVED', ['CASH']],
+    ['CASH_APPLIED', ['CASH']],
+    ['CASH_DISBURSED', ['CASH']],
+    ['TRANSFER_FEE', ['TRANSFER']],
+    ['REVERSAL', [...SOURCE_TYPES]],
+  ]
+  test('every kind is declared once, with its posting', () => {
+    assert.deepEqual(ENTRY_KINDS.toSorted(), expected.map(([k]) => k).toSorted())
+    for (const kind of ENTRY_KINDS) assert.ok(ENTRY_KIND_RULES[kind].posting.length > 0, kind)
+  })
+  for (const [kind, sources] of expected) {
+    for (const type of SOURCE_TYPES) {
+      const allowed = sources.includes(type)
+      test(`${kind} from ${type}: ${allowed ? 'accepted' : 'refused'}`, () => {
+        assert.equal(kindRecords(kind, type), allowed)
+        if (kind === 'REVERSAL') return
+        const r = checkEntry(entry([line('DEBIT', '1'), line('CREDIT', '1')], { kind, source: { type, id: 3 } }))
+        assert.equal(r.ok, allowed)
+        if (!r.ok)
+          assert.deepEqual(
+            r.errors.map((e) => `${e.field}:${e.code}`),
+            ['source.type:not_allowed'],
+          )
+      })
+    }
+  }
+  test('a reversal keeps its original source, whatever it is', () => {
+    for (const type of SOURCE_TYPES) {
+      const r = checkEntry(
+        entry([line('DEBIT', '1'), line('CREDIT', '1')], { kind: 'REVERSAL', source: { type, id: 3 } }),
+        {
+          allowReversal: true,
+        },
+      )
+      assert.ok(r.ok, type)
+    }
+  })
+})
+
+describe('account purposes', () => {
+  const expected: Array<[AccountPurpose, 'DEBIT' | 'CREDIT']> = [
+    ['DEALER_RECEIVABLE', 'DEBIT'],
+    ['DISBURSEMENT_PAYABLE', 'CREDIT'],
+    ['ADMINISTRATOR_REVENUE', 'CREDIT'],
+    ['UNEARNED_REVENUE', 'CREDIT'],
+    ['CASH', 'DEBIT'],
+    ['UNAPPLIED_CASH', 'CREDIT'],
+    ['CLAIM_PAYABLE', 'CREDIT'],
+    ['CLAIM_EXPENSE', 'DEBIT'],
+    ['REFUND_PAYABLE', 'CREDIT'],
+    ['SALES_TAX_PAYABLE', 'CREDIT'],
+  ]
+  test('the purposes are exactly these', () =>
+    assert.deepEqual(Object.keys(ACCOUNT_PURPOSES).toSorted(), expected.map(([p]) => p).toSorted()))
+  for (const [purpose, side] of expected) {
+    test(`${purpose} increases on the ${side.toLowerCase()} side, and a line may post to it`, () => {
+      assert.equal(ACCOUNT_PURPOSES[purpose].normalSide, side)
+      // An increase on its normal side, balanced by the same amount on the other side of another account.
+      const other: AccountPurpose = side === 'DEBIT' ? 'DISBURSEMENT_PAYABLE' : 'DEALER_RECEIVABLE'
+      const r = checkEntry(
+        entry([
+          line(side, '12.34', { purpose }),
+          line(side === 'DEBIT' ? 'CREDIT' : 'DEBIT', '12.34', { purpose: other }),
+        ]),
+      )
+      assert.ok(r.ok, JSON.stringify(r))
+      assert.equal(
+        balanceOf(purpose, side === 'DEBIT' ? d('12.34') : d(0), side === 'CREDIT' ? d('12.34') : d(0)).toString(),
+        '12.34',
+      )
+    })
+  }
 })
 
 describe('isCalendarDate', () => {

@@ -31,17 +31,100 @@ export const ACCOUNT_PURPOSES = {
   CLAIM_EXPENSE: { normalSide: 'DEBIT', description: 'cost of paid claims' },
   /** Cancellation refunds owed to the customer or the lien holder. */
   REFUND_PAYABLE: { normalSide: 'CREDIT', description: 'cancellation refunds owed' },
+  /**
+   * Sales tax collected on a contract's price and owed to the taxing state, on whoever remits it
+   * (the administrator company unless the dealer remits it itself). Nothing posts it yet: the terms
+   * snapshot carries a slot for the tax, and the sale posts it once a tax is computed.
+   */
+  SALES_TAX_PAYABLE: { normalSide: 'CREDIT', description: 'sales tax collected and owed to the state' },
 } as const satisfies Record<string, { normalSide: Side; description: string }>
 
 export type AccountPurpose = keyof typeof ACCOUNT_PURPOSES
 
-/** Kinds of entry. A REVERSAL is made by reverse() only, never posted directly. */
-export const ENTRY_KINDS = ['CONTRACT_FINALIZED', 'CONTRACT_REFINALIZED', 'REVERSAL'] as const
-export type EntryKind = (typeof ENTRY_KINDS)[number]
-
-/** What an entry records: the id is the source's own (a contract, cancellation, claim or cash transaction id). */
-export const SOURCE_TYPES = ['CONTRACT', 'CANCELLATION', 'CLAIM', 'CASH'] as const
+/**
+ * What an entry records: the id is the source's own (a contract, cancellation, claim, cash
+ * transaction, process run or transfer id). The ledger keeps no foreign key to them.
+ */
+export const SOURCE_TYPES = ['CONTRACT', 'CANCELLATION', 'CLAIM', 'CASH', 'PROCESS', 'TRANSFER'] as const
 export type SourceType = (typeof SOURCE_TYPES)[number]
+
+/**
+ * Every kind of entry, with the sources it may record and what it posts (money.md "Postings",
+ * docs/decisions/0012-money-after-the-sale.md). Declared here, in one place, for the issues that post
+ * them (cancellations, earnings, claims, cash, servicing); checkEntry refuses a kind with a source it
+ * does not record. Every line of a money event carries its contract where there is one.
+ */
+export const ENTRY_KIND_RULES = {
+  /** Posted by finalize (contracts). */
+  CONTRACT_FINALIZED: {
+    sources: ['CONTRACT'],
+    posting:
+      "Dr DEALER_RECEIVABLE (dealer) the dealer cost; Cr DISBURSEMENT_PAYABLE each other payee's line; Cr UNEARNED_REVENUE (administrator company) each of the administrator's own lines",
+  },
+  /** Posted by refinalize (contracts): what the lines call for now minus what the contract's entries hold. */
+  CONTRACT_REFINALIZED: {
+    sources: ['CONTRACT'],
+    posting: 'the difference, per account holder, purpose and disbursement code, of the finalization lines',
+  },
+  /** A price corrected after the sale (servicing): posted like refinalize, as its own kind. */
+  CONTRACT_RERATED: {
+    sources: ['CONTRACT'],
+    posting: 'the difference, per account holder, purpose and disbursement code, of the finalization lines',
+  },
+  /** A cancel processed (cancellations). */
+  CONTRACT_CANCELLED: {
+    sources: ['CANCELLATION'],
+    posting:
+      "Dr DISBURSEMENT_PAYABLE each other payee's refunded share; Dr UNEARNED_REVENUE the administrator lines' unearned balance and Dr/Cr ADMINISTRATOR_REVENUE their earned-at-cancel difference; Dr DEALER_RECEIVABLE the markup share; Cr REFUND_PAYABLE (lien holder or customer) the net; Cr the fee to whoever keeps it; Cr the risk bearer's DISBURSEMENT_PAYABLE the claims deducted",
+  },
+  /** A processed cancel undone (reinstatement): a business event, unlike REVERSAL, which corrects an error. */
+  CANCEL_REVERSED: {
+    sources: ['CANCELLATION'],
+    posting: "the cancel entry's lines on the other side",
+  },
+  /** The earnings process: the administrator's lines earned over the term, cumulative rounding. */
+  EARNINGS_RECOGNIZED: {
+    sources: ['PROCESS'],
+    posting:
+      'Dr UNEARNED_REVENUE, Cr ADMINISTRATOR_REVENUE (administrator company) per contract and code: earned to date at the period end minus earned to date at its start',
+  },
+  /** A claim approved for payment (claims). */
+  CLAIM_APPROVED: {
+    sources: ['CLAIM'],
+    posting:
+      "Dr CLAIM_EXPENSE of the risk bearer (the payee of the contract's reserve line); Cr CLAIM_PAYABLE of the claim payee",
+  },
+  /** A claim paid out (claims). */
+  CLAIM_PAID: { sources: ['CLAIM'], posting: 'Dr CLAIM_PAYABLE (claim payee); Cr CASH (administrator company)' },
+  /** Money received (cash). */
+  CASH_RECEIVED: { sources: ['CASH'], posting: 'Dr CASH (administrator company); Cr UNAPPLIED_CASH (payer)' },
+  /** Received money applied to ledger items (cash). */
+  CASH_APPLIED: {
+    sources: ['CASH'],
+    posting: 'Dr UNAPPLIED_CASH (payer); Cr DEALER_RECEIVABLE (dealer), one line per contract item',
+  },
+  /** Money paid out: refunds, commissions, other disbursements (cash). */
+  CASH_DISBURSED: {
+    sources: ['CASH'],
+    posting: 'Dr REFUND_PAYABLE or DISBURSEMENT_PAYABLE (payee); Cr CASH (administrator company)',
+  },
+  /** The fee of a contract's transfer to a new owner (servicing), earned at once. */
+  TRANSFER_FEE: {
+    sources: ['TRANSFER'],
+    posting:
+      'Dr DEALER_RECEIVABLE (the dealer who collects it) or CASH (administrator company); Cr ADMINISTRATOR_REVENUE (administrator company)',
+  },
+  /** Made by reverse() only, never posted directly: the same lines on the other side, for the same source. */
+  REVERSAL: { sources: SOURCE_TYPES, posting: "the reversed entry's lines on the other side" },
+} as const satisfies Record<string, { sources: readonly SourceType[]; posting: string }>
+
+export type EntryKind = keyof typeof ENTRY_KIND_RULES
+export const ENTRY_KINDS = Object.keys(ENTRY_KIND_RULES) as EntryKind[]
+
+/** Whether an entry of `kind` may record a source of `type`. */
+export function kindRecords(kind: EntryKind, type: SourceType): boolean {
+  return (ENTRY_KIND_RULES[kind].sources as readonly SourceType[]).includes(type)
+}
 
 export type EntrySource = { type: SourceType; id: number }
 
@@ -145,6 +228,12 @@ export function checkEntry(input: PostEntryInput, options: { allowReversal?: boo
   }
   if (!input.source || !(SOURCE_TYPES as readonly string[]).includes(input.source.type)) {
     errors.push({ field: 'source.type', code: 'invalid_value', message: `must be one of ${SOURCE_TYPES.join(', ')}` })
+  } else if (kinds.includes(input.kind) && !kindRecords(input.kind, input.source.type)) {
+    errors.push({
+      field: 'source.type',
+      code: 'not_allowed',
+      message: `a ${input.kind} entry records ${ENTRY_KIND_RULES[input.kind].sources.join(' or ')}, not ${input.source.type}`,
+    })
   }
   if (!input.source || !isStorableId(input.source.id))
     errors.push({ field: 'source.id', code: 'invalid_value', message: 'must be a positive integer id' })

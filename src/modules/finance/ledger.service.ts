@@ -1,19 +1,30 @@
-// The ledger's use cases: post a balanced entry, reverse one, read entries by source, balances by
-// account holder. post and reverse run in the caller's transaction when there is one (contracts
-// post inside finalize), so the entry commits or rolls back with the change it records. An entry
-// is checked in full before anything is written; the database checks it again at commit.
+// The ledger's use cases: post a balanced entry, reverse one, read entries by source or contract,
+// balances by account holder, and the posting date. post and reverse run in the caller's
+// transaction when there is one (contracts post inside finalize), so the entry commits or rolls
+// back with the change it records. An entry is checked in full before anything is written, and
+// refused when dated in a closed period (booksClosedThrough); the database checks balance again at
+// commit.
 import { writeAudit } from '../../platform/audit.ts'
-import type { Clock } from '../../platform/clock.ts'
+import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { actorLabel } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
+import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { Decimal, ZERO } from '../../platform/money.ts'
 import type { Transaction } from 'kysely'
+import type { SettingsService } from '../settings/index.ts'
 import { ledgerErrors } from './ledger.errors.ts'
-import { moneyNumber, toEntryView, toEntryViews, type JournalEntryView } from './ledger.mapper.ts'
+import {
+  moneyNumber,
+  toContractEntryViews,
+  toEntryView,
+  toEntryViews,
+  type ContractJournalEntryView,
+  type JournalEntryView,
+} from './ledger.mapper.ts'
 import * as repo from './ledger.repository.ts'
 import {
   ACCOUNT_PURPOSES,
@@ -53,7 +64,29 @@ type Header = {
 
 const accountKey = (accountHolderId: number, purpose: string) => `${accountHolderId}/${purpose}`
 
-export function createLedgerService({ db, clock }: { db: Database; clock: Clock }) {
+export type LedgerDeps = {
+  db: Database
+  clock: Clock
+  /** timeZone (the posting date) and booksClosedThrough (the closed period). */
+  settings: Pick<SettingsService, 'get'>
+}
+
+export function createLedgerService({ db, clock, settings }: LedgerDeps) {
+  /**
+   * Refuses an entry dated on or before booksClosedThrough (409 ledger_period_closed). Read from the
+   * settings as in force when the entry is posted: closing a period is an operator's act once its
+   * work is done, so a posting racing the close may land in it, like one committed just before.
+   */
+  async function assertOpen(tenantId: number, effectiveDate: string): Promise<void> {
+    const closedThrough = await settings.get(tenantId, 'booksClosedThrough')
+    if (closedThrough === null || effectiveDate > closedThrough) return
+    throw ledgerErrors.create(
+      'ledger_period_closed',
+      `An entry dated ${effectiveDate} falls in the closed period: the books are closed through ${closedThrough}`,
+      { extensions: { effectiveDate, booksClosedThrough: closedThrough } },
+    )
+  }
+
   /** The account id of every line, creating the accounts used for the first time. */
   async function accountsOf(
     tx: Transaction<DB>,
@@ -136,8 +169,18 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
 
   return {
     /**
+     * The date a money event posts under (money.md "Postings"): today in the tenant's time zone.
+     * Never the sale or effective date, which may lie in a closed period; when the books are closed
+     * through today or later, post refuses the entry rather than dating it elsewhere.
+     */
+    async postingDate(tenantId: number): Promise<string> {
+      return localDate(clock.now(), await settings.get(tenantId, 'timeZone'))
+    },
+
+    /**
      * Posts a balanced entry (docs/ledger.md). Throws ledger_entry_invalid (malformed lines, unknown
-     * account holder) or ledger_unbalanced before anything is written.
+     * account holder) or ledger_unbalanced, and ledger_period_closed (409) for a date on or before
+     * booksClosedThrough, before anything is written.
      */
     async post(ctx: RequestContext, input: PostEntryInput): Promise<JournalEntryView> {
       const check = checkEntry(input)
@@ -147,6 +190,7 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
           check.detail,
           { errors: check.errors },
         )
+      await assertOpen(ctx.tenantId, input.effectiveDate)
       return db.transaction(ctx.tenantId, async (tx) => {
         const view = await write(
           tx,
@@ -182,6 +226,8 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
      * Posts the entry that undoes `entryId`: the same lines on the other side, for the same source,
      * linked by reversesEntryId. An entry is reversed at most once (ledger_entry_already_reversed),
      * and a reversal is not itself reversed (ledger_entry_not_reversible): a correction is a new entry.
+     * The reversal is dated in the open period (ledger_period_closed otherwise), whatever the date of
+     * the entry it reverses.
      */
     async reverse(
       ctx: RequestContext,
@@ -238,6 +284,7 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
             },
           )
         }
+        await assertOpen(ctx.tenantId, input.effectiveDate)
         const lines = await repo.linesOf(tx, ctx.tenantId, [entryId])
         const checked: CheckedLine[] = reversalLines(
           lines.map((l, index) => {
@@ -313,6 +360,33 @@ export function createLedgerService({ db, clock }: { db: Database; clock: Clock 
             entries.map((e) => e.id),
           ),
         )
+      })
+    },
+
+    /**
+     * A window of the contract's entries, oldest first: those it is the source of and any with a
+     * line on it, each with its lines on the contract (toContractEntryViews). The caller checks that
+     * the contract exists and is visible.
+     */
+    async entriesForContract(
+      tenantId: number,
+      contractId: number,
+      window: Window,
+    ): Promise<{ items: ContractJournalEntryView[]; totalCount: number }> {
+      if (!isStorableId(contractId)) return { items: [], totalCount: 0 }
+      return db.read(tenantId, async (x) => {
+        const entries = await repo.entriesOfContract(x, tenantId, contractId, window)
+        const lines = await repo.contractLinesOf(
+          x,
+          tenantId,
+          contractId,
+          entries.map((e) => e.id),
+        )
+        const totalCount =
+          window.offset === 0 && entries.length < window.limit
+            ? entries.length
+            : await repo.countEntriesOfContract(x, tenantId, contractId)
+        return { items: toContractEntryViews(contractId, entries, lines), totalCount }
       })
     },
 

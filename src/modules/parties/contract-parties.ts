@@ -271,6 +271,42 @@ export function createContractParties({ db }: { db: Database; clock: Clock }) {
         .where((eb) => eb.or([eb('last_contract_date', 'is', null), eb('last_contract_date', '<', saleDate)]))
         .execute()
     },
+
+    /**
+     * Sets the last contract date of the parties to what `latest` answers (the contracts module: the
+     * latest sale date of their contracts that still count), when a contract stops counting (voided).
+     * Their rows are locked first, so a concurrent sale's recordContractSale either committed before
+     * `latest` reads (and is seen) or waits and raises the date afterwards. FOR NO KEY UPDATE does not
+     * wait for contracts being inserted that reference the rows.
+     */
+    async resetLastContractDates(
+      tx: Transaction<DB>,
+      tenantId: number,
+      accountHolderIds: readonly number[],
+      latest: () => Promise<ReadonlyMap<number, string | null>>,
+    ): Promise<void> {
+      const ids = [...new Set(accountHolderIds)].toSorted((a, b) => a - b)
+      if (ids.length === 0) return
+      const rows = await tx
+        .selectFrom('account_holder')
+        .select(['id', 'last_contract_date'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute()
+      const dates = await latest()
+      for (const row of rows) {
+        const date = dates.get(row.id)
+        if (date === undefined || date === row.last_contract_date) continue
+        await tx
+          .updateTable('account_holder')
+          .set({ last_contract_date: date })
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', row.id)
+          .execute()
+      }
+    },
   }
 }
 

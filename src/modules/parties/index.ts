@@ -29,7 +29,7 @@ export {
   type LienHolderRecord,
   type PartyAddress,
 } from './contract-parties.ts'
-export { isActiveAccountHolder } from './contact.rules.ts'
+export { isActiveAccountHolder, US_STATES } from './contact.rules.ts'
 export type { DealerDirectory, DealerProfile } from './dealer-directory.ts'
 
 export type PartiesDeps = { db: Database; clock: Clock; bus: InvalidationBus }

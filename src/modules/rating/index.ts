@@ -14,7 +14,14 @@ import { createCriteriaCache, criteriaRoutes } from './criteria/index.ts'
 import { seedDemoRating } from './demo.ts'
 import { createDisbursementService, disbursementRoutes } from './disbursements/index.ts'
 import { createQuoteKeys, createQuoteService, quoteRoutes } from './quote/index.ts'
-import { createRateBookService, createRateBookStore, rateBookRoutes } from './ratebook/index.ts'
+import {
+  createRateBookService,
+  createRateBookStore,
+  rateBookRoutes,
+  resolveSaleTerms,
+  type SaleTerms,
+  type SaleTermsInput,
+} from './ratebook/index.ts'
 import { createVinDecoder } from './vin/index.ts'
 import { createRateVisibilityService, rateVisibilityRoutes } from './visibility/index.ts'
 
@@ -49,6 +56,48 @@ export {
   type ImportResult,
   type RateBookProblem,
   type RateBookService,
+} from './ratebook/index.ts'
+// The terms a contract is sold under (docs/rate-books.md, "After the sale"): the snapshot kept at the
+// sale, resolved from the contract's own rate-book version, and the terms of one cancel read from it.
+export {
+  CANCEL_FORMULAS,
+  CANCEL_REQUESTERS,
+  cancellationTermsFor,
+  DEFAULT_CANCEL_METHODS,
+  DEFAULT_CANCEL_REASONS,
+  EARNINGS_METHODS,
+  GAP_ENDINGS,
+  REFUND_PAYEES,
+  TIME_BASES,
+  FEE_BASES,
+  FEE_KEEPERS,
+  REFUND_ISSUERS,
+  LIABILITY_BASES,
+  DEDUCTIBLE_APPLIES,
+  BENEFIT_TYPES,
+  resolveSaleTerms,
+  type CancelFeeDecision,
+  type CancelFeeTerms,
+  type CancelFormula,
+  type CancellationDecision,
+  type CancellationRuleTerms,
+  type CancelMethodTerms,
+  type CancelReasonTerms,
+  type CancelRequest,
+  type CancelRequester,
+  type BenefitTerms,
+  type ClaimTerms,
+  type EarningsCurveTerms,
+  type TermSource,
+  type CompiledRateBook,
+  type EarningsMethod,
+  type LineEarningsTerms,
+  type ProductCancellationTerms,
+  type SaleTerms,
+  type SaleTermsFallback,
+  type SaleTermsInput,
+  type StateRuleTerms,
+  type TransferTerms,
 } from './ratebook/index.ts'
 export type { BucketPayee, QuotedLine, QuotedRate, QuoteService, RateQuote } from './quote/index.ts'
 export {
@@ -98,6 +147,14 @@ export function createRatingModule(deps: RatingDeps) {
   })
   return {
     quotes,
+    /**
+     * The terms snapshot of a contract priced over rate-book version `bookId` (ratebook.terms.ts,
+     * docs/rate-books.md "After the sale"); undefined when the tenant has no such version.
+     */
+    async saleTerms(tenantId: number, bookId: number, input: SaleTermsInput): Promise<SaleTerms | undefined> {
+      const book = await store.byId(tenantId, bookId)
+      return book === undefined ? undefined : resolveSaleTerms(book, input)
+    },
     /** Work done when a tenant is created: its quote-signing key. */
     initializeTenant: quoteKeys.initializeTenant,
     /** The sealed quote-signing keys, for identity's sealing passes (start-up, rotation). */

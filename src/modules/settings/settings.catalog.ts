@@ -194,6 +194,31 @@ export const SETTINGS = [
   },
 ] as const satisfies readonly SettingDefinition[]
 
+/**
+ * Ids and keys promised to the issues that will read them (issue 12 §6), so that they can land in any
+ * order without renumbering: a reserved id is never given to another setting, and each is defined
+ * (moved into SETTINGS with this id and key) by the issue that first reads it; ids 16-24 are the
+ * automatic process schedules, whose keys the processes issue chooses. Until then the id is
+ * unknown to the API (404 `setting_not_found`), as any id nothing defines.
+ */
+export const RESERVED_SETTINGS: ReadonlyArray<{ id: number; key: string | null; for: string }> = [
+  { id: 11, key: 'claimNumberFormat', for: 'claims: the claim number pattern' },
+  { id: 12, key: 'claimAuthorizationValidDays', for: 'claims: days an authorization stays valid (default 180)' },
+  { id: 13, key: 'cancelNumberFormat', for: 'cancellations: the cancel request number pattern' },
+  { id: 14, key: 'refundDueDays', for: 'cancellations: days within which a refund is due (default 30)' },
+  { id: 15, key: 'statementDay', for: 'cash and ledgers: the day of the month statements are made' },
+  { id: 16, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 17, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 18, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 19, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 20, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 21, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 22, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 23, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 24, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  { id: 25, key: 'webhookRetryLimit', for: 'webhooks: delivery attempts before an event is given up' },
+]
+
 export type SettingCatalog = typeof SETTINGS
 export type SettingKey = SettingCatalog[number]['key']
 export type SettingId = SettingCatalog[number]['id']

@@ -6,6 +6,7 @@ import {
   SETTING_TYPE_INFO,
   SETTING_TYPES,
   SETTINGS,
+  RESERVED_SETTINGS,
   type SettingDefinition,
 } from './settings.catalog.ts'
 import {
@@ -319,6 +320,29 @@ test('toTypedValue', () => {
   assert.equal(toTypedValue(integer, 60), 60)
   assert.equal(toTypedValue(date, null), null)
   assert.equal(toTypedValue(list, 'MILES'), 'MILES')
+})
+
+test('reserved ids and keys stay free for the issues that define them, or are defined with exactly that id and key', () => {
+  const reservedIds = RESERVED_SETTINGS.map((r) => r.id)
+  assert.equal(new Set(reservedIds).size, reservedIds.length, 'reserved ids are unique')
+  assert.deepEqual(
+    reservedIds,
+    Array.from({ length: 15 }, (_, i) => 11 + i),
+    'ids 11-25 are reserved, in order',
+  )
+  for (const r of RESERVED_SETTINGS) {
+    const byId = SETTINGS.find((s) => s.id === r.id)
+    if (r.key !== null) {
+      const key = r.key.toLowerCase()
+      const byKey = SETTINGS.find((s) => s.key.toLowerCase() === key)
+      assert.equal(
+        byId?.key,
+        byKey?.key,
+        `setting ${r.id} / ${r.key}: the id and the key are defined together or not at all`,
+      )
+    }
+    if (byId === undefined) assert.equal(findDefinition(String(r.id)), undefined, `${r.id} is unknown until defined`)
+  }
 })
 
 test('the catalogue is well formed', () => {

@@ -1,8 +1,8 @@
-// Kysely table types of the contract tables (migrations/2026_11_22_0007_contracts.ts), with the
+// Kysely table types of the contract tables (migrations 0007, 0015 and later), with the
 // shapes of the documents the contract's jsonb columns hold: what was sold, priced and agreed when
 // the contract was written, kept as it was then (the rate book and the parties change afterwards).
 import type { ColumnType, Generated } from 'kysely'
-import type { Json } from './schema.ts'
+import type { Json, JsonValue } from './schema.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type Money = ColumnType<string, string, string>
@@ -185,6 +185,11 @@ export type ContractTable = {
   finalized_at: Date | null
   finalized_by: string | null
   journal_entry_ids: ColumnType<number[], string | undefined, string>
+  /**
+   * The terms the contract is sold under (cancellation, earnings, claims, governing state, lien),
+   * resolved from its rate-book version; null until resolved (contracts sold before migration 0015).
+   */
+  terms: Json<JsonValue> | null
   created_at: Timestamp
   updated_at: Timestamp
   created_by: string
@@ -205,8 +210,30 @@ export type ContractHoldTable = {
 
 export type ContractUniqueValueTable = { tenant_id: number; field_key: string; value: string; contract_id: number }
 
+/**
+ * A change of a contract's status (migration 0015), never updated: creation (CREATE, from null) and
+ * every transition of the state machine that changes the status.
+ */
+export type ContractStatusHistoryTable = {
+  tenant_id: number
+  id: Generated<number>
+  contract_id: number
+  event: string
+  from_status: ContractStatus | null
+  to_status: ContractStatus
+  /** The day from which the contract is in `to_status` (YYYY-MM-DD). */
+  effective_date: string
+  /** CONTRACT, CANCELLATION, CLAIM, PROCESS, …; BACKFILL for rows rebuilt by migration 0015. */
+  source_type: string
+  source_id: number | null
+  occurred_at: Timestamp
+  actor_label: string
+  actor_user_id: number | null
+}
+
 export type ContractTables = {
   contract: ContractTable
   contract_hold: ContractHoldTable
   contract_unique_value: ContractUniqueValueTable
+  contract_status_history: ContractStatusHistoryTable
 }

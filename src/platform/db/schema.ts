@@ -130,6 +130,15 @@ export type AuditLogTable = {
   changes: Json<Record<string, unknown>>
 }
 
+/** An event announced by a committed change (platform/events/outbox.ts); never updated. */
+export type EventOutboxTable = {
+  tenant_id: number
+  id: Generated<number>
+  type: string
+  payload: Json<{ [key: string]: JsonValue }>
+  created_at: Timestamp
+}
+
 export type IdempotencyKeyTable = {
   tenant_id: number
   scope_key: string
@@ -264,7 +273,16 @@ export type RateBookTable = {
 export type RatingCatalogueItemTable = {
   id: Generated<number>
   tenant_id: number
-  kind: 'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE' | 'OPTION' | 'FACTOR_TABLE'
+  kind:
+    | 'PRODUCT'
+    | 'PROGRAM'
+    | 'PLAN'
+    | 'TERM'
+    | 'DEDUCTIBLE'
+    | 'OPTION'
+    | 'FACTOR_TABLE'
+    | 'CANCEL_METHOD'
+    | 'CANCEL_REASON'
   code: string
   first_version: number
   created_at: Timestamp
@@ -330,6 +348,7 @@ export type DB = ContractTables &
     user_role: UserRoleTable
     user_group: UserGroupTable
     audit_log: AuditLogTable
+    event_outbox: EventOutboxTable
     idempotency_key: IdempotencyKeyTable
     general_setting: GeneralSettingTable
     account_holder: AccountHolderTable

@@ -501,6 +501,15 @@ export function createQuoteService(ports: Ports) {
 
   return {
     quotedRate,
+    /**
+     * The customer state a quote was priced for (the dealer's, when the quote named none); null when
+     * it had neither; undefined for an id that is not the tenant's (unknown, altered or cut short).
+     */
+    async quotedState(tenantId: number, quoteId: string): Promise<string | null | undefined> {
+      const claims = verifyQuoteId(await keyOf(tenantId), quoteId)
+      if (!claims || claims.tenantId !== tenantId) return undefined
+      return claims.inputs.customerState ?? null
+    },
     /** The rate-book version a quote was made over (undefined: none was in force); 422 quote_unknown for a foreign or altered id. */
     async quoteBook(ctx: AuthenticatedContext, quoteId: string): Promise<CompiledRateBook | undefined> {
       const claims = verifyQuoteId(await keyOf(ctx.tenantId), quoteId)

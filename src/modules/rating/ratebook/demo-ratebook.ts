@@ -1,6 +1,9 @@
 // The demo tenant's rate book: a VSC with new and used plans, vehicle classes, a state factor and
 // surcharges; GAP with finance limits; tire & wheel; prepaid maintenance. Rates come from a small
-// pricing grid so the book stays readable; the result is an ordinary import-format book.
+// pricing grid so the book stays readable; the result is an ordinary import-format book. It uses every
+// after-sale member too (docs/rate-books.md, "After the sale"): its own cancel methods and reasons,
+// product cancellation rules by reason, state and requester, state rules, earnings per bucket with a
+// curve, claim terms with benefits, and transfer terms.
 import type { RateBookInput, RateInput } from './ratebook.format.ts'
 
 const CLASS_BASE: Record<string, number> = { A: 620, B: 760, C: 980, D: 1340 }
@@ -40,6 +43,12 @@ function vscRate(
     maxRetail: cents(round5(suggested * 1.6)),
   }
 }
+
+/**
+ * Prepaid maintenance is earned as its visits fall due, one every six months: month k has earned the
+ * visits of its completed half-years, of six (a 24-month term earns the rest at its end).
+ */
+const PPM_VISIT_CURVE = Array.from({ length: 36 }, (_, i) => (Math.floor((i + 1) / 6) / 6).toFixed(6))
 
 export function demoRateBook(effectiveDate: string): RateBookInput {
   const newTerms = [
@@ -208,6 +217,15 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
       : []),
   ]
   const makeClass = (make: string, vehicleClass: string) => ({ make, vehicleClass })
+  const platinumClaims = {
+    limitOfLiability: { basis: 'VEHICLE_PURCHASE_PRICE' as const },
+    deductibleApplies: 'PER_VISIT' as const,
+    benefits: [
+      { type: 'RENTAL' as const, perDay: '40.00', maxDays: 5 },
+      { type: 'TOWING' as const, perOccurrence: '100.00' },
+      { type: 'TRIP_INTERRUPTION' as const, perDay: '100.00', maxDays: 3, maxAmount: '300.00' },
+    ],
+  }
 
   return {
     formatVersion: 1,
@@ -219,31 +237,57 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
         label: 'Claims reserve',
         group: 'RESERVE',
         payee: { role: 'ACCOUNT_HOLDER', kind: 'INSURER', businessKey: 'INS-FCI' },
+        earnings: { method: 'PRO_RATA_DAYS' },
       },
       {
         code: 'PRM',
         label: 'CLIP premium',
         group: 'CLIP_PREMIUM',
         payee: { role: 'ACCOUNT_HOLDER', kind: 'INSURER', businessKey: 'INS-FCI' },
+        // The insurer keeps the premium of the policy backing the contract: earned at once, never refunded.
+        earnings: { method: 'IMMEDIATE' },
+        refundable: false,
       },
       {
         code: 'GRS',
         label: 'GAP reserve',
         group: 'RESERVE',
         payee: { role: 'ACCOUNT_HOLDER', kind: 'INSURER', businessKey: 'INS-GPI' },
+        // GAP exposure falls as the loan is paid down: earned early.
+        earnings: { method: 'RULE_OF_78', monthCounting: 'STARTED' },
       },
       {
         code: 'TWR',
         label: 'Tire & wheel reserve',
         group: 'RESERVE',
         payee: { role: 'ACCOUNT_HOLDER', kind: 'INSURER', businessKey: 'INS-GPI' },
+        // Road hazards grow with tire wear: earned late.
+        earnings: { method: 'REVERSE_RULE_OF_78' },
       },
-      { code: 'PMR', label: 'Maintenance reserve', group: 'RESERVE', payee: { role: 'ADMINISTRATOR' } },
+      {
+        code: 'PMR',
+        label: 'Maintenance reserve',
+        group: 'RESERVE',
+        payee: { role: 'ADMINISTRATOR' },
+        earnings: { method: 'CURVE', curve: 'PPM_VISITS' },
+      },
       { code: 'ADM', label: 'Admin fee', group: 'ADMIN_FEE', payee: { role: 'ADMINISTRATOR' } },
-      { code: 'COM', label: 'Agent commission', group: 'COMMISSION', payee: { role: 'DEALER_AGENT' } },
+      {
+        code: 'COM',
+        label: 'Agent commission',
+        group: 'COMMISSION',
+        payee: { role: 'DEALER_AGENT' },
+        earnings: { method: 'IMMEDIATE' },
+      },
       { code: 'PCK', label: 'Dealer pack', group: 'DEALER_PACK', payee: { role: 'SELLING_DEALER' } },
       { code: 'PRT', label: 'Dealer participation', group: 'DEALER_PARTICIPATION', payee: { role: 'SELLING_DEALER' } },
-      { code: 'OVR', label: 'Agent override', group: 'COMMISSION', payee: { role: 'DEALER_AGENT' } },
+      {
+        code: 'OVR',
+        label: 'Agent override',
+        group: 'COMMISSION',
+        payee: { role: 'DEALER_AGENT' },
+        earnings: { method: 'IMMEDIATE' },
+      },
     ],
     vehicleClasses: [
       { code: 'A', description: 'Economy and mainstream imports' },
@@ -535,6 +579,7 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
                 criteria: 'vehicleAge <= 1 AND odometer <= 5000',
                 coverageGroups: coverageGroups('PLAT'),
                 terms: newTerms.map((t) => ({ ...t, milesBasis: 'FROM_ZERO' as const })),
+                claims: platinumClaims,
               },
               {
                 code: 'PLAT-USED',
@@ -544,6 +589,7 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
                 criteria: 'vehicleAge <= 8 AND odometer <= 100000',
                 coverageGroups: coverageGroups('PLAT'),
                 terms: usedTerms,
+                claims: { ...platinumClaims, waitingPeriodDays: 30, waitingPeriodMiles: 1000 },
               },
             ],
           },
@@ -559,6 +605,14 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
                 criteria: 'vehicleAge <= 10 AND odometer <= 100000',
                 coverageGroups: coverageGroups('GOLD'),
                 terms: usedTerms,
+                claims: {
+                  waitingPeriodDays: 30,
+                  waitingPeriodMiles: 1000,
+                  limitOfLiability: { basis: 'AMOUNT', amount: '15000.00' },
+                  perClaimLimit: '5000.00',
+                  deductibleApplies: 'PER_REPAIR',
+                  benefits: [{ type: 'RENTAL', perDay: '35.00', maxDays: 5 }],
+                },
               },
             ],
           },
@@ -577,6 +631,26 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
             ],
           },
         ],
+        cancellation: {
+          method: 'PRO_RATA_LESSER_TIME_MILES',
+          fee: { amount: '50.00', keptBy: 'ADMINISTRATOR' },
+          freeLookDays: 60,
+          deductClaims: true,
+          refundIssuer: 'ADMINISTRATOR',
+          rules: [
+            // A repossession is refunded short rate, with a percentage fee the dealer keeps.
+            {
+              reasons: ['REPOSSESSION'],
+              method: 'SHORT_RATE_90',
+              fee: { percent: '10', percentOf: 'REFUND', max: '75.00', keptBy: 'DEALER' },
+            },
+            // New York: pro rata by days, whatever the reason.
+            { states: ['NY'], method: 'PRO_RATA_DAYS' },
+            // A dealer's own cancels are refunded by the dealer.
+            { requestedBy: ['DEALER'], refundIssuer: 'DEALER' },
+          ],
+        },
+        transfer: { allowed: true, fee: '50.00', withinDays: 30, dealerMayOwn: false },
       },
       {
         code: 'GAP',
@@ -625,6 +699,17 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
             ],
           },
         ],
+        cancellation: {
+          method: 'RULE_OF_78',
+          fee: { amount: '25.00' },
+          freeLookDays: 30,
+          deductClaims: false,
+          // A loan paid off or refinanced ends GAP coverage: pro rata by months, no fee.
+          rules: [
+            { reasons: ['EARLY_PAYOFF', 'GAP_REFINANCE'], method: 'PRO_RATA_MONTHS_NEAREST_15', fee: { amount: 0 } },
+          ],
+        },
+        transfer: { allowed: false },
       },
       {
         code: 'TW',
@@ -671,10 +756,21 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
                   { code: '36-0', months: 36, miles: 0 },
                   { code: '60-0', months: 60, miles: 0 },
                 ],
+                claims: {
+                  perClaimLimit: '1500.00',
+                  benefits: [{ type: 'ROADSIDE', perOccurrence: '75.00', maxAmount: '300.00' }],
+                },
               },
             ],
           },
         ],
+        cancellation: {
+          method: 'PRO_RATA_DAYS',
+          fee: { amount: '25.00', percent: '10', percentOf: 'PRICE' },
+          // California: a longer free look for tire & wheel.
+          rules: [{ states: ['CA'], freeLookDays: 60 }],
+        },
+        transfer: { allowed: true, fee: '25.00', dealerMayOwn: true },
       },
       {
         code: 'PPM',
@@ -719,8 +815,95 @@ export function demoRateBook(effectiveDate: string): RateBookInput {
             ],
           },
         ],
+        // Visits are counted by months: the lesser of months and miles, and the dealer refunds.
+        cancellation: { method: 'PRO_RATA_LESSER_MONTHS_MILES', refundIssuer: 'DEALER' },
       },
     ],
     rates,
+    cancelMethods: [
+      { code: 'PRO_RATA_DAYS', name: 'Pro rata by days', formula: 'PRO_RATA_DAYS' },
+      {
+        code: 'PRO_RATA_MONTHS_NEAREST_15',
+        name: 'Pro rata by months (a month counts from its 15th day)',
+        formula: 'PRO_RATA_MONTHS',
+        monthCounting: 'NEAREST_15',
+      },
+      {
+        code: 'PRO_RATA_LESSER_TIME_MILES',
+        name: 'Pro rata, the lesser of days or miles',
+        formula: 'PRO_RATA_LESSER_TIME_MILES',
+      },
+      {
+        code: 'PRO_RATA_LESSER_MONTHS_MILES',
+        name: 'Pro rata, the lesser of months or miles',
+        formula: 'PRO_RATA_LESSER_TIME_MILES',
+        timeBasis: 'MONTHS',
+      },
+      { code: 'RULE_OF_78', name: 'Rule of 78', formula: 'RULE_OF_78' },
+      {
+        code: 'SHORT_RATE_90',
+        name: 'Short rate, 90 % of pro rata by days',
+        formula: 'SHORT_RATE',
+        shortRatePercent: '90',
+      },
+      { code: 'FLAT_100', name: 'A flat 100.00', formula: 'FIXED_AMOUNT', fixedAmount: '100.00' },
+      { code: 'FULL', name: 'Full refund', formula: 'FULL' },
+    ],
+    cancelReasons: [
+      { code: 'CUSTOMER_REQUEST', name: 'Customer request', requestedBy: ['CUSTOMER', 'DEALER', 'ADMIN'] },
+      {
+        code: 'TRADE_IN',
+        name: 'Vehicle traded in',
+        requestedBy: ['CUSTOMER', 'DEALER', 'ADMIN'],
+        requiredDocuments: ['ODOMETER_STATEMENT'],
+        endsGap: 'SALE',
+      },
+      {
+        code: 'EARLY_PAYOFF',
+        name: 'Loan paid off early',
+        requestedBy: ['CUSTOMER', 'LIENHOLDER', 'ADMIN'],
+        requiresPayoffDate: true,
+        requiredDocuments: ['PAYOFF_LETTER'],
+        endsGap: 'PAYOFF',
+      },
+      {
+        code: 'GAP_REFINANCE',
+        name: 'Loan refinanced (GAP)',
+        requestedBy: ['CUSTOMER', 'LIENHOLDER', 'ADMIN'],
+        requiresPayoffDate: true,
+        requiredDocuments: ['PAYOFF_LETTER'],
+        productTypes: ['GAP'],
+        endsGap: 'REFINANCE',
+      },
+      {
+        code: 'REPOSSESSION',
+        name: 'Repossession',
+        requestedBy: ['LIENHOLDER', 'DEALER', 'ADMIN'],
+        requiredDocuments: ['REPOSSESSION_NOTICE'],
+        refundPayee: 'LIENHOLDER',
+        endsGap: 'REPOSSESSION',
+      },
+      {
+        code: 'TOTAL_LOSS',
+        name: 'Total loss',
+        requestedBy: ['CUSTOMER', 'DEALER', 'LIENHOLDER', 'ADMIN'],
+        requiredDocuments: ['TOTAL_LOSS_STATEMENT'],
+        productTypes: ['VSC', 'GAP', 'TIRE_WHEEL', 'PPM'],
+        endsGap: 'TOTAL_LOSS',
+      },
+      {
+        code: 'SALE_UNWOUND',
+        name: 'Sale unwound',
+        requestedBy: ['DEALER', 'ADMIN'],
+        forcesFullRefund: true,
+        refundPayee: 'DEALER',
+      },
+    ],
+    stateRules: [
+      { state: 'CA', freeLookDays: 60, cancelFeeMax: '50.00', cancelFeeMaxPercent: '10' },
+      { state: 'NY', cancelFeeMax: '50.00', claimsDeductible: false },
+      { state: 'FL', freeLookDays: 30, cancelFeeMaxPercent: '10', claimsDeductible: false },
+    ],
+    earningsCurves: [{ code: 'PPM_VISITS', name: 'Prepaid maintenance, by visit', cumulative: PPM_VISIT_CURVE }],
   }
 }

@@ -4,10 +4,19 @@
 // It knows the book only: how a quote reply is written is the quote writer's business.
 import { Decimal, toCents } from '../../../platform/money.ts'
 import { compileCriteria, parseCriteria, type CompiledCriteria } from '../criteria/index.ts'
+import {
+  cancelMethodsOf,
+  cancelMethodTerms,
+  cancelReasonsOf,
+  cancelReasonTerms,
+  type CancelMethodTerms,
+  type CancelReasonTerms,
+} from './ratebook.defaults.ts'
 import type { CustomFieldInput, QuoteInput } from './ratebook.format.ts'
 import { factsOf, type RateBook } from './ratebook.rules.ts'
 
-export type CatalogueKind = 'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE' | 'OPTION' | 'FACTOR_TABLE'
+export type CatalogueKind =
+  'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE' | 'OPTION' | 'FACTOR_TABLE' | 'CANCEL_METHOD' | 'CANCEL_REASON'
 /** Catalogue ids by kind and code (scoped codes: 'PLAN/TERM', 'PRODUCT/DEDUCTIBLE', 'PRODUCT/OPTION'). */
 export type CatalogueIds = ReadonlyMap<string, number>
 export const catalogueKey = (kind: CatalogueKind, code: string) => `${kind}:${code}`
@@ -138,6 +147,14 @@ export type CompiledRateBook = {
   planById: ReadonlyMap<number, IndexedPlan>
   factorTableById: ReadonlyMap<number, IndexedFactorTable>
   disbursementCodes: ReadonlyMap<string, DisbursementCode>
+  /** The cancel methods of the version (its own, or the defaults), in the book's order, with their catalogue ids. */
+  cancelMethods: readonly CancelMethodTerms[]
+  cancelMethodById: ReadonlyMap<number, CancelMethodTerms>
+  cancelMethodByCode: ReadonlyMap<string, CancelMethodTerms>
+  /** The cancel reasons of the version (its own, or the defaults), in the book's order, with their catalogue ids. */
+  cancelReasons: readonly CancelReasonTerms[]
+  cancelReasonById: ReadonlyMap<number, CancelReasonTerms>
+  cancelReasonByCode: ReadonlyMap<string, CancelReasonTerms>
   /** The first candidate rate (class-specific ones before '*' ones, most specific first) that `accept` takes. */
   findRate(
     planId: number,
@@ -347,6 +364,8 @@ export function compileRateBook(bookId: number, version: number, book: RateBook,
     list.push({ type: w.type, months: w.months, miles: w.miles })
     warranties.set(w.make, list)
   }
+  const cancelMethods = cancelMethodsOf(book).map((m) => cancelMethodTerms(id('CANCEL_METHOD', m.code), m))
+  const cancelReasons = cancelReasonsOf(book).map((r) => cancelReasonTerms(id('CANCEL_REASON', r.code), r))
   const empty: IndexedRate[] = []
   // Built on first use: a cell per plan, term and class a quote has asked for.
   const cells = new Map<string, TermCell | null>()
@@ -362,6 +381,12 @@ export function compileRateBook(bookId: number, version: number, book: RateBook,
     planById,
     factorTableById: new Map([...factorTables.values()].map((t) => [t.id, t])),
     disbursementCodes: new Map(book.disbursementCodes.map((c) => [c.code, c])),
+    cancelMethods,
+    cancelMethodById: new Map(cancelMethods.map((m) => [m.id, m])),
+    cancelMethodByCode: new Map(cancelMethods.map((m) => [m.code, m])),
+    cancelReasons,
+    cancelReasonById: new Map(cancelReasons.map((r) => [r.id, r])),
+    cancelReasonByCode: new Map(cancelReasons.map((r) => [r.code, r])),
     findRate(planId, termId, deductibleId, vehicleClass, accept) {
       const key = `${planId}|${termId}|${deductibleId}|`
       return (

@@ -3,6 +3,7 @@
 // between parts, money, dates and criteria are checked by ratebook.rules.ts, which reports every
 // problem with its location.
 import { Type, type Static } from 'typebox'
+import { MONTH_COUNTING } from '../../../platform/calendar.ts'
 
 export const RATE_BOOK_FORMAT_VERSION = 1
 
@@ -49,6 +50,59 @@ export const QUOTE_INPUTS = [
 ] as const
 export type QuoteInput = (typeof QUOTE_INPUTS)[number]
 
+// The terms a contract is sold under (money.md; docs/rate-books.md, "After the sale"): all optional,
+// with defaults applied when a contract's terms are resolved (ratebook.terms.ts), never stored.
+
+/** The refund formulas of money.md ("Unearned fraction U of a cancel"). */
+export const CANCEL_FORMULAS = [
+  'PRO_RATA_DAYS',
+  'PRO_RATA_MONTHS',
+  'PRO_RATA_MILES',
+  'PRO_RATA_LESSER_TIME_MILES',
+  'PRO_RATA_GREATER_TIME_MILES',
+  'RULE_OF_78',
+  'MEAN_PR_R78',
+  'SHORT_RATE',
+  'FIXED_AMOUNT',
+  'FULL',
+  'NONE',
+] as const
+export type CancelFormula = (typeof CANCEL_FORMULAS)[number]
+/** The time part of a formula that combines time with miles, or of a short rate. */
+export const TIME_BASES = ['DAYS', 'MONTHS'] as const
+export type TimeBasis = (typeof TIME_BASES)[number]
+export const CANCEL_REQUESTERS = ['CUSTOMER', 'DEALER', 'LIENHOLDER', 'ADMIN'] as const
+export type CancelRequester = (typeof CANCEL_REQUESTERS)[number]
+/** AUTO: the lien holder while the lien is unreleased, else the customer (payloads §6). */
+export const REFUND_PAYEES = ['AUTO', 'CUSTOMER', 'LIENHOLDER', 'DEALER'] as const
+export type RefundPayee = (typeof REFUND_PAYEES)[number]
+/** What ends a GAP contract. */
+export const GAP_ENDINGS = ['PAYOFF', 'REFINANCE', 'SALE', 'REPOSSESSION', 'TOTAL_LOSS'] as const
+export type GapEnding = (typeof GAP_ENDINGS)[number]
+export const FEE_BASES = ['PRICE', 'REFUND'] as const
+export type FeeBasis = (typeof FEE_BASES)[number]
+/** Who keeps a cancel fee, who issues a refund. */
+export const FEE_KEEPERS = ['ADMINISTRATOR', 'DEALER'] as const
+export type FeeKeeper = (typeof FEE_KEEPERS)[number]
+export const REFUND_ISSUERS = ['ADMINISTRATOR', 'DEALER'] as const
+export type RefundIssuer = (typeof REFUND_ISSUERS)[number]
+/** How a line of the price is earned over the term (money.md, "Earnings"). */
+export const EARNINGS_METHODS = [
+  'PRO_RATA_DAYS',
+  'PRO_RATA_MONTHS',
+  'RULE_OF_78',
+  'REVERSE_RULE_OF_78',
+  'IMMEDIATE',
+  'CURVE',
+] as const
+export type EarningsMethod = (typeof EARNINGS_METHODS)[number]
+export const LIABILITY_BASES = ['CONTRACT_PRICE', 'VEHICLE_PURCHASE_PRICE', 'AMOUNT', 'NONE'] as const
+export type LiabilityBasis = (typeof LIABILITY_BASES)[number]
+export const DEDUCTIBLE_APPLIES = ['PER_VISIT', 'PER_REPAIR'] as const
+export type DeductibleApplies = (typeof DEDUCTIBLE_APPLIES)[number]
+export const BENEFIT_TYPES = ['RENTAL', 'TOWING', 'TRIP_INTERRUPTION', 'ROADSIDE'] as const
+export type BenefitType = (typeof BENEFIT_TYPES)[number]
+
 const CODE_PATTERN = '^[A-Z0-9][A-Z0-9_.-]{0,39}$'
 const Code = (description: string) =>
   Type.String({
@@ -62,6 +116,10 @@ const Money = Type.Union([Type.String({ maxLength: 20 }), Type.Number()], {
 })
 const IsoDate = Type.String({ maxLength: 10, description: 'A calendar date, YYYY-MM-DD.' })
 const Criteria = Type.String({ maxLength: 10_000, description: 'Criteria in the rule language of docs/criteria.md.' })
+/** A percentage or a fraction: a decimal string or a number (places and range checked by ratebook.rules.ts). */
+const DecimalValue = (description: string) =>
+  Type.Union([Type.String({ maxLength: 20 }), Type.Number()], { description })
+const StateCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'A USPS state or territory code, e.g. TX.' })
 const Buckets = Type.Record(Type.String({ pattern: CODE_PATTERN }), Money, {
   description: 'Amount per disbursement code.',
 })
@@ -86,6 +144,24 @@ export const DisbursementCodeSchema = Type.Object(
             'Receiver of the bucket. ACCOUNT_HOLDER needs kind and businessKey; the default is ADMINISTRATOR.',
         },
       ),
+    ),
+    earnings: Type.Optional(
+      Type.Object(
+        {
+          method: enumOf(EARNINGS_METHODS),
+          curve: Type.Optional(Code('An earnings curve of the book (method CURVE only).')),
+          monthCounting: Type.Optional(
+            enumOf(MONTH_COUNTING, 'How months elapsed are counted (month-based methods only); default COMPLETED.'),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: "How the bucket's amount is earned over the term; default PRO_RATA_DAYS.",
+        },
+      ),
+    ),
+    refundable: Type.Optional(
+      Type.Boolean({ description: "Whether the bucket's unearned share is refunded at a cancel; default true." }),
     ),
   },
   { additionalProperties: false },
@@ -236,6 +312,38 @@ export const PlanSchema = Type.Object(
     ),
     customFields: Type.Optional(Type.Array(CustomFieldSchema, { maxItems: 100 })),
     terms: Type.Array(TermSchema, { minItems: 1, maxItems: 200 }),
+    claims: Type.Optional(
+      Type.Object(
+        {
+          waitingPeriodDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+          waitingPeriodMiles: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+          limitOfLiability: Type.Optional(
+            Type.Object(
+              { basis: enumOf(LIABILITY_BASES), amount: Type.Optional(Money) },
+              { additionalProperties: false, description: 'What all claims of a contract may add up to.' },
+            ),
+          ),
+          perClaimLimit: Type.Optional(Money),
+          deductibleApplies: Type.Optional(enumOf(DEDUCTIBLE_APPLIES)),
+          benefits: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  type: enumOf(BENEFIT_TYPES),
+                  perDay: Type.Optional(Money),
+                  maxDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+                  perOccurrence: Type.Optional(Money),
+                  maxAmount: Type.Optional(Money),
+                },
+                { additionalProperties: false },
+              ),
+              { maxItems: BENEFIT_TYPES.length },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: "The plan's claim terms." },
+      ),
+    ),
   },
   { additionalProperties: false },
 )
@@ -269,6 +377,101 @@ export const OptionSchema = Type.Object(
   { additionalProperties: false },
 )
 
+export const CancelFeeSchema = Type.Object(
+  {
+    amount: Type.Optional(Money),
+    percent: Type.Optional(DecimalValue('Per cent of `percentOf`, above 0 and at most 100, four places at most.')),
+    percentOf: Type.Optional(enumOf(FEE_BASES)),
+    max: Type.Optional(Money),
+    keptBy: Type.Optional(enumOf(FEE_KEEPERS)),
+  },
+  {
+    additionalProperties: false,
+    description: 'A cancel fee: an amount, a percentage (capped by max), or the smaller of both.',
+  },
+)
+
+export const CancellationRuleSchema = Type.Object(
+  {
+    reasons: Type.Optional(Type.Array(Code('Cancel reason code.'), { minItems: 1, maxItems: 100 })),
+    states: Type.Optional(Type.Array(StateCode, { minItems: 1, maxItems: 60 })),
+    requestedBy: Type.Optional(Type.Array(enumOf(CANCEL_REQUESTERS), { minItems: 1, maxItems: 4 })),
+    method: Type.Optional(Code('Cancel method code.')),
+    fee: Type.Optional(CancelFeeSchema),
+    freeLookDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+    deductClaims: Type.Optional(Type.Boolean()),
+    refundIssuer: Type.Optional(enumOf(REFUND_ISSUERS)),
+  },
+  {
+    additionalProperties: false,
+    description: "Overrides for the cancels it matches (first match wins); an absent member keeps the product's.",
+  },
+)
+
+export const CancellationSchema = Type.Object(
+  {
+    method: Type.Optional(Code('Cancel method code.')),
+    fee: Type.Optional(CancelFeeSchema),
+    freeLookDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+    deductClaims: Type.Optional(Type.Boolean()),
+    refundIssuer: Type.Optional(enumOf(REFUND_ISSUERS)),
+    rules: Type.Optional(Type.Array(CancellationRuleSchema, { maxItems: 100 })),
+  },
+  { additionalProperties: false, description: "The product's cancellation terms." },
+)
+
+export const CancelMethodSchema = Type.Object(
+  {
+    code: Code('Cancel method code, unique in the book.'),
+    name: Name,
+    formula: enumOf(CANCEL_FORMULAS),
+    timeBasis: Type.Optional(enumOf(TIME_BASES, 'LESSER/GREATER of time and miles and SHORT_RATE; default DAYS.')),
+    monthCounting: Type.Optional(enumOf(MONTH_COUNTING, 'When months are counted; default COMPLETED.')),
+    shortRatePercent: Type.Optional(DecimalValue('SHORT_RATE only: the per cent of the pro rata refund.')),
+    fixedAmount: Type.Optional(Money),
+  },
+  { additionalProperties: false },
+)
+
+export const CancelReasonSchema = Type.Object(
+  {
+    code: Code('Cancel reason code, unique in the book.'),
+    name: Name,
+    requestedBy: Type.Array(enumOf(CANCEL_REQUESTERS), { minItems: 1, maxItems: 4 }),
+    forcesFullRefund: Type.Optional(Type.Boolean()),
+    waivesFee: Type.Optional(Type.Boolean()),
+    requiresPayoffDate: Type.Optional(Type.Boolean()),
+    requiredDocuments: Type.Optional(Type.Array(Code('Document type code.'), { maxItems: 20 })),
+    refundPayee: Type.Optional(enumOf(REFUND_PAYEES)),
+    productTypes: Type.Optional(Type.Array(enumOf(PRODUCT_TYPES), { minItems: 1, maxItems: PRODUCT_TYPES.length })),
+    endsGap: Type.Optional(enumOf(GAP_ENDINGS)),
+  },
+  { additionalProperties: false },
+)
+
+export const StateRuleSchema = Type.Object(
+  {
+    state: StateCode,
+    freeLookDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+    cancelFeeMax: Type.Optional(Money),
+    cancelFeeMaxPercent: Type.Optional(DecimalValue('The largest fee as per cent of the price, 0 to 100.')),
+    claimsDeductible: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+export const EarningsCurveSchema = Type.Object(
+  {
+    code: Code('Earnings curve code, unique in the book.'),
+    name: Name,
+    cumulative: Type.Array(DecimalValue('The fraction earned by the end of the month: 0 to 1, six places at most.'), {
+      minItems: 1,
+      maxItems: 240,
+    }),
+  },
+  { additionalProperties: false },
+)
+
 export const ProductSchema = Type.Object(
   {
     code: Code('Product code, unique in the book.'),
@@ -294,6 +497,18 @@ export const ProductSchema = Type.Object(
     options: Type.Optional(Type.Array(OptionSchema, { maxItems: 200 })),
     customFields: Type.Optional(Type.Array(CustomFieldSchema, { maxItems: 100 })),
     programs: Type.Array(ProgramSchema, { minItems: 1, maxItems: 200 }),
+    cancellation: Type.Optional(CancellationSchema),
+    transfer: Type.Optional(
+      Type.Object(
+        {
+          allowed: Type.Boolean(),
+          fee: Type.Optional(Money),
+          withinDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+          dealerMayOwn: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false, description: 'Whether and how a contract passes to a new owner.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 )
@@ -336,6 +551,10 @@ export const RateBookSchema = Type.Object(
     products: Type.Array(ProductSchema, { minItems: 1, maxItems: 200 }),
     rates: Type.Optional(Type.Array(RateSchema, { maxItems: 1_000_000 })),
     ratesCsv: Type.Optional(Type.String({ description: 'Rates as CSV text (docs/rate-books.md); added to `rates`.' })),
+    cancelMethods: Type.Optional(Type.Array(CancelMethodSchema, { minItems: 1, maxItems: 100 })),
+    cancelReasons: Type.Optional(Type.Array(CancelReasonSchema, { minItems: 1, maxItems: 100 })),
+    stateRules: Type.Optional(Type.Array(StateRuleSchema, { maxItems: 60 })),
+    earningsCurves: Type.Optional(Type.Array(EarningsCurveSchema, { maxItems: 100 })),
   },
   { additionalProperties: false },
 )
@@ -344,3 +563,11 @@ export type RateBookInput = Static<typeof RateBookSchema>
 export type RateInput = Static<typeof RateSchema>
 export type ProductInput = Static<typeof ProductSchema>
 export type CustomFieldInput = Static<typeof CustomFieldSchema>
+export type CancelMethodInput = Static<typeof CancelMethodSchema>
+export type CancelReasonInput = Static<typeof CancelReasonSchema>
+export type CancelFeeInput = Static<typeof CancelFeeSchema>
+export type CancellationInput = Static<typeof CancellationSchema>
+export type StateRuleInput = Static<typeof StateRuleSchema>
+export type EarningsCurveInput = Static<typeof EarningsCurveSchema>
+export type DisbursementCodeInput = Static<typeof DisbursementCodeSchema>
+export type PlanInput = Static<typeof PlanSchema>

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { demoRateBook } from './demo-ratebook.ts'
+import { DEFAULT_CANCEL_METHODS, DEFAULT_CANCEL_REASONS } from './ratebook.defaults.ts'
 import {
   bucketTotal,
   catalogueItemsOf,
@@ -1140,7 +1141,24 @@ describe('catalogueItemsOf and summarize', () => {
       { kind: 'PROGRAM', code: 'PG2' },
       { kind: 'PLAN', code: 'Q1' },
       { kind: 'TERM', code: 'Q1/12-0' },
+      // The book has no cancel methods or reasons of its own: the defaults are its items, last.
+      ...DEFAULT_CANCEL_METHODS.map((m) => ({ kind: 'CANCEL_METHOD', code: m.code })),
+      ...DEFAULT_CANCEL_REASONS.map((r) => ({ kind: 'CANCEL_REASON', code: r.code })),
     ])
+  })
+
+  test("a book's own cancel methods and reasons are its items instead of the defaults", () => {
+    const b = clone()
+    b.cancelMethods = [{ code: 'PR', name: 'Pro rata', formula: 'PRO_RATA_DAYS' }]
+    b.cancelReasons = [{ code: 'ASKED', name: 'Asked', requestedBy: ['CUSTOMER'] }]
+    product(b).cancellation = { method: 'PR' }
+    assert.deepEqual(
+      catalogueItemsOf(bookOf(b)).filter((i) => i.kind.startsWith('CANCEL_')),
+      [
+        { kind: 'CANCEL_METHOD', code: 'PR' },
+        { kind: 'CANCEL_REASON', code: 'ASKED' },
+      ],
+    )
   })
 
   test('catalogue codes of the demo book are unique', () => {

@@ -6,7 +6,10 @@ import { compileSchemaValidator } from '../../../platform/http/validation.ts'
 import { Decimal, formatMoney, parseDecimal, parseMoney, sumMoney } from '../../../platform/money.ts'
 import { isIsoDate } from '../../../platform/calendar.ts'
 import { parseCriteria, CriteriaSyntaxError, type CriteriaNode, type Operand } from '../criteria/index.ts'
+import type { CatalogueKind } from './ratebook.compiled.ts'
+import { cancelMethodsOf, cancelReasonsOf } from './ratebook.defaults.ts'
 import { factTypeProblems, isQuoteFact } from './ratebook.facts.ts'
+import { checkSaleTerms, normalizeSaleTerms } from './ratebook.terms.rules.ts'
 import {
   RateBookSchema,
   RateSchema,
@@ -660,8 +663,11 @@ function checkSemantics(
     return { ...rest, buckets, suggestedRetail: suggested, minRetail, maxRetail, retailLocked: locked }
   })
 
+  // The after-sale members (cancellation, earnings, claims, transfer): ratebook.terms.rules.ts.
+  checkSaleTerms(book, rates, (path, code, message) => problems.add({ file, path, code, message }))
+
   if (problems.count > 0) return null
-  return {
+  return normalizeSaleTerms({
     formatVersion: book.formatVersion,
     effectiveDate: book.effectiveDate,
     ...(book.description === undefined ? {} : { description: book.description }),
@@ -679,7 +685,12 @@ function checkSemantics(
     factorTables: normFactorTables,
     products,
     rates: normRates,
-  }
+    // Present only when the book has them: a book without them keeps the normal form (and checksum) it had.
+    ...(book.cancelMethods === undefined ? {} : { cancelMethods: book.cancelMethods }),
+    ...(book.cancelReasons === undefined ? {} : { cancelReasons: book.cancelReasons }),
+    ...(book.stateRules === undefined ? {} : { stateRules: book.stateRules }),
+    ...(book.earningsCurves === undefined ? {} : { earningsCurves: book.earningsCurves }),
+  })
 }
 
 function checkBuckets(
@@ -734,10 +745,12 @@ export function bucketTotal(buckets: Readonly<Record<string, number>>): Decimal 
   return sumMoney(Object.values(buckets).map((v) => new Decimal(v)))
 }
 
-/** Every catalogue item a book defines, with its scoped code (see rating_catalogue_item). */
-export function catalogueItemsOf(
-  book: RateBook,
-): Array<{ kind: 'PRODUCT' | 'PROGRAM' | 'PLAN' | 'TERM' | 'DEDUCTIBLE' | 'OPTION' | 'FACTOR_TABLE'; code: string }> {
+/**
+ * Every catalogue item a book defines, with its scoped code (see rating_catalogue_item). Cancel
+ * methods and reasons are book-wide codes, and a book without its own has the default ones
+ * (ratebook.defaults.ts), which are items too: their ids are the same in every version.
+ */
+export function catalogueItemsOf(book: RateBook): Array<{ kind: CatalogueKind; code: string }> {
   const items: ReturnType<typeof catalogueItemsOf> = []
   for (const t of book.factorTables ?? []) items.push({ kind: 'FACTOR_TABLE', code: t.code })
   for (const p of book.products) {
@@ -752,6 +765,9 @@ export function catalogueItemsOf(
       }
     }
   }
+  // Last, so that the items of a book without these members are numbered as they were before them.
+  for (const m of cancelMethodsOf(book)) items.push({ kind: 'CANCEL_METHOD', code: m.code })
+  for (const r of cancelReasonsOf(book)) items.push({ kind: 'CANCEL_REASON', code: r.code })
   return items
 }
 

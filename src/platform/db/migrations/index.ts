@@ -13,6 +13,9 @@ import * as contractLookups from './2026_11_22_0010_contract_lookups.ts'
 import * as sealedSecrets from './2026_11_22_0011_sealed_secrets.ts'
 import * as sealedQuoteAndLinkKeys from './2026_11_22_0012_sealed_quote_and_link_keys.ts'
 import * as tenantPrimaryKeys from './2026_11_26_0013_tenant_primary_keys.ts'
+import * as cancelCatalogueKinds from './2026_11_26_0014_cancel_catalogue_kinds.ts'
+import * as contractStatusHistory from './2026_11_26_0015_contract_status_history.ts'
+import * as eventOutbox from './2026_11_26_0016_event_outbox.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -28,4 +31,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0011_sealed_secrets': sealedSecrets,
   '2026_11_22_0012_sealed_quote_and_link_keys': sealedQuoteAndLinkKeys,
   '2026_11_26_0013_tenant_primary_keys': tenantPrimaryKeys,
+  '2026_11_26_0014_cancel_catalogue_kinds': cancelCatalogueKinds,
+  '2026_11_26_0015_contract_status_history': contractStatusHistory,
+  '2026_11_26_0016_event_outbox': eventOutbox,
 }

@@ -1,0 +1,256 @@
+// The servicing port (docs/contracts.md "Servicing port"): how the modules that change a contract
+// after the sale (cancellations, claims, processes) lock it, move it through the state machine and
+// read its history and terms, always inside the caller's transaction. Every status change goes
+// through the status recorder (contract-history.ts): a history row, an audit record, an outbox
+// event and the parties' last contract date, so no caller keeps them itself.
+import type { Transaction } from 'kysely'
+import { isIsoDate } from '../../platform/calendar.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import type {
+  ContractStatus,
+  CoverageSnapshot,
+  FinanceSnapshot,
+  LienHolderSnapshot,
+  PricingSnapshot,
+  VehicleSnapshot,
+} from '../../platform/db/schema.contracts.ts'
+import type { DB, JsonValue } from '../../platform/db/schema.ts'
+import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import { isStorableId } from '../../platform/ids.ts'
+import type { Window } from '../../platform/http/pagination.ts'
+import {
+  recordedContract,
+  toStatusChange,
+  type ContractEventSource,
+  type RecordedChange,
+  type StatusChange,
+} from './contract-history.ts'
+import { contractErrors } from './contract.errors.ts'
+import * as repo from './contract.repository.ts'
+import { statusOn, type ContractEvent } from './contract.rules.ts'
+import type { ChangeFacts, ContractCore } from './contract.service.ts'
+import type { ContractTerms } from './contract-terms.ts'
+
+/** The status changes a servicing module may apply (finalization posts and is the contract routes' own). */
+export type ServicingEvent = Extract<ContractEvent, 'ACTIVATE' | 'VOID' | 'EXPIRE' | 'CANCEL' | 'REINSTATE'>
+
+/** A contract as a servicing module needs it, read under the row lock. */
+export type ServicedContract = {
+  id: number
+  contractNumber: string
+  /** The status the event is judged from: a finalized contract in effect is ACTIVE (currentStatus). */
+  status: ContractStatus
+  /** The row version (ETag); a status change increments it. */
+  version: number
+  dealerId: number
+  customerId: number
+  productType: string
+  productId: number
+  planId: number
+  rateBookId: number
+  saleDate: string
+  effectiveDate: string
+  expirationDate: string
+  saleOdometer: number | null
+  expirationOdometer: number | null
+  /** What was sold (product, plan, term with months and miles, the rate-book version, …). */
+  coverage: CoverageSnapshot
+  /** Every amount in whole cents; each priced line with its payee; the options. */
+  pricing: PricingSnapshot
+  vehicle: VehicleSnapshot
+  finance: FinanceSnapshot | null
+  lien: { lienHolderId: number | null; holder: LienHolderSnapshot | null }
+  /** The terms snapshot as stored, null for a contract sold before snapshots: termsOf resolves and keeps it. */
+  terms: ContractTerms | null
+  finalizedAt: string | null
+  journalEntryIds: number[]
+}
+
+export type TransitionRequest = {
+  event: ServicingEvent
+  /** The day from which the contract is in its new status (a cancellation's cancel date). */
+  effectiveDate: string
+  source: ContractEventSource
+  /** EXPIRE by mileage: the odometer reading that reached the expiration odometer. */
+  facts?: { odometer?: number | null | undefined } | undefined
+  /** More for the audit record (the cancellation's refund, a claim number…). */
+  details?: Record<string, JsonValue> | undefined
+}
+
+export type AppliedTransition = RecordedChange & {
+  contractId: number
+  contractNumber: string
+  event: ServicingEvent
+  fromStatus: ContractStatus
+  toStatus: ContractStatus
+  effectiveDate: string
+  /** A finalized contract in effect had its activation recorded first (its own history row and event). */
+  activatedFirst: boolean
+}
+
+/**
+ * The port. `tx` is the caller's transaction (`db.transaction(ctx.tenantId, …)`); nothing here
+ * commits. 404 contract_not_found (unknown, another tenant's, or a dealer the user cannot see),
+ * 423 contract_locked (another user's edit lock), 409 when the state machine refuses the event
+ * (contract_state_conflict, contract_not_expired, contract_not_effective, contract_cancel_after_expiration).
+ */
+export type ContractServicing = {
+  /** Locks the contract for `event` until `tx` ends and checks that the event may happen (as of `facts.effectiveDate`, default today). */
+  lockForEvent(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    contractId: number,
+    event: ServicingEvent,
+    facts?: ChangeFacts,
+  ): Promise<ServicedContract>
+  /** Checks the rules again, writes the status, the history row, the audit record and `contract.<event>` to the outbox. */
+  applyTransition(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    contractId: number,
+    request: TransitionRequest,
+  ): Promise<AppliedTransition>
+  /** The contract's status changes, oldest first; through `tx` when given (else the ambient transaction of the tenant, if any). */
+  historyOf(tenantId: number, contractId: number, tx?: Transaction<DB>): Promise<StatusChange[]>
+  /** Its status on `date` (statusOn of contract.rules.ts); null before it existed. */
+  statusOn(tenantId: number, contractId: number, date: string, tx?: Transaction<DB>): Promise<ContractStatus | null>
+  /**
+   * The terms the contract is sold under (contract-terms.ts), under its row lock; a contract sold
+   * before snapshots gets them resolved from its own rate-book version and written back.
+   */
+  termsOf(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<ContractTerms>
+}
+
+export type ServicingPorts = { db: Database; core: ContractCore }
+
+export function createContractServicing({ db, core }: ServicingPorts) {
+  const notFound = (id: number) => contractErrors.create('contract_not_found', `no contract ${id}`)
+
+  const port: ContractServicing = {
+    async lockForEvent(tx, ctx, contractId, event, facts = {}) {
+      if (facts.effectiveDate !== undefined) assertDate(facts.effectiveDate)
+      const { row, from } = await core.forChange(tx, ctx, contractId, event, facts)
+      return serviced(row, from)
+    },
+
+    async applyTransition(tx, ctx, contractId, request) {
+      assertDate(request.effectiveDate)
+      const { event, effectiveDate, source } = request
+      const { row, from, to, now } = await core.forChange(tx, ctx, contractId, event, {
+        effectiveDate,
+        odometer: request.facts?.odometer,
+      })
+      const contract = recordedContract(row)
+      // Judged from ACTIVE while stored FINALIZED: the activation is recorded first, as of the effective date.
+      const activatedFirst = row.status !== from
+      if (activatedFirst)
+        await core.recorder.record(tx, ctx, {
+          contract,
+          event: 'ACTIVATE',
+          from: row.status,
+          to: from,
+          effectiveDate: row.effective_date,
+          source: { type: 'CONTRACT' },
+          at: now,
+        })
+      await repo.updateContract(tx, ctx.tenantId, row.id, { status: to }, now)
+      const recorded = await core.recorder.record(tx, ctx, {
+        contract,
+        event,
+        from,
+        to,
+        effectiveDate,
+        source,
+        at: now,
+        audit: request.details,
+      })
+      return {
+        ...recorded,
+        contractId: row.id,
+        contractNumber: row.contract_number,
+        event,
+        fromStatus: from,
+        toStatus: to,
+        effectiveDate,
+        activatedFirst,
+      }
+    },
+
+    async historyOf(tenantId, contractId, tx) {
+      const read = (x: Executor) => repo.listStatusHistory(x, tenantId, contractId)
+      const rows = tx ? await read(tx) : await db.read(tenantId, read)
+      return rows.map(toStatusChange)
+    },
+
+    async statusOn(tenantId, contractId, date, tx) {
+      assertDate(date)
+      const read = async (x: Executor) => {
+        const row = isStorableId(contractId) ? await repo.findContract(x, tenantId, contractId, null) : undefined
+        if (!row) throw notFound(contractId)
+        const history = await repo.listStatusHistory(x, tenantId, contractId)
+        return statusOn(
+          history.map((h) => ({ toStatus: h.to_status, effectiveDate: h.effective_date })),
+          date,
+          { effectiveDate: row.effective_date },
+        )
+      }
+      return tx ? read(tx) : db.read(tenantId, read)
+    },
+
+    async termsOf(tx, ctx, contractId) {
+      // Under the row lock: a contract sold before snapshots gets its terms resolved from its own
+      // rate-book version and written back, once.
+      const row = await core.lockRow(tx, ctx, contractId)
+      return core.ensureTerms(tx, ctx.tenantId, row)
+    },
+  }
+
+  return {
+    port,
+
+    /** GET /api/contracts/{contractId}/statushistory: visible as the contract is; oldest first. */
+    async statusHistory(ctx: AuthenticatedContext, contractId: number, window: Window) {
+      await core.readRow(ctx, contractId)
+      return db.read(ctx.tenantId, async (x) => {
+        const rows = await repo.listStatusHistory(x, ctx.tenantId, contractId, window)
+        const totalCount = await repo.countStatusHistory(x, ctx.tenantId, contractId)
+        return { items: rows.map(toStatusChange), totalCount }
+      })
+    },
+  }
+}
+
+export type ContractServicingService = ReturnType<typeof createContractServicing>
+
+function serviced(row: repo.ContractRow, status: ContractStatus): ServicedContract {
+  return {
+    id: row.id,
+    contractNumber: row.contract_number,
+    status,
+    version: row.version,
+    dealerId: row.dealer_id,
+    customerId: row.customer_id,
+    productType: row.product_type,
+    productId: row.product_id,
+    planId: row.plan_id,
+    rateBookId: row.rate_book_id,
+    saleDate: row.sale_date,
+    effectiveDate: row.effective_date,
+    expirationDate: row.expiration_date,
+    saleOdometer: row.sale_odometer,
+    expirationOdometer: row.expiration_odometer,
+    coverage: row.coverage,
+    pricing: row.pricing,
+    vehicle: row.vehicle,
+    finance: row.finance,
+    lien: { lienHolderId: row.lien_holder_id, holder: row.lien_holder },
+    terms: row.terms as ContractTerms | null,
+    finalizedAt: row.finalized_at ? row.finalized_at.toISOString() : null,
+    journalEntryIds: row.journal_entry_ids,
+  }
+}
+
+/** A date the caller states is a programming matter, not the user's: a bad one is a fault (500), not a 4xx. */
+function assertDate(date: string): void {
+  if (!isIsoDate(date)) throw new RangeError(`${JSON.stringify(date)} is not a date YYYY-MM-DD`)
+}
