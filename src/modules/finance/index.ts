@@ -36,6 +36,25 @@ export {
   type SourceType,
 } from './ledger.rules.ts'
 export type { AccountBalance, LedgerService } from './ledger.service.ts'
+// Earnings as pure rules (money.md "Earnings", decision 0012): earned fractions, schedules, what a sync or a cancel posts.
+export {
+  earnedFraction,
+  earnedToDate,
+  earningsAsOf,
+  earningsAtCancel,
+  earningsDue,
+  earningsSchedule,
+  fractionFactor,
+  type CancelEarnings,
+  type EarningsAsOf,
+  type EarningsDates,
+  type EarningsDue,
+  type EarningsLineInput,
+  type EarningsPeriod,
+  type EarningsTerms,
+  type Fraction,
+  type LineEarnings,
+} from './earnings.rules.ts'
 
 export type FinanceDeps = { db: Database; clock: Clock; settings: Pick<SettingsService, 'get'> }
 

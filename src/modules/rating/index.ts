@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/database.ts'
 import type { SecretBox } from '../../platform/secrets.ts'
 import type { DealerDirectory } from '../parties/index.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { catalogueRoutes } from './catalogue/index.ts'
+import { cancelCatalogueRoutes, catalogueRoutes } from './catalogue/index.ts'
 import { createCriteriaCache, criteriaRoutes } from './criteria/index.ts'
 import { seedDemoRating } from './demo.ts'
 import { createDisbursementService, disbursementRoutes } from './disbursements/index.ts'
@@ -17,6 +17,7 @@ import { createQuoteKeys, createQuoteService, quoteRoutes } from './quote/index.
 import {
   createRateBookService,
   createRateBookStore,
+  findCatalogueItem,
   rateBookRoutes,
   resolveSaleTerms,
   type SaleTerms,
@@ -177,6 +178,11 @@ export function createRatingModule(deps: RatingDeps) {
       await app.register(rateVisibilityRoutes, { service: rateVisibility })
       await app.register(quoteRoutes, { service: quotes, today })
       await app.register(catalogueRoutes, { store, today, bookOfQuote: quotes.quoteBook })
+      await app.register(cancelCatalogueRoutes, {
+        store,
+        today,
+        catalogueItem: (tenantId, by) => deps.db.read(tenantId, (x) => findCatalogueItem(x, tenantId, by)),
+      })
     },
   }
 }

@@ -73,7 +73,7 @@ export {
   type TermCell,
 } from './ratebook.compiled.ts'
 export { formatRateId, parseRateId, RATE_ID_PATTERN, type RateRef } from './rate-id.ts'
-export { catalogueKinds } from './ratebook.repository.ts'
+export { catalogueKinds, findCatalogueItem, type CatalogueItemRow } from './ratebook.repository.ts'
 export { createRateBookStore, type RateBookStore } from './ratebook.store.ts'
 export { createRateBookService, RateBookRefused, type ImportResult, type RateBookService } from './ratebook.service.ts'
 export { rateBookRoutes } from './ratebook.routes.ts'

@@ -116,3 +116,25 @@ export async function catalogueKinds(
     .execute()
   return new Map(rows.map((r) => [r.id, r.kind]))
 }
+
+/** A catalogue item: its kind, code and the first version that had it. */
+export type CatalogueItemRow = { id: number; kind: CatalogueKind; code: string; firstVersion: number }
+
+/**
+ * One catalogue item of the tenant, by id or by kind and code; undefined when the tenant has none
+ * (an id of another tenant included). The item outlives the versions that have its code, so this
+ * names items a version in force no longer has.
+ */
+export async function findCatalogueItem(
+  db: Executor,
+  tenantId: number,
+  by: { id: number } | { kind: CatalogueKind; code: string },
+): Promise<CatalogueItemRow | undefined> {
+  let query = db
+    .selectFrom('rating_catalogue_item')
+    .select(['id', 'kind', 'code', 'first_version'])
+    .where('tenant_id', '=', tenantId)
+  query = 'id' in by ? query.where('id', '=', by.id) : query.where('kind', '=', by.kind).where('code', '=', by.code)
+  const row = await query.executeTakeFirst()
+  return row && { id: Number(row.id), kind: row.kind, code: row.code, firstVersion: row.first_version }
+}

@@ -1,0 +1,33 @@
+// Cancellations (issue 13): for now the refund of a cancel as pure rules (cancellation.rules.ts):
+// the unearned fraction of every method of money.md and the whole quote. The service and routes are
+// built on these. Other code reaches this module only through what is exported here.
+export {
+  cancelFactProblems,
+  cancelFee,
+  compareRatios,
+  decimalRatio,
+  displayFactor,
+  ONE_RATIO,
+  percentOfCentsExact,
+  quoteRefund,
+  ratio,
+  ratioText,
+  unearnedFraction,
+  ZERO_RATIO,
+  type CancelFacts,
+  type DecidedBy,
+  type FeeComputation,
+  type FeeKeeper,
+  type FractionMethod,
+  type FractionParts,
+  type LineRefund,
+  type MilesBasis,
+  type QuoteDecision,
+  type Ratio,
+  type RefundBasis,
+  type RefundLine,
+  type RefundQuote,
+  type RefundQuoteInput,
+  type RefundQuoteResult,
+  type UnearnedFraction,
+} from './cancellation.rules.ts'
