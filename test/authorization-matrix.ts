@@ -166,6 +166,15 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/Rates/VehicleBodyStyles': user('rates:read'),
   'GET /api/Rates/VehicleSegmentations': user('rates:read'),
   'GET /api/factorTables/{factorTableId}': user('rates:read'),
+  // Cancel methods and reasons are rate-book content, read like the rest of the catalogue (docs/rate-catalogue.md).
+  'GET /api/cancelmethods': user('rates:read'),
+  'GET /api/cancelmethods/{cancelMethodId}': user('rates:read'),
+  'GET /api/v2/cancelmethods': user('rates:read'),
+  'GET /api/v2/cancelmethods/{identifier}': user('rates:read'),
+  'GET /api/cancelreasons': user('rates:read'),
+  'GET /api/cancelreasons/{cancelReasonId}': user('rates:read'),
+  'GET /api/v2/cancelreasons': user('rates:read'),
+  'GET /api/v2/cancelreasons/{identifier}': user('rates:read'),
   // documents:read "Download documents and files" (docs/documents.md).
   'GET /api/documents/{documentId}': user('documents:read'),
   'GET /api/files/{fileId}': { ...user('documents:read'), signedLink: true },
@@ -199,6 +208,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // finance:read "Read cash transactions and ledgers" (the route also checks contracts:read, which
   // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
   'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
+  'GET /api/contracts/{contractId}/earningdetails': user('contracts:read'),
   'GET /api/contracts/{contractId}/files': user('contracts:read'),
   'POST /api/contracts/{contractId}/files': user('documents:write'),
   'GET /api/contracts/{contractId}/files/{contractFileId}': user('contracts:read'),

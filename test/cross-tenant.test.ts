@@ -122,6 +122,10 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/Rates/VehicleTrims': list(null),
   'GET /api/Rates/VehicleBodyStyles': list(null),
   'GET /api/Rates/VehicleSegmentations': list(null),
+  'GET /api/cancelmethods': list('rating_catalogue_item'),
+  'GET /api/v2/cancelmethods': list('rating_catalogue_item'),
+  'GET /api/cancelreasons': list('rating_catalogue_item'),
+  'GET /api/v2/cancelreasons': list('rating_catalogue_item'),
   'POST /api/contracts': { skip: 'the quote id carries the tenant: covered by "a quote of tenant A" below' },
   'POST /api/contracts/draftdocument': {
     skip: 'the quote id carries the tenant: covered by "a quote of tenant A" below',
@@ -146,6 +150,9 @@ const BODY_MISSING: Record<string, unknown> = {
   'POST /api/accountholders/autoexpirerequests': { accountHolderIds: [987654321] },
   'POST /api/disbursementaccounts': { accountHolderId: 987654321, name: 'B was here', paymentMethod: 'CHECK' },
 }
+
+/** v2 routes whose `{identifier}` is a rating catalogue id or code, not a contract's. */
+const CATALOGUE_IDENTIFIER = /\/v2\/cancel(methods|reasons)\//
 
 /** A value of each path parameter that names nothing in any tenant. */
 function missing(param: string, b: World): string | number {
@@ -250,7 +257,9 @@ test("tenant B with tenant A's ids: 404 like a missing id, on every operation wi
         params: {
           ...aReq.params,
           ...(names.includes('dealerNumber') ? { dealerNumber: a.ownDealerNumber } : {}),
-          ...(names.includes('identifier') ? { identifier: a.finalized.id } : {}),
+          // A contract number may be B's too, so A's contract is named by id; a cancel method's or
+          // reason's identifier is A's catalogue id already (codes are the same in every tenant).
+          ...(names.includes('identifier') && !CATALOGUE_IDENTIFIER.test(op.key) ? { identifier: a.finalized.id } : {}),
         },
       }
       variants.push({

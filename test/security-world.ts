@@ -54,6 +54,9 @@ export type World = {
   productId: number
   planId: number
   factorTableId: number
+  /** A cancel method and a cancel reason of the book in force (rating catalogue ids). */
+  cancelMethodId: number
+  cancelReasonId: number
   rateBookVersion: number
   quoteId: string
   finalized: { id: number; contractNumber: string; documentId: number; fileId: number }
@@ -327,6 +330,8 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
   const factorTableId = products.flatMap((p) => p.factorTableIds)[0]!
   const planId = await firstId(`/api/Rates/Plans/${product.id}`)
   const versions = await ok<Array<{ version: number }>>(t, admin, 'GET', '/api/Rates/ratebooks')
+  const cancelMethodId = await firstId('/api/cancelmethods')
+  const cancelReasonId = await firstId('/api/cancelreasons')
 
   const world: World = {
     tag,
@@ -359,6 +364,8 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     productId: product.id,
     planId,
     factorTableId,
+    cancelMethodId,
+    cancelReasonId,
     rateBookVersion: versions[0]!.version,
     quoteId: '',
     finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
@@ -746,6 +753,14 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/Rates/VehicleBodyStyles': () => ({ params: {}, query: 'make=Honda&model=Accord' }),
   'GET /api/Rates/VehicleSegmentations': () => ({ params: {}, query: 'make=Honda&model=Accord' }),
   'GET /api/factorTables/{factorTableId}': (_t, w) => ({ params: { factorTableId: w.factorTableId } }),
+  'GET /api/cancelmethods': none,
+  'GET /api/cancelmethods/{cancelMethodId}': (_t, w) => ({ params: { cancelMethodId: w.cancelMethodId } }),
+  'GET /api/v2/cancelmethods': none,
+  'GET /api/v2/cancelmethods/{identifier}': (_t, w) => ({ params: { identifier: w.cancelMethodId } }),
+  'GET /api/cancelreasons': none,
+  'GET /api/cancelreasons/{cancelReasonId}': (_t, w) => ({ params: { cancelReasonId: w.cancelReasonId } }),
+  'GET /api/v2/cancelreasons': none,
+  'GET /api/v2/cancelreasons/{identifier}': (_t, w) => ({ params: { identifier: w.cancelReasonId } }),
 
   // Documents and contracts.
   'GET /api/documents/{documentId}': (_t, w) => ({ params: { documentId: w.pending.documentId } }),
@@ -802,6 +817,7 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/statushistory': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/contracts/{contractId}/earningdetails': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/files': (_t, w) => ({ params: { contractId: w.pending.id } }),
   'POST /api/contracts/{contractId}/files': (_t, w) => ({
     params: { contractId: w.pending.id },

@@ -23,8 +23,10 @@
 //   `allocate` takes no negative weight, so the lines share `T = round(R·U)` (R the refundable dealer
 //   cost) by `allocate(T, [c₁ … c_k])`, and the markup share is `gross − T`, negative: the dealer gets
 //   back the unearned part of what it paid above the price. Shares still add to the gross exactly.
-// - PRO_RATA_MILES when miles do not apply (no miles in the term, an odometer unknown, cov ≤ 0) reads
-//   the time by days, as lesser and greater do ("time alone"); `parts.decidedBy` says TIME.
+// - PRO_RATA_MILES when miles do not apply (no miles in the term, the sale or expiration odometer
+//   unknown, cov ≤ 0) reads the time by days, as lesser and greater do ("time alone");
+//   `parts.decidedBy` says TIME.
+// - Months are counted by the method's `monthCounting` (COMPLETED when it has none).
 // - A method that reads miles, when miles apply, needs the cancel odometer: without it the quote is
 //   refused (`cancelOdometer`, `required`) rather than letting the time alone decide.
 // - A fee `percent` without `percentOf` is per cent of the PRICE.
@@ -139,7 +141,11 @@ export function cancelFactProblems(facts: CancelFacts): FieldError[] {
   }
   const o = facts.cancelOdometer
   if (o !== null && (!Number.isSafeInteger(o) || o < 0)) {
-    errors.push({ field: 'cancelOdometer', code: 'out_of_range', message: 'must be a whole number of miles, 0 or more' })
+    errors.push({
+      field: 'cancelOdometer',
+      code: 'out_of_range',
+      message: 'must be a whole number of miles, 0 or more',
+    })
   } else if (o !== null && facts.saleOdometer !== null && o < facts.saleOdometer) {
     errors.push({
       field: 'cancelOdometer',
@@ -245,10 +251,7 @@ function byMonths(facts: CancelFacts, counting: MonthCounting | null): TimePart 
   }
 }
 
-type MilesPart =
-  | { apply: false }
-  | { apply: true; cov: number; used: number; miles: Ratio }
-  | { apply: 'missing' }
+type MilesPart = { apply: false } | { apply: true; cov: number; used: number; miles: Ratio } | { apply: 'missing' }
 
 /** money.md "Miles": applies with term miles, the sale and expiration odometers known, and cov > 0. */
 function milesPart(facts: CancelFacts): MilesPart {
@@ -508,6 +511,8 @@ export type RefundQuote = {
   lines: LineRefund[]
   /** Σ line shares: what the payees return. */
   linesRefundCents: number
+  /** The line shares by payee account holder, in the order each payee first appears. */
+  payees: Array<{ payeeAccountHolderId: number; refundCents: number }>
   /** m = P − Σ cᵢ. */
   markupCents: number
   /** The dealer's markup share (the chargeback); negative with a negative markup. */
@@ -522,6 +527,12 @@ export type RefundQuoteResult = RefundQuote | { ok: false; errors: FieldError[] 
 
 const assertCents = (what: string, cents: number) => {
   if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`${what} must be whole cents, 0 or more`)
+}
+
+function byPayee(lines: readonly RefundLine[], shares: readonly number[]): RefundQuote['payees'] {
+  const totals = new Map<number, number>()
+  lines.forEach((l, i) => totals.set(l.payeeAccountHolderId, (totals.get(l.payeeAccountHolderId) ?? 0) + shares[i]!))
+  return [...totals].map(([payeeAccountHolderId, refundCents]) => ({ payeeAccountHolderId, refundCents }))
 }
 
 /**
@@ -550,11 +561,7 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
   const daysSinceSale = daysBetween(facts.saleDate, facts.cancelDate)
   const claimPaid = input.claimPaid || input.claimsPaidCents > 0
   const inWindow = decision.freeLookDays > 0 && daysSinceSale <= decision.freeLookDays
-  const decidedBy: RefundBasis = decision.forcesFullRefund
-    ? 'REASON'
-    : inWindow && !claimPaid
-      ? 'FREE_LOOK'
-      : 'METHOD'
+  const decidedBy: RefundBasis = decision.forcesFullRefund ? 'REASON' : inWindow && !claimPaid ? 'FREE_LOOK' : 'METHOD'
 
   let U: Ratio
   let gross: number
@@ -576,10 +583,11 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
     gross = B
   }
 
-  const chargesFee = decidedBy === 'METHOD' && !decision.waivesFee && decision.fee !== null
+  // No fee on a full refund by the reason or the free-look, nor when the reason waives it.
+  const feeTerms = decidedBy === 'METHOD' && !decision.waivesFee ? decision.fee : null
   const fee: RefundQuote['fee'] =
-    chargesFee && decision.fee !== null
-      ? { ...cancelFee(decision.fee, P, gross), keptBy: decision.fee.keptBy }
+    feeTerms !== null
+      ? { ...cancelFee(feeTerms, P, gross), keptBy: feeTerms.keptBy }
       : {
           cents: 0,
           amountCents: null,
@@ -600,14 +608,14 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
   let markupShare: number
   if (markup >= 0) {
     const weights = [...lines.map((l) => (l.refundable ? l.cents : 0)), markup].map((w) => new Decimal(w))
-    const parts = allocate(centsToDecimal(gross), weights).map((p) => toCents(p))
-    lineShares = parts.length === 0 ? lines.map(() => 0) : parts.slice(0, lines.length)
-    markupShare = parts.length === 0 ? 0 : parts[lines.length]!
+    const shares = allocate(centsToDecimal(gross), weights).map((p) => toCents(p))
+    lineShares = shares.length === 0 ? lines.map(() => 0) : shares.slice(0, lines.length)
+    markupShare = shares.length === 0 ? 0 : shares[lines.length]!
   } else {
     const linesTotal = multiplyCentsByRatio(refundableCost, U.num, U.den)
     const weights = lines.map((l) => new Decimal(l.refundable ? l.cents : 0))
-    const parts = allocate(centsToDecimal(linesTotal), weights).map((p) => toCents(p))
-    lineShares = parts.length === 0 ? lines.map(() => 0) : parts
+    const shares = allocate(centsToDecimal(linesTotal), weights).map((p) => toCents(p))
+    lineShares = shares.length === 0 ? lines.map(() => 0) : shares
     markupShare = gross - linesTotal
   }
 
@@ -628,6 +636,7 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
     netCents: net,
     lines: lines.map((l, i) => ({ ...l, refundCents: lineShares[i]! })),
     linesRefundCents: lineShares.reduce((n, c) => n + c, 0),
+    payees: byPayee(lines, lineShares),
     markupCents: markup,
     markupRefundCents: markupShare,
     refundPayee: decision.refundPayee,
@@ -640,4 +649,3 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
     },
   }
 }
-

@@ -13,6 +13,8 @@ import { CONTRACT_DOCUMENT_KINDS, CONTRACT_OWNER, createContractLifecycle } from
 import { contractErrors } from './contract.errors.ts'
 import type { TermsPorts } from './contract-terms.ts'
 import { contractLedgerRoutes } from './contract-ledger.routes.ts'
+import { createContractEarnings } from './contract-earnings.ts'
+import { contractEarningsRoutes } from './contract-earnings.routes.ts'
 import { contractRoutes } from './contract.routes.ts'
 import { createContractCore } from './contract.service.ts'
 import { createContractServicing } from './contract-servicing.service.ts'
@@ -81,6 +83,7 @@ export function createContractsModule(deps: ContractsDeps) {
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
   const servicing = createContractServicing({ db: deps.db, core })
+  const earnings = createContractEarnings({ db: deps.db, core })
   return {
     core,
     lifecycle,
@@ -92,6 +95,7 @@ export function createContractsModule(deps: ContractsDeps) {
       await app.register(contractRoutes, { core, lifecycle, servicing })
       // The contract's journal entries (docs/ledger.md): visibility from the core, entries from the ledger.
       await app.register(contractLedgerRoutes, { core, ledger: deps.ledger })
+      await app.register(contractEarningsRoutes, { earnings })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
       await app.register(
         deps.documents.ownerFileRoutes({

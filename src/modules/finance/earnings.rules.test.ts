@@ -148,6 +148,12 @@ describe('earnedFraction: the methods of money.md', () => {
       (k) => earnedFraction(terms('CURVE', { cumulative }), { ...dates, asOf: addMonths('2025-01-15', k) }).num,
     )
     assert.deepEqual(nums, [0, 200_000, 400_000, 1_000_000])
+    // Month n earns 1 even when the stored expiration is a little later.
+    const later = { ...dates, expirationDate: addMonths('2025-01-15', 3).replace(/15$/, '17') }
+    assert.deepEqual(earnedFraction(terms('CURVE', { cumulative }), { ...later, asOf: '2025-04-15' }), {
+      num: 1_000_000,
+      den: 1_000_000,
+    })
   })
   it('every method: 0 before E, 1 on and after X, with the method’s own denominator', () => {
     const dates = term('2025-03-14', 36)
@@ -202,22 +208,36 @@ describe('earnedFraction: the methods of money.md', () => {
 describe('earnedFraction: refusals', () => {
   const dates = term('2025-03-14', 36)
   const cases: Array<[string, () => unknown, RegExp]> = [
-    ['an as-of date that is no date', () => earnedFraction(terms('IMMEDIATE'), { ...dates, asOf: '2025-02-30' }), /as-of date/],
+    [
+      'an as-of date that is no date',
+      () => earnedFraction(terms('IMMEDIATE'), { ...dates, asOf: '2025-02-30' }),
+      /as-of date/,
+    ],
     [
       'an expiration not after the effective date',
-      () => earnedFraction(terms('PRO_RATA_DAYS'), { ...dates, expirationDate: dates.effectiveDate, asOf: '2025-04-01' }),
+      () =>
+        earnedFraction(terms('PRO_RATA_DAYS'), { ...dates, expirationDate: dates.effectiveDate, asOf: '2025-04-01' }),
       /not after/,
     ],
-    ['a term of no months', () => earnedFraction(terms('PRO_RATA_MONTHS'), { ...dates, termMonths: 0, asOf: '2025-04-01' }), /term months/],
+    [
+      'a term of no months',
+      () => earnedFraction(terms('PRO_RATA_MONTHS'), { ...dates, termMonths: 0, asOf: '2025-04-01' }),
+      /term months/,
+    ],
     ['CURVE without a curve', () => earnedFraction(terms('CURVE'), { ...dates, asOf: '2025-05-01' }), /no curve/],
     [
       'a curve point of seven places',
-      () => earnedFraction(terms('CURVE', { cumulative: ['0.1234567', '1'] }), { ...term('2025-03-14', 2), asOf: '2025-04-14' }),
+      () =>
+        earnedFraction(terms('CURVE', { cumulative: ['0.1234567', '1'] }), {
+          ...term('2025-03-14', 2),
+          asOf: '2025-04-14',
+        }),
       /curve point 1/,
     ],
     [
       'a curve point above 1',
-      () => earnedFraction(terms('CURVE', { cumulative: ['1.5', '1'] }), { ...term('2025-03-14', 2), asOf: '2025-04-14' }),
+      () =>
+        earnedFraction(terms('CURVE', { cumulative: ['1.5', '1'] }), { ...term('2025-03-14', 2), asOf: '2025-04-14' }),
       /more than 1/,
     ],
     ['a negative amount', () => earnedToDate(-1, terms('IMMEDIATE'), dates, '2025-04-01'), /amount -1/],
@@ -227,7 +247,11 @@ describe('earnedFraction: refusals', () => {
       () => earningsAtCancel(100, terms('IMMEDIATE'), dates, '2025-04-01', 101, 0),
       /refunded share 101/,
     ],
-    ['a negative amount already earned', () => earningsDue(100, terms('IMMEDIATE'), dates, '2025-04-01', -1), /already earned/],
+    [
+      'a negative amount already earned',
+      () => earningsDue(100, terms('IMMEDIATE'), dates, '2025-04-01', -1),
+      /already earned/,
+    ],
   ]
   for (const [name, call, message] of cases) it(name, () => assert.throws(call, message))
 })

@@ -277,7 +277,8 @@ export function earningsAtCancel(
 ): CancelEarnings {
   const earnedByMethod = earnedToDate(amountCents, terms, dates, cancelDate)
   checkAmount(refundedShareCents, 'refunded share')
-  if (refundedShareCents > amountCents) refuse(`refunded share ${refundedShareCents} is more than the line ${amountCents}`)
+  if (refundedShareCents > amountCents)
+    refuse(`refunded share ${refundedShareCents} is more than the line ${amountCents}`)
   checkAmount(earnedPostedCents, 'earned posted')
   const remaining = amountCents - earnedPostedCents
   return {
