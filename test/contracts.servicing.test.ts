@@ -526,3 +526,58 @@ describe('history rows', () => {
     assert.equal(back.toStatus, 'ACTIVE')
   })
 })
+
+describe('sale postings settled through the port (decision 0012)', () => {
+  test('a contract posted the old way gets its administrator lines moved to UNEARNED_REVENUE once; a current one posts nothing', async () => {
+    const c = await sell('2026-11-19')
+    assert.equal(await within((tx) => port.settleSalePostings(tx, staff, c.id)), null, 'pending: never posted')
+    await finalize(c.id)
+    assert.equal(await within((tx) => port.settleSalePostings(tx, staff, c.id)), null, 'already as its lines say')
+
+    // Make it look finalized before the deferral: its administrator lines on DISBURSEMENT_PAYABLE.
+    const ledger = t.modules.finance.ledger
+    const [sale] = await ledger.entriesForSource(demo.tenantId, { type: 'CONTRACT', id: c.id })
+    const deferred = sale!.lines.filter((l) => l.purpose === 'UNEARNED_REVENUE')
+    assert.ok(deferred.length > 0, 'the demo contract has administrator lines')
+    await ledger.post(staff, {
+      kind: 'CONTRACT_REFINALIZED',
+      source: { type: 'CONTRACT', id: c.id },
+      effectiveDate: TODAY,
+      lines: deferred.flatMap((l) => [
+        {
+          accountHolderId: l.accountHolderId,
+          purpose: 'UNEARNED_REVENUE' as const,
+          side: 'DEBIT' as const,
+          amount: String(l.credit),
+          contractId: c.id,
+          disbursementCode: l.disbursementCode!,
+        },
+        {
+          accountHolderId: l.accountHolderId,
+          purpose: 'DISBURSEMENT_PAYABLE' as const,
+          side: 'CREDIT' as const,
+          amount: String(l.credit),
+          contractId: c.id,
+          disbursementCode: l.disbursementCode!,
+        },
+      ]),
+    })
+
+    const settled = await within((tx) => port.settleSalePostings(tx, staff, c.id))
+    assert.ok(settled !== null)
+    const entry = await ledger.entry(demo.tenantId, settled)
+    assert.equal(entry?.kind, 'CONTRACT_REFINALIZED')
+    assert.deepEqual(
+      entry!.lines.map((l) => [l.purpose, l.debit, l.credit, l.disbursementCode]).toSorted(),
+      deferred
+        .flatMap((l) => [
+          ['DISBURSEMENT_PAYABLE', l.credit, 0, l.disbursementCode],
+          ['UNEARNED_REVENUE', 0, l.credit, l.disbursementCode],
+        ])
+        .toSorted(),
+    )
+    assert.equal(await within((tx) => port.settleSalePostings(tx, staff, c.id)), null, 'once')
+    const view = json<{ remittance: { journalEntryIds: number[] } }>(await inject('GET', `/api/contracts/${c.id}`))
+    assert.equal(view.remittance.journalEntryIds.at(-1), settled)
+  })
+})

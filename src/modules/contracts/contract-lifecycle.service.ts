@@ -163,7 +163,33 @@ export function createContractLifecycle(ports: Ports) {
     })
   }
 
+  /**
+   * Brings a finalized contract's sale postings to what its lines call for, without a new PDF: the
+   * refinalize difference, posted as CONTRACT_REFINALIZED when not empty (decision 0012: a contract
+   * finalized before the deferral holds its administrator lines as DISBURSEMENT_PAYABLE, and cancels
+   * and earnings must find them in UNEARNED_REVENUE). Runs in the caller's transaction, under the
+   * contract's row lock the caller holds. The entry's id, or null when nothing differed.
+   */
+  async function settleSalePostings(ctx: AuthenticatedContext, row: repo.ContractRow): Promise<number | null> {
+    if (row.finalized_at === null) return null
+    const difference = differenceLines(await wantedLines(ctx.tenantId, row), await postedLines(ctx.tenantId, row.id))
+    if (difference.length === 0) return null
+    const entry = await post(ctx, row, 'CONTRACT_REFINALIZED', difference)
+    await db.transaction(ctx.tenantId, (tx) =>
+      repo.updateContract(
+        tx,
+        ctx.tenantId,
+        row.id,
+        { journal_entry_ids: JSON.stringify([...row.journal_entry_ids, entry.entryId]) },
+        clock.now(),
+        false,
+      ),
+    )
+    return entry.entryId
+  }
+
   return {
+    settleSalePostings,
     // ---- holds ----------------------------------------------------------------------------------
     async holds(ctx: AuthenticatedContext, contractId: number) {
       await core.readRow(ctx, contractId)

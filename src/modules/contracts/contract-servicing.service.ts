@@ -119,11 +119,22 @@ export type ContractServicing = {
    * before snapshots gets them resolved from its own rate-book version and written back.
    */
   termsOf(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<ContractTerms>
+  /**
+   * Under the row lock, brings the contract's sale postings to what its lines call for (the
+   * refinalize difference, CONTRACT_REFINALIZED, no PDF): call it before posting a cancel or earnings,
+   * so an old contract's administrator lines are in UNEARNED_REVENUE (decision 0012). The entry's id,
+   * or null when nothing differed or the contract was never finalized.
+   */
+  settleSalePostings(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<number | null>
 }
 
-export type ServicingPorts = { db: Database; core: ContractCore }
+export type ServicingPorts = {
+  db: Database
+  core: ContractCore
+  settle: (ctx: AuthenticatedContext, row: repo.ContractRow) => Promise<number | null>
+}
 
-export function createContractServicing({ db, core }: ServicingPorts) {
+export function createContractServicing({ db, core, settle }: ServicingPorts) {
   const notFound = (id: number) => contractErrors.create('contract_not_found', `no contract ${id}`)
 
   const port: ContractServicing = {
@@ -195,6 +206,10 @@ export function createContractServicing({ db, core }: ServicingPorts) {
         )
       }
       return tx ? read(tx) : db.read(tenantId, read)
+    },
+
+    async settleSalePostings(tx, ctx, contractId) {
+      return settle(ctx, await core.lockRow(tx, ctx, contractId))
     },
 
     async termsOf(tx, ctx, contractId) {

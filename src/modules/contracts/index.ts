@@ -82,7 +82,7 @@ export function createContractsModule(deps: ContractsDeps) {
     },
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
-  const servicing = createContractServicing({ db: deps.db, core })
+  const servicing = createContractServicing({ db: deps.db, core, settle: lifecycle.settleSalePostings })
   const earnings = createContractEarnings({ db: deps.db, core })
   return {
     core,

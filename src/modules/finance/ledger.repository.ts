@@ -284,3 +284,29 @@ export async function contractLinesOf(
     .orderBy('l.line_no')
     .execute()
 }
+
+/**
+ * Per disbursement code, the net amount (credit − debit, in cents) of the contract's lines on
+ * `purpose` in entries of `kinds`: e.g. what the earnings runs have moved to ADMINISTRATOR_REVENUE.
+ */
+export async function contractPurposeTotals(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  purpose: string,
+  kinds: readonly string[],
+): Promise<Array<{ code: string | null; net_cents: string | number }>> {
+  return db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
+    .select(['l.disbursement_code as code', sql<string>`(sum(l.credit) - sum(l.debit)) * 100`.as('net_cents')])
+    .where('l.tenant_id', '=', tenantId)
+    .where('l.contract_id', '=', contractId)
+    .where('a.purpose', '=', purpose)
+    .where('e.kind', 'in', [...kinds])
+    .groupBy('l.disbursement_code')
+    .execute()
+}

@@ -390,6 +390,20 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
       })
     },
 
+    /**
+     * What the earnings runs have recognized on a contract so far, in cents per disbursement code:
+     * the net ADMINISTRATOR_REVENUE of its EARNINGS_RECOGNIZED entries (decision 0012). Read in the
+     * caller's transaction when there is one, so a sync or a cancel under the contract's row lock sees
+     * every earlier run.
+     */
+    async earnedByCode(tenantId: number, contractId: number): Promise<Map<string, number>> {
+      if (!isStorableId(contractId)) return new Map()
+      const rows = await db.read(tenantId, (x) =>
+        repo.contractPurposeTotals(x, tenantId, contractId, 'ADMINISTRATOR_REVENUE', ['EARNINGS_RECOGNIZED']),
+      )
+      return new Map(rows.filter((r) => r.code !== null).map((r) => [r.code!, Math.round(Number(r.net_cents))]))
+    },
+
     /** The totals and balance of each account of the account holder, by purpose. */
     async balances(tenantId: number, accountHolderId: number): Promise<AccountBalance[]> {
       if (!isStorableId(accountHolderId)) return []
