@@ -1,7 +1,7 @@
 // The `terms` member of a contract (contract-terms.ts toTermsView; docs/contracts.md "Terms"): the
 // terms it is sold under, from its own rate-book version. Amounts, percentages and curve points are
 // JSON numbers here; the stored snapshot keeps them as exact decimal strings.
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import { MONTH_COUNTING } from '../../platform/calendar.ts'
 import {
   BENEFIT_TYPES,
@@ -17,11 +17,8 @@ import {
   REFUND_PAYEES,
   TIME_BASES,
 } from '../rating/index.ts'
+import { enumOf, nullable } from '../../platform/http/schemas.ts'
 
-const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {})
-const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 const Amount = (description?: string) => nullable(Type.Number(), description)
 const TERM_SOURCES = ['BOOK', 'DEFAULT', 'SETTING'] as const
 

@@ -1,14 +1,10 @@
 // TypeBox schemas of contracts (docs/contracts.md): the create body (payloads §4), the contract
 // resource (payloads §5), search filters, holds, locks, the co-buyer, and the draft-document body.
 import { Type, type TSchema } from 'typebox'
-import { DateTime, IntegerId, ListQuery, PagedQuery } from '../../platform/http/schemas.ts'
+import { DateTime, enumOf, IntegerId, ListQuery, nullable, PagedQuery } from '../../platform/http/schemas.ts'
 import { CONTRACT_STATUSES, HOLD_REASONS, STATUS_EVENTS } from './contract.rules.ts'
 import { CONTRACT_TERMS_EXAMPLE, ContractTermsSchema } from './contract-terms.schemas.ts'
 
-const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {})
-const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 const IsoDate = (description: string) => Type.String({ format: 'date', maxLength: 10, description })
 /** Money in requests: a JSON number (or decimal string) with at most 2 decimals; checked by the service. */
 const MoneyIn = (description: string) =>

@@ -1,12 +1,8 @@
 // TypeBox schemas of the ledger's HTTP reads (docs/ledger.md "Reading over HTTP"): a journal entry
 // with its lines, as GET /api/contracts/{contractId}/journalentries answers it.
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import { ACCOUNT_PURPOSES, ENTRY_KINDS, SOURCE_TYPES } from './ledger.rules.ts'
-
-const enumOf = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description })
-const nullable = <T extends TSchema>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description })
+import { enumOf, nullable } from '../../platform/http/schemas.ts'
 
 const SourceSchema = Type.Object(
   {

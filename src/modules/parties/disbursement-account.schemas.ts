@@ -1,11 +1,8 @@
 // TypeBox schemas of disbursement accounts: the create body, the whole record a PATCH result must
 // be, the (masked) reply, path and query parameters.
-import { Type, type Static, type TSchema } from 'typebox'
-import { DateTime, IntegerId, ListQuery } from '../../platform/http/schemas.ts'
+import { Type, type Static } from 'typebox'
+import { DateTime, IntegerId, ListQuery, nullable } from '../../platform/http/schemas.ts'
 import { ACCOUNT_NUMBER_PATTERN, ROUTING_NUMBER_PATTERN } from './disbursement-account.rules.ts'
-
-const nullable = <T extends TSchema>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description })
 
 const PaymentMethod = Type.Union([Type.Literal('ACH'), Type.Literal('WIRE'), Type.Literal('CHECK')], {
   description: 'ACH (NACHA credit), WIRE (Fedwire) or CHECK (printed check, no bank details).',

@@ -146,3 +146,11 @@ export function Paged<T extends TSchema>(item: T, name: string) {
 }
 
 export const DateTime = (description: string) => Type.String({ format: 'date-time', description })
+
+/** `schema` or null; the description, when given, on the union. */
+export const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {})
+
+/** One of `values`, a string enum in the document, typed as their union. */
+export const enumOf = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })

@@ -7,7 +7,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../../platform/http/context.ts'
-import { platformErrors } from '../../../platform/http/errors.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../../platform/http/pagination.ts'
 import { problemResponses } from '../../../platform/http/schemas.ts'
 import { isStorableId } from '../../../platform/ids.ts'
@@ -19,6 +18,7 @@ import type {
   RateBookStore,
 } from '../ratebook/index.ts'
 import { catalogueErrors } from './catalogue.errors.ts'
+import { BOOK_HEADER, createBookReader, upperCaseQuery } from './catalogue.http.ts'
 import { windowOf } from './catalogue.rules.ts'
 import { BookOnlyQuery } from './catalogue.schemas.ts'
 import {
@@ -46,7 +46,6 @@ import {
 
 const TAGS = ['Cancellations']
 const READ = { permission: 'rates:read' }
-const BOOK_HEADER = 'x-rate-book-version'
 
 const WHICH_BOOK =
   'Read from the rate book in force today, on `date`, or version `version`; the version read is in the X-Rate-Book-Version header.'
@@ -81,17 +80,6 @@ const REASONS: Catalogue<CancelReasonTerms> = {
   byCode: (b) => b.cancelReasonByCode,
 }
 
-/** Enum filters are matched in any case: upper-cased before the schema checks them. */
-const upperCaseQuery =
-  (...names: string[]) =>
-  async (req: FastifyRequest) => {
-    const query = req.query as Record<string, unknown>
-    for (const name of names) {
-      const value = query[name]
-      if (typeof value === 'string') query[name] = value.trim().toUpperCase()
-    }
-  }
-
 export const cancelCatalogueRoutes: FastifyPluginAsyncTypebox<{
   store: RateBookStore
   today: (tenantId: number) => Promise<string>
@@ -101,22 +89,8 @@ export const cancelCatalogueRoutes: FastifyPluginAsyncTypebox<{
     by: { id: number } | { kind: Kind; code: string },
   ) => Promise<CatalogueItemRow | undefined>
 }> = async (app, { store, today, catalogueItem }) => {
-  /** The version the request reads, or undefined when none is in force on the date (as catalogue.routes.ts). */
-  async function bookOf(req: FastifyRequest, res: FastifyReply, q: Query): Promise<CompiledRateBook | undefined> {
-    if (q.date !== undefined && q.version !== undefined)
-      throw platformErrors.create('validation_failed', '1 invalid field(s) in the query string: version', {
-        errors: [{ field: 'version', code: 'conflict', message: 'give either date or version, not both' }],
-      })
-    const { tenantId } = authenticatedContext(req)
-    const book =
-      q.version === undefined
-        ? await store.inForce(tenantId, q.date ?? (await today(tenantId)))
-        : await store.byVersion(tenantId, q.version)
-    if (!book && q.version !== undefined)
-      throw catalogueErrors.create('rate_book_not_found', `rate book version ${q.version} does not exist`)
-    if (book) res.header(BOOK_HEADER, String(book.version))
-    return book
-  }
+  /** The version the request reads, or undefined when none is in force on the date. */
+  const bookOf = createBookReader(store, today)
 
   /**
    * The item `ref` names, from the version read when it has it; else, when the tenant has such an

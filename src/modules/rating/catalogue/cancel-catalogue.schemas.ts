@@ -2,7 +2,7 @@
 // methods and reasons"): their filters, the v2 identifier, and the replies with examples.
 import { Type, type TSchema } from 'typebox'
 import { MONTH_COUNTING } from '../../../platform/calendar.ts'
-import { IntegerId, ListQuery, PagedQuery } from '../../../platform/http/schemas.ts'
+import { enumOf, IntegerId, ListQuery, nullable, PagedQuery } from '../../../platform/http/schemas.ts'
 import {
   CANCEL_FORMULAS,
   CANCEL_REQUESTERS,
@@ -13,11 +13,6 @@ import {
 } from '../ratebook/index.ts'
 import { BookQuery } from './catalogue.schemas.ts'
 import { CANCEL_FORMULA_FAMILIES, MILES_COMBINATIONS } from './cancel-catalogue.rules.ts'
-
-const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {})
-const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 
 // ---- query parameters and path parameters -----------------------------------------------------
 

@@ -5,7 +5,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import { authenticatedContext, type AuthenticatedContext } from '../../../platform/http/context.ts'
-import { platformErrors } from '../../../platform/http/errors.ts'
 import { listWindow, sendList } from '../../../platform/http/pagination.ts'
 import { problemResponses } from '../../../platform/http/schemas.ts'
 import {
@@ -57,11 +56,11 @@ import {
   VehicleDetailQuery,
 } from './catalogue.schemas.ts'
 import { catalogueErrors } from './catalogue.errors.ts'
+import { BOOK_HEADER, createBookReader, invalidQuery, upperCaseQuery } from './catalogue.http.ts'
 import { parseRateId, type CompiledRateBook, type RateBookStore } from '../ratebook/index.ts'
 
 const TAGS = ['Rating catalogue']
 const READ = { permission: 'rates:read' }
-const BOOK_HEADER = 'x-rate-book-version'
 
 const WHICH_BOOK =
   'Read from the rate book in force today, on `date`, or version `version`; the version read is in the X-Rate-Book-Version header.'
@@ -72,22 +71,6 @@ const WINDOWED = 'Bounded by limit/offset; the total is in X-Total-Count.'
 const describe = (...parts: string[]) => parts.join(' ')
 
 const listOf = <T extends TSchema>(item: T) => Type.Array(item)
-
-/** Enum filters are matched in any case, like paths: upper-cased before the schema checks them. */
-const upperCaseQuery =
-  (...names: string[]) =>
-  async (req: FastifyRequest) => {
-    const query = req.query as Record<string, unknown>
-    for (const name of names) {
-      const value = query[name]
-      if (typeof value === 'string') query[name] = value.trim().toUpperCase()
-    }
-  }
-
-const invalidQuery = (field: string, code: string, message: string) =>
-  platformErrors.create('validation_failed', `1 invalid field(s) in the query string: ${field}`, {
-    errors: [{ field, code, message }],
-  })
 
 export const catalogueRoutes: FastifyPluginAsyncTypebox<{
   store: RateBookStore
@@ -106,22 +89,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{
   }
 
   /** The version the request reads, or undefined when none is in force on the date. */
-  async function bookOf(
-    req: FastifyRequest,
-    res: FastifyReply,
-    q: { date?: string | undefined; version?: number | undefined },
-  ): Promise<CompiledRateBook | undefined> {
-    if (q.date !== undefined && q.version !== undefined)
-      throw invalidQuery('version', 'conflict', 'give either date or version, not both')
-    const { tenantId } = authenticatedContext(req)
-    const date = q.date ?? (await today(tenantId))
-    const book =
-      q.version === undefined ? await store.inForce(tenantId, date) : await store.byVersion(tenantId, q.version)
-    if (!book && q.version !== undefined)
-      throw catalogueErrors.create('rate_book_not_found', `rate book version ${q.version} does not exist`)
-    if (book) res.header(BOOK_HEADER, String(book.version))
-    return book
-  }
+  const bookOf = createBookReader(store, today)
 
   async function requireBook(
     req: FastifyRequest,

@@ -1,7 +1,7 @@
 // TypeBox schemas of the read-only rating catalogue (docs/rate-catalogue.md): the query parameters
 // shared by every catalogue route (which rate-book version to read), the filters, and the replies.
-import { Type, type TSchema } from 'typebox'
-import { IntegerId, ListQuery } from '../../../platform/http/schemas.ts'
+import { Type } from 'typebox'
+import { enumOf, IntegerId, ListQuery, nullable } from '../../../platform/http/schemas.ts'
 import {
   ASSET_TYPES,
   CUSTOM_FIELD_TYPES,
@@ -13,10 +13,6 @@ import {
   VEHICLE_CONDITIONS,
 } from '../ratebook/index.ts'
 
-const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {})
-const enumOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 const IsoDate = Type.String({ format: 'date' })
 
 // ---- query parameters -------------------------------------------------------------------------

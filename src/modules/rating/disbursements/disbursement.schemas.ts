@@ -1,12 +1,10 @@
 // TypeBox schemas of account-holder disbursements: the create body, the whole record a PATCH result
 // must be, the reply, the audit-log entry, the code/label/group look-ups, path and query parameters.
-import { Type, type Static, type TSchema } from 'typebox'
-import { DateTime, IntegerId, ListQuery } from '../../../platform/http/schemas.ts'
+import { Type, type Static } from 'typebox'
+import { DateTime, IntegerId, ListQuery, nullable } from '../../../platform/http/schemas.ts'
 import { BASES, HOLDER_KINDS } from './disbursement.rules.ts'
 import { DISBURSEMENT_GROUPS } from '../ratebook/index.ts'
 
-const nullable = <T extends TSchema>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description })
 /** One of `values` (anyOf of constants in the document), typed as their union. */
 export const literals = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>(

@@ -4,6 +4,7 @@
 // problem with its location.
 import { Type, type Static } from 'typebox'
 import { MONTH_COUNTING } from '../../../platform/calendar.ts'
+import { enumOf } from '../../../platform/http/schemas.ts'
 
 export const RATE_BOOK_FORMAT_VERSION = 1
 
@@ -123,8 +124,6 @@ const StateCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'A USPS stat
 const Buckets = Type.Record(Type.String({ pattern: CODE_PATTERN }), Money, {
   description: 'Amount per disbursement code.',
 })
-const enumOf = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 
 export const DisbursementCodeSchema = Type.Object(
   {
