@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import { createIdentityModule } from './modules/identity/index.ts'
+import { createCancellationsModule } from './modules/cancellations/index.ts'
 import { createDocumentsModule } from './modules/documents/index.ts'
 import { createFinanceModule } from './modules/finance/index.ts'
 import { createPartiesModule } from './modules/parties/index.ts'
@@ -45,6 +46,20 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     documents,
     saleTerms: rating.saleTerms,
   })
+  const cancellations = createCancellationsModule({
+    ...deps,
+    settings: settings.service,
+    servicing: contracts.servicing,
+    ledger: finance.ledger,
+    documents,
+    administratorId: (tenantId) => parties.contractParties.administratorId(tenantId),
+    contracts: {
+      readRow: (ctx, id) => contracts.core.readRow(ctx, id),
+      termsOf: (tenantId, row) => contracts.core.termsOf(tenantId, row as Parameters<typeof contracts.core.termsOf>[1]),
+      idOf: async (ctx, identifier) => (await contracts.core.getByIdentifier(ctx, identifier)).id,
+      today: (tenantId) => contracts.core.today(tenantId),
+    },
+  })
   const identity = createIdentityModule({
     ...deps,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
@@ -65,6 +80,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     finance,
     documents,
     contracts,
+    cancellations,
     /** Route plugins, in registration order. */
     routes: [
       identity.routes,
@@ -74,6 +90,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       finance.routes,
       documents.routes,
       contracts.routes,
+      cancellations.routes,
     ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }

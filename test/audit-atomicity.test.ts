@@ -56,6 +56,15 @@ const MUTATIONS: Record<string, string[]> = {
   ],
   'POST /api/Rates/ratebooks': ['rate_book.imported'],
   'POST /api/contracts/{contractId}/files': ['document.created'],
+  // A run is many transactions (one per contract): the run row with its start, then its completion.
+  // The world's contract was sold today, so nothing is due and no contract entry is posted.
+  'POST /api/contracts/updateEarnings': ['earnings_run.started', 'earnings_run.completed'],
+  // Cancellations (docs/cancellations.md): a request; a direct cancel (its entry, the contract's
+  // status, the cancel); a reversal.
+  'POST /api/contracts/{contractId}/cancelrequests': ['cancel_request.created'],
+  'POST /api/contracts/{contractId}/cancels': ['journal_entry.posted', 'contract.cancelled', 'cancel.processed'],
+  'POST /api/cancels/{cancelId}': ['journal_entry.posted', 'contract.reinstated', 'cancel.reversed'],
+  'POST /api/cancelrequests/{cancelRequestId}/documents': ['document.created'],
 }
 
 /** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */

@@ -209,6 +209,35 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
   'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
   'GET /api/contracts/{contractId}/earningdetails': user('contracts:read'),
+  // cancellations:read "Read cancel requests and cancels"; cancellations:write "Quote and request
+  // cancellations" (a request's actions: APPROVE and REJECT also need cancellations:approve, checked
+  // in the service: the matrix's request withdraws); cancellations:approve "Approve and process
+  // cancellations" (a direct cancel, a reversal). docs/cancellations.md.
+  'POST /api/contracts/{contractId}/cancelrequests': user('cancellations:write'),
+  'GET /api/contracts/{contractId}/cancelrequests': user('cancellations:read'),
+  'POST /api/v2/contracts/{identifier}/cancelrequests': user('cancellations:write'),
+  'GET /api/v2/contracts/{identifier}/cancelrequests': user('cancellations:read'),
+  'GET /api/cancelrequests/{cancelRequestId}': user('cancellations:read'),
+  'POST /api/cancelrequests/{cancelRequestId}': user('cancellations:write'),
+  'GET /api/v2/cancelrequests/{identifier}': user('cancellations:read'),
+  'POST /api/v2/cancelrequests/{identifier}': user('cancellations:write'),
+  'POST /api/contracts/{contractId}/cancels': user('cancellations:approve'),
+  'GET /api/contracts/{contractId}/cancels': user('cancellations:read'),
+  'GET /api/cancels/{cancelId}': user('cancellations:read'),
+  'POST /api/cancels/{cancelId}': user('cancellations:approve'),
+  'GET /api/cancelrequests/{cancelRequestId}/cancelpayments': user('cancellations:read'),
+  'GET /api/v2/cancelrequests/{identifier}/cancelpayments': user('cancellations:read'),
+  'GET /api/cancels/{cancelId}/cancelpayments': user('cancellations:read'),
+  'GET /api/contracts/{contractId}/cancelpayments': user('cancellations:read'),
+  'GET /api/v2/contracts/{identifier}/cancelpayments': user('cancellations:read'),
+  // A cancel request's documents: read with the request, uploaded by whoever may request.
+  'GET /api/cancelrequests/{cancelRequestId}/documents': user('cancellations:read'),
+  'POST /api/cancelrequests/{cancelRequestId}/documents': user('cancellations:write'),
+  'GET /api/cancelrequests/{cancelRequestId}/documents/{documentId}': user('cancellations:read'),
+  // processes:run "Start automatic processes": the earnings process, for one contract or a run
+  // (docs/earnings.md). A dealer-side user holding it would still see only its dealers' contracts.
+  'POST /api/contracts/{contractId}/syncEarnings': user('processes:run'),
+  'POST /api/contracts/updateEarnings': user('processes:run'),
   'GET /api/contracts/{contractId}/files': user('contracts:read'),
   'POST /api/contracts/{contractId}/files': user('documents:write'),
   'GET /api/contracts/{contractId}/files/{contractFileId}': user('contracts:read'),

@@ -133,6 +133,9 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/contracts': list('contract'),
   'GET /api/v2/contracts': list('contract'),
   'GET /api/contracts/holdreasons': list(null),
+  'POST /api/contracts/updateEarnings': {
+    skip: "a run over the caller's own contracts: A's ids in B's filters select nothing (examined 0), checked by test/contracts.earnings.test.ts",
+  },
 }
 
 /** Operations whose body (not path) names A's records: A's ids go into the body instead. */

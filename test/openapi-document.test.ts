@@ -38,6 +38,11 @@ export const OPERATION_VERBS: ReadonlySet<string> = new Set([
   'finalize',
   'refinalize',
   'resolve',
+  // Cancellations (docs/cancellations.md): an action on a cancel request, a cancel's reversal.
+  'act',
+  'reverse',
+  // Earnings (docs/earnings.md): posting what is due for one contract.
+  'sync',
 ])
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])

@@ -57,6 +57,9 @@ export type World = {
   /** A cancel method and a cancel reason of the book in force (rating catalogue ids). */
   cancelMethodId: number
   cancelReasonId: number
+  /** A cancel request on the finalized contract, and a processed cancel of a contract of its own (docs/cancellations.md). */
+  cancelRequest: { id: number; requestNumber: string; documentId: number }
+  cancelId: number
   rateBookVersion: number
   quoteId: string
   finalized: { id: number; contractNumber: string; documentId: number; fileId: number }
@@ -366,6 +369,8 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     factorTableId,
     cancelMethodId,
     cancelReasonId,
+    cancelRequest: { id: 0, requestNumber: '', documentId: 0 },
+    cancelId: 0,
     rateBookVersion: versions[0]!.version,
     quoteId: '',
     finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
@@ -408,7 +413,44 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
   const customers = await ok<Array<{ id: number }>>(t, admin, 'GET', `/api/customers?name=Buyer${tag}`)
   assert.ok(customers.length > 0, 'the contract created its customer')
   world.customerId = customers[0]!.id
+  const request = await freshCancelRequest(t, world)
+  const requestDocument = await ok<{ documentId: number }>(
+    t,
+    admin,
+    'POST',
+    `/api/cancelrequests/${request.id}/documents?fileName=odometer-${tag}.txt`,
+    `odometer statement ${tag}`,
+    'text/plain',
+  )
+  world.cancelRequest = { ...request, documentId: requestDocument.documentId }
+  world.cancelId = await freshCancel(t, world)
   return world
+}
+
+/** The body of a cancel on the sale date: inside the free-look, a full refund. */
+const CANCEL_BODY = { cancelDate: SALE_DATE, cancelOdometer: 42150, cancelReasonCode: 'CUSTOMER_REQUEST' }
+
+/** A new cancel request on the world's finalized contract. */
+export async function freshCancelRequest(t: TestApp, w: World): Promise<{ id: number; requestNumber: string }> {
+  return ok<{ id: number; requestNumber: string }>(
+    t,
+    w.admin,
+    'POST',
+    `/api/contracts/${w.finalized.id}/cancelrequests`,
+    CANCEL_BODY,
+  )
+}
+
+/** A new finalized contract, cancelled: the cancel's id. */
+export async function freshCancel(t: TestApp, w: World): Promise<number> {
+  const c = await freshFinalized(t, w)
+  return (await ok<{ id: number }>(t, w.admin, 'POST', `/api/contracts/${c.id}/cancels`, CANCEL_BODY)).id
+}
+
+async function freshFinalized(t: TestApp, w: World): Promise<{ id: number; contractNumber: string }> {
+  const c = await freshContract(t, w)
+  await ok(t, w.admin, 'POST', `/api/contracts/${c.id}/finalize`, {})
+  return c
 }
 
 /** A request of one operation: its path parameters, and optionally a query string, body and content type. */
@@ -817,7 +859,66 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/statushistory': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  // Cancellations (docs/cancellations.md).
+  'POST /api/contracts/{contractId}/cancelrequests': (_t, w) => ({
+    params: { contractId: w.finalized.id },
+    payload: CANCEL_BODY,
+  }),
+  'GET /api/contracts/{contractId}/cancelrequests': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'POST /api/v2/contracts/{identifier}/cancelrequests': (_t, w) => ({
+    params: { identifier: w.finalized.contractNumber },
+    query: 'quoteOnly=true',
+    payload: CANCEL_BODY,
+  }),
+  'GET /api/v2/contracts/{identifier}/cancelrequests': (_t, w) => ({
+    params: { identifier: w.finalized.contractNumber },
+  }),
+  'GET /api/cancelrequests/{cancelRequestId}': (_t, w) => ({ params: { cancelRequestId: w.cancelRequest.id } }),
+  'GET /api/v2/cancelrequests/{identifier}': (_t, w) => ({ params: { identifier: w.cancelRequest.requestNumber } }),
+  'POST /api/cancelrequests/{cancelRequestId}': async (t, w) => ({
+    params: { cancelRequestId: (await freshCancelRequest(t, w)).id },
+    payload: { action: 'WITHDRAW' },
+  }),
+  'POST /api/v2/cancelrequests/{identifier}': async (t, w) => ({
+    params: { identifier: (await freshCancelRequest(t, w)).requestNumber },
+    payload: { action: 'WITHDRAW' },
+  }),
+  'POST /api/contracts/{contractId}/cancels': async (t, w) => ({
+    params: { contractId: (await freshFinalized(t, w)).id },
+    payload: CANCEL_BODY,
+  }),
+  'GET /api/contracts/{contractId}/cancels': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/cancels/{cancelId}': (_t, w) => ({ params: { cancelId: w.cancelId } }),
+  'POST /api/cancels/{cancelId}': async (t, w) => ({
+    params: { cancelId: await freshCancel(t, w) },
+    payload: { action: 'REVERSE', reason: 'reinstated' },
+  }),
+  'GET /api/cancelrequests/{cancelRequestId}/cancelpayments': (_t, w) => ({
+    params: { cancelRequestId: w.cancelRequest.id },
+  }),
+  'GET /api/v2/cancelrequests/{identifier}/cancelpayments': (_t, w) => ({
+    params: { identifier: w.cancelRequest.requestNumber },
+  }),
+  'GET /api/cancels/{cancelId}/cancelpayments': (_t, w) => ({ params: { cancelId: w.cancelId } }),
+  'GET /api/contracts/{contractId}/cancelpayments': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/v2/contracts/{identifier}/cancelpayments': (_t, w) => ({
+    params: { identifier: w.finalized.contractNumber },
+  }),
+  'GET /api/cancelrequests/{cancelRequestId}/documents': (_t, w) => ({
+    params: { cancelRequestId: w.cancelRequest.id },
+  }),
+  'POST /api/cancelrequests/{cancelRequestId}/documents': (_t, w) => ({
+    params: { cancelRequestId: w.cancelRequest.id },
+    query: 'fileName=odometer.txt',
+    payload: `odometer ${uniq()}`,
+    contentType: 'text/plain',
+  }),
+  'GET /api/cancelrequests/{cancelRequestId}/documents/{documentId}': (_t, w) => ({
+    params: { cancelRequestId: w.cancelRequest.id, documentId: w.cancelRequest.documentId },
+  }),
   'GET /api/contracts/{contractId}/earningdetails': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'POST /api/contracts/{contractId}/syncEarnings': (_t, w) => ({ params: { contractId: w.finalized.id }, payload: {} }),
+  'POST /api/contracts/updateEarnings': (_t, w) => ({ params: {}, payload: { contractIds: [w.finalized.id] } }),
   'GET /api/contracts/{contractId}/files': (_t, w) => ({ params: { contractId: w.pending.id } }),
   'POST /api/contracts/{contractId}/files': (_t, w) => ({
     params: { contractId: w.pending.id },

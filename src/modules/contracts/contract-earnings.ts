@@ -1,18 +1,452 @@
-// A contract's earning details (docs/earnings.md): each priced line earned by its method from the
-// contract's terms snapshot (finance's earnings rules), as of a date, with its schedule by calendar
-// month. A read: nothing is posted here (posting what is due is the earnings sync's).
-import type { Database } from '../../platform/db/database.ts'
+// A contract's earnings (docs/earnings.md): the earning details (each priced line earned by its
+// method from the contract's terms snapshot, as of a date, with its schedule by calendar month and
+// what the earnings runs posted), and the earnings sync (decision 0012): under the contract's row
+// lock, its sale postings settled first, one EARNINGS_RECOGNIZED entry moving what is due of the
+// administrator's own lines from UNEARNED_REVENUE to ADMINISTRATOR_REVENUE. What is due is always
+// earned-to-date minus what the runs posted (cumulative), so a repeated sync posts nothing.
+import type { Transaction } from 'kysely'
+import { sql } from 'kysely'
+import { writeAudit } from '../../platform/audit.ts'
+import { isIsoDate } from '../../platform/calendar.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
+import type { DB, JsonValue } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
-import { centsToNumber } from '../../platform/money.ts'
-import { earningsAsOf, earningsSchedule, type EarningsDates } from '../finance/index.ts'
+import { AppError } from '../../platform/http/errors.ts'
+import { centsToDecimal, centsToNumber } from '../../platform/money.ts'
+import {
+  earningsAsOf,
+  earningsDue,
+  earningsSchedule,
+  type EarningsDates,
+  type LedgerService,
+} from '../finance/index.ts'
+import type { ContractParties } from '../parties/index.ts'
 import { contractErrors } from './contract.errors.ts'
+import { defineErrors } from '../../platform/http/errors.ts'
 import * as repo from './contract.repository.ts'
+import type { ContractServicing } from './contract-servicing.service.ts'
 import type { ContractCore } from './contract.service.ts'
 
 export type EarningDetailsQuery = { asOf?: string | undefined; schedule?: boolean | undefined }
 
-export function createContractEarnings({ db, core }: { db: Database; core: ContractCore }) {
+/** The statuses an earnings run looks at by default: every contract that was sold. */
+export const SYNCABLE_STATUSES = ['FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED'] as const satisfies ContractStatus[]
+export type SyncableStatus = (typeof SYNCABLE_STATUSES)[number]
+
+/** Contracts read and synced per batch of a run: each its own transaction, the cursor saved after each batch. */
+export const RUN_BATCH_SIZE = 500
+/**
+ * Contracts of a batch synced at once, each in its own transaction on its own connection: they share
+ * nothing but the administrator's accounts, which the ledger creates race-free (on conflict do
+ * nothing). The cursor is saved once the whole batch is done, so a resumed run redoes at most a
+ * batch, which posts nothing new.
+ */
+export const RUN_CONCURRENCY = 4
+/** At most this many per-contract errors are kept on a run (the count of failures is always exact). */
+export const MAX_RUN_ERRORS = 100
+
+export type SyncLine = {
+  code: string
+  /** round(A·f(asOf)): what the line should have earned by then. */
+  earnedToDate: number
+  /** What earnings runs posted for it before this sync. */
+  earnedPosted: number
+  /** earnedToDate − earnedPosted: what this sync posts (negative: Dr ADMINISTRATOR_REVENUE / Cr UNEARNED_REVENUE). */
+  due: number
+}
+
+export type SyncResult = {
+  contractId: number
+  contractNumber: string
+  status: ContractStatus
+  /** The date earned-to-date was computed as of (the cancel date when asked later than it). */
+  asOf: string
+  requestedAsOf: string
+  earningsStoppedOn: string | null
+  /** POSTED: an entry was posted; NOTHING_DUE: every line was up to date (or a cancel entry settled them). */
+  outcome: 'POSTED' | 'NOTHING_DUE'
+  /** The administrator's own lines (third-party lines are their payees' sub-ledger: never posted here). */
+  lines: SyncLine[]
+  totalDue: number
+  entryId: number | null
+  runId: number | null
+  /** The CONTRACT_REFINALIZED entry that moved an old contract's administrator lines to UNEARNED_REVENUE first. */
+  settlementEntryId: number | null
+  /** A CONTRACT_CANCELLED entry (not reversed) cleared the lines: nothing more is earned by runs. */
+  settledByCancel: boolean
+}
+
+export type UpdateEarningsInput = {
+  asOf?: string | undefined
+  dealerId?: number | undefined
+  productType?: string | undefined
+  contractIds?: number[] | undefined
+  statuses?: SyncableStatus[] | undefined
+  /** Resume this run (still RUNNING) after its cursor, with its own filters and date. */
+  runId?: number | undefined
+  /** Examine at most this many contracts in this call; the run stays RUNNING when more remain. */
+  limit?: number | undefined
+}
+
+type RunFilters = {
+  dealerId: number | null
+  productType: string | null
+  contractIds: number[] | null
+  statuses: SyncableStatus[]
+}
+
+type RunRow = {
+  id: number
+  scope: string
+  status: 'RUNNING' | 'COMPLETED'
+  as_of: string
+  filters: RunFilters
+  cursor_contract_id: number | null
+  examined: number
+  posted: number
+  nothing_due: number
+  failed: number
+  errors: JsonValue[]
+  started_at: Date
+  finished_at: Date | null
+}
+
+export const earningsErrors = defineErrors({
+  earnings_run_not_found: { status: 404, title: 'Earnings run not found' },
+  earnings_run_completed: { status: 409, title: 'The earnings run is already completed' },
+})
+
+export type EarningsDeps = {
+  db: Database
+  clock: Clock
+  core: ContractCore
+  ledger: LedgerService
+  parties: Pick<ContractParties, 'administratorId'>
+  servicing: ContractServicing
+}
+
+export function createContractEarnings({ db, clock, core, ledger, parties, servicing }: EarningsDeps) {
+  const unprocessable = (field: string, message: string) =>
+    contractErrors.create('contract_invalid', `${field} ${message}`, {
+      errors: [{ field, code: 'out_of_range', message }],
+    })
+
+  /** asOf as asked, default today; never after today (a run does not earn ahead). */
+  async function requestedAsOf(tenantId: number, asOf: string | undefined): Promise<string> {
+    const today = await core.today(tenantId)
+    if (asOf === undefined) return today
+    if (!isIsoDate(asOf)) throw unprocessable('asOf', 'must be a date YYYY-MM-DD')
+    if (asOf > today) throw unprocessable('asOf', `must not be after today (${today})`)
+    return asOf
+  }
+
+  /**
+   * One contract's sync, in `tx` (the caller's transaction: the route's own, or one per contract of
+   * a run). `runId` is the run the entry is posted for; null: a run of this one contract is
+   * recorded when something is due. Throws 404 (unknown, invisible), 409 (pending or voided).
+   */
+  async function syncIn(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    contractId: number,
+    requested: string,
+    runId: number | null,
+  ): Promise<SyncResult> {
+    const row = await core.lockRow(tx, ctx, contractId)
+    if (row.status === 'PENDING' || row.status === 'VOIDED')
+      throw contractErrors.create(
+        'contract_state_conflict',
+        `contract ${row.contract_number} is ${row.status.toLowerCase()}: only a sold contract earns`,
+      )
+    const terms = await core.ensureTerms(tx, ctx.tenantId, row)
+    const cancelledOn = row.status === 'CANCELLED' ? await lastCancelDate(tx, ctx.tenantId, row.id) : null
+    const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
+    const settlementEntryId = await servicing.settleSalePostings(tx, ctx, row.id)
+    const settledByCancel = row.status === 'CANCELLED' && (await cancelEntryStands(tx, ctx.tenantId, row.id))
+    const [administratorId, posted] = await Promise.all([
+      parties.administratorId(ctx.tenantId),
+      ledger.earnedByCode(ctx.tenantId, row.id),
+    ])
+    const dates: EarningsDates = {
+      effectiveDate: row.effective_date,
+      expirationDate: row.expiration_date,
+      termMonths: row.coverage.term.months,
+    }
+    // The administrator's own lines, as finalizationLines defers them (payee = the administrator company).
+    const own = row.pricing.lines.filter((l) => l.payeeAccountHolderId === administratorId && l.cents > 0)
+    const lines: Array<SyncLine & { cents: number }> = own.map((l) => {
+      const t = terms.earnings[l.code]
+      if (t === undefined) throw new Error(`contract ${row.id}: no earnings terms for line ${l.code}`)
+      const already = posted.get(l.code) ?? 0
+      const due = settledByCancel
+        ? { earnedToDateCents: already, dueCents: 0 }
+        : earningsDue(l.cents, t, dates, asOf, already)
+      return {
+        code: l.code,
+        earnedToDate: due.earnedToDateCents,
+        earnedPosted: already,
+        due: due.dueCents,
+        cents: due.dueCents,
+      }
+    })
+    const dueLines = lines.filter((l) => l.cents !== 0)
+    let entryId: number | null = null
+    let run = runId
+    if (dueLines.length > 0) {
+      const now = clock.now()
+      if (run === null) run = await insertRun(tx, ctx, 'CONTRACT', asOf, { contractIds: [row.id] }, now, true)
+      const amount = (cents: number) => centsToDecimal(Math.abs(cents))
+      const entry = await ledger.post(ctx, {
+        kind: 'EARNINGS_RECOGNIZED',
+        source: { type: 'PROCESS', id: run },
+        effectiveDate: await ledger.postingDate(ctx.tenantId),
+        memo: `Earnings of contract ${row.contract_number} through ${asOf}`,
+        lines: dueLines.flatMap((l) => {
+          const earn = l.cents > 0
+          const base = {
+            accountHolderId: administratorId,
+            amount: amount(l.cents),
+            contractId: row.id,
+            disbursementCode: l.code,
+          }
+          return [
+            { ...base, purpose: 'UNEARNED_REVENUE' as const, side: earn ? ('DEBIT' as const) : ('CREDIT' as const) },
+            {
+              ...base,
+              purpose: 'ADMINISTRATOR_REVENUE' as const,
+              side: earn ? ('CREDIT' as const) : ('DEBIT' as const),
+            },
+          ]
+        }),
+      })
+      entryId = entry.entryId
+      await writeAudit(tx, ctx, now, {
+        action: 'contract.earnings_synced',
+        entityType: 'contract',
+        entityId: row.id,
+        changes: {
+          after: {
+            asOf,
+            runId: run,
+            entryId,
+            lines: dueLines.map((l) => ({ code: l.code, due: centsToNumber(l.cents) })),
+          },
+        },
+      })
+    }
+    const totalDue = lines.reduce((s, l) => s + l.cents, 0)
+    return {
+      contractId: row.id,
+      contractNumber: row.contract_number,
+      status: row.status,
+      asOf,
+      requestedAsOf: requested,
+      earningsStoppedOn: cancelledOn,
+      outcome: entryId === null ? 'NOTHING_DUE' : 'POSTED',
+      lines: lines.map((l) => ({
+        code: l.code,
+        earnedToDate: centsToNumber(l.earnedToDate),
+        earnedPosted: centsToNumber(l.earnedPosted),
+        due: centsToNumber(l.due),
+      })),
+      totalDue: centsToNumber(totalDue),
+      entryId,
+      runId: entryId === null ? null : run,
+      settlementEntryId,
+      settledByCancel,
+    }
+  }
+
+  async function insertRun(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    scope: 'CONTRACT' | 'BATCH',
+    asOf: string,
+    filters: Record<string, JsonValue>,
+    now: Date,
+    completed: boolean,
+  ): Promise<number> {
+    const inserted = await tx
+      .insertInto('earnings_run')
+      .values({
+        tenant_id: ctx.tenantId,
+        scope,
+        status: completed ? 'COMPLETED' : 'RUNNING',
+        as_of: asOf,
+        filters: JSON.stringify(filters),
+        cursor_contract_id: null,
+        started_at: now,
+        updated_at: now,
+        finished_at: completed ? now : null,
+        started_by: ctx.principal.emailAddress,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return inserted.id
+  }
+
+  /** The next ids of a run after its cursor, in id order (memory stays flat: one batch at a time). */
+  async function nextIds(ctx: AuthenticatedContext, filters: RunFilters, after: number, limit: number) {
+    const visible = ctx.principal.visibleAccountHolderIds
+    return db.read(ctx.tenantId, async (x) => {
+      let q = x
+        .selectFrom('contract')
+        .select('id')
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '>', after)
+        .where('status', 'in', filters.statuses)
+      if (filters.dealerId !== null) q = q.where('dealer_id', '=', filters.dealerId)
+      if (filters.productType !== null) q = q.where('product_type', '=', filters.productType)
+      if (filters.contractIds !== null)
+        q = q.where('id', 'in', filters.contractIds.length > 0 ? filters.contractIds : [0])
+      if (visible) q = q.where('dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
+      const rows = await q.orderBy('id').limit(limit).execute()
+      return rows.map((r) => r.id)
+    })
+  }
+
+  function runView(run: RunRow, entries: number, durationMs: number) {
+    return {
+      runId: run.id,
+      status: run.status,
+      asOf: run.as_of,
+      filters: run.filters,
+      cursor: run.cursor_contract_id,
+      examined: run.examined,
+      posted: run.posted,
+      nothingDue: run.nothing_due,
+      failed: run.failed,
+      errors: run.errors,
+      /** Entries posted by this call (a resumed run counts its earlier calls in `posted`). */
+      entries,
+      startedAt: run.started_at.toISOString(),
+      finishedAt: run.finished_at ? run.finished_at.toISOString() : null,
+      durationMs,
+    }
+  }
+
   return {
+    /** POST /contracts/{id}/syncEarnings: posts what is due as of `asOf` (default today) in one transaction. */
+    async sync(ctx: AuthenticatedContext, contractId: number, body: { asOf?: string | undefined }) {
+      await core.readRow(ctx, contractId)
+      const requested = await requestedAsOf(ctx.tenantId, body.asOf)
+      return db.transaction(ctx.tenantId, (tx) => syncIn(tx, ctx, contractId, requested, null))
+    },
+
+    /**
+     * POST /contracts/updateEarnings: the sync of every contract the filters select, by id cursor,
+     * RUN_BATCH_SIZE at a time, each contract in its own transaction (one failure is recorded and
+     * the run goes on); the run row keeps the cursor and counters after every batch, so an
+     * interrupted run resumes (`runId`) where it stopped and a repeated run posts nothing new.
+     */
+    async update(ctx: AuthenticatedContext, body: UpdateEarningsInput) {
+      const started = performance.now()
+      let run: RunRow
+      if (body.runId !== undefined) {
+        const found = await readRun(db, ctx.tenantId, body.runId)
+        if (!found || found.scope !== 'BATCH')
+          throw earningsErrors.create('earnings_run_not_found', `no earnings run ${body.runId}`)
+        if (found.status !== 'RUNNING')
+          throw earningsErrors.create('earnings_run_completed', `earnings run ${found.id} is already completed`)
+        run = found
+      } else {
+        const asOf = await requestedAsOf(ctx.tenantId, body.asOf)
+        const filters: RunFilters = {
+          dealerId: body.dealerId ?? null,
+          productType: body.productType ?? null,
+          contractIds: body.contractIds ? [...new Set(body.contractIds)].toSorted((a, b) => a - b) : null,
+          statuses: body.statuses && body.statuses.length > 0 ? [...new Set(body.statuses)] : [...SYNCABLE_STATUSES],
+        }
+        const id = await db.transaction(ctx.tenantId, async (tx) => {
+          const now = clock.now()
+          const runId = await insertRun(
+            tx,
+            ctx,
+            'BATCH',
+            asOf,
+            filters as unknown as Record<string, JsonValue>,
+            now,
+            false,
+          )
+          await writeAudit(tx, ctx, now, {
+            action: 'earnings_run.started',
+            entityType: 'earnings_run',
+            entityId: runId,
+            changes: { after: { asOf, filters: filters as unknown as JsonValue } },
+          })
+          return runId
+        })
+        run = (await readRun(db, ctx.tenantId, id))!
+      }
+      const budget = body.limit ?? Number.POSITIVE_INFINITY
+      let examinedNow = 0
+      let entries = 0
+      const errors = [...run.errors]
+      while (examinedNow < budget) {
+        const ids = await nextIds(
+          ctx,
+          run.filters,
+          run.cursor_contract_id ?? 0,
+          Math.min(RUN_BATCH_SIZE, budget - examinedNow),
+        )
+        if (ids.length === 0) break
+        let posted = 0
+        let nothingDue = 0
+        let failed = 0
+        await eachConcurrently(ids, RUN_CONCURRENCY, async (id) => {
+          try {
+            const r = await db.transaction(ctx.tenantId, (tx) => syncIn(tx, ctx, id, run.as_of, run.id))
+            if (r.outcome === 'POSTED') {
+              posted++
+              entries++
+            } else nothingDue++
+          } catch (err) {
+            failed++
+            if (errors.length < MAX_RUN_ERRORS)
+              errors.push(
+                err instanceof AppError
+                  ? { contractId: id, code: err.code, detail: err.message }
+                  : {
+                      contractId: id,
+                      code: 'earnings_sync_failed',
+                      detail: err instanceof Error ? err.message : String(err),
+                    },
+              )
+          }
+        })
+        examinedNow += ids.length
+        run = {
+          ...run,
+          cursor_contract_id: ids.at(-1)!,
+          examined: run.examined + ids.length,
+          posted: run.posted + posted,
+          nothing_due: run.nothing_due + nothingDue,
+          failed: run.failed + failed,
+          errors: [...errors],
+        }
+        await saveRun(db, ctx.tenantId, run, clock.now())
+      }
+      // Done when the last call found nothing more (or the budget ended exactly at the end).
+      const more = examinedNow >= budget && (await nextIds(ctx, run.filters, run.cursor_contract_id ?? 0, 1)).length > 0
+      if (!more) {
+        const now = clock.now()
+        run = { ...run, status: 'COMPLETED', finished_at: now }
+        await db.transaction(ctx.tenantId, async (tx) => {
+          await saveRunIn(tx, ctx.tenantId, run, now)
+          await writeAudit(tx, ctx, now, {
+            action: 'earnings_run.completed',
+            entityType: 'earnings_run',
+            entityId: run.id,
+            changes: {
+              after: { examined: run.examined, posted: run.posted, nothingDue: run.nothing_due, failed: run.failed },
+            },
+          })
+        })
+      }
+      return runView(run, entries, Math.round(performance.now() - started))
+    },
     /**
      * The earnings of every priced line as of `asOf` (default today in the tenant's zone). A voided
      * contract earns nothing (409); a cancelled one stops earning on its cancel date, so a later
@@ -25,10 +459,15 @@ export function createContractEarnings({ db, core }: { db: Database; core: Contr
           'contract_state_conflict',
           `contract ${row.contract_number} is voided: a contract never sold earns nothing`,
         )
-      const [terms, today, cancelledOn] = await Promise.all([
+      const [terms, today, cancelledOn, administratorId, posted, postedThrough] = await Promise.all([
         core.termsOf(ctx.tenantId, row),
         core.today(ctx.tenantId),
-        row.status === 'CANCELLED' ? lastCancelDate(db, ctx.tenantId, row.id) : Promise.resolve(null),
+        row.status === 'CANCELLED'
+          ? db.read(ctx.tenantId, (x) => lastCancelDate(x, ctx.tenantId, row.id))
+          : Promise.resolve(null),
+        parties.administratorId(ctx.tenantId),
+        ledger.earnedByCode(ctx.tenantId, row.id),
+        db.read(ctx.tenantId, (x) => lastPostedThrough(x, ctx.tenantId, row.id)),
       ])
       const requested = query.asOf ?? today
       const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
@@ -63,8 +502,12 @@ export function createContractEarnings({ db, core }: { db: Database; core: Contr
           earnedToDate: centsToNumber(result.totals.earnedToDateCents),
           unearned: centsToNumber(result.totals.unearnedCents),
         },
+        postedThrough,
         lines: lines.map(({ line, terms: t }, i) => {
           const e = result.lines[i]!
+          // Only the administrator's own lines are posted by syncs; a third-party line is its payee's sub-ledger.
+          const own = line.payeeAccountHolderId === administratorId
+          const earnedPosted = own ? (posted.get(line.code) ?? 0) : null
           return {
             lineNumber: i + 1,
             code: line.code,
@@ -81,6 +524,8 @@ export function createContractEarnings({ db, core }: { db: Database; core: Contr
             unearned: centsToNumber(e.unearnedCents),
             earnedFraction: `${e.earnedFraction.num}/${e.earnedFraction.den}`,
             earnedFactor: e.earnedFactor,
+            earnedPosted: earnedPosted === null ? null : centsToNumber(earnedPosted),
+            dueToPost: earnedPosted === null ? null : centsToNumber(e.earnedToDateCents - earnedPosted),
             schedule:
               query.schedule === false
                 ? null
@@ -98,11 +543,118 @@ export function createContractEarnings({ db, core }: { db: Database; core: Contr
   }
 }
 
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
 /** The effective date of the contract's latest cancellation (its cancel date). */
-async function lastCancelDate(db: Database, tenantId: number, contractId: number): Promise<string | null> {
-  const rows = await db.read(tenantId, (x) => repo.listStatusHistory(x, tenantId, contractId))
+async function lastCancelDate(x: Executor, tenantId: number, contractId: number): Promise<string | null> {
+  const rows = await repo.listStatusHistory(x, tenantId, contractId)
   const cancel = rows.findLast((r) => r.event === 'CANCEL')
   return cancel ? cancel.effective_date : null
+}
+
+/**
+ * Whether a cancel entry stands on the contract: more CONTRACT_CANCELLED entries than CANCEL_REVERSED
+ * ones. The cancel cleared its administrator lines (earned to date + earned at cancel + refunded =
+ * the line), so a run must post nothing more for it.
+ */
+async function cancelEntryStands(x: Executor, tenantId: number, contractId: number): Promise<boolean> {
+  const rows = await x
+    .selectFrom('journal_entry as e')
+    .select(['e.kind', (eb) => eb.fn.count<number>('e.id').distinct().as('n')])
+    .where('e.tenant_id', '=', tenantId)
+    .where('e.kind', 'in', ['CONTRACT_CANCELLED', 'CANCEL_REVERSED'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('journal_line as l')
+          .select(sql.lit(1).as('one'))
+          .where('l.tenant_id', '=', tenantId)
+          .whereRef('l.entry_id', '=', 'e.id')
+          .where('l.contract_id', '=', contractId),
+      ),
+    )
+    .groupBy('e.kind')
+    .execute()
+  const count = (kind: string) => Number(rows.find((r) => r.kind === kind)?.n ?? 0)
+  return count('CONTRACT_CANCELLED') > count('CANCEL_REVERSED')
+}
+
+/** The as-of date of the last earnings run that posted for the contract; null when none has. */
+async function lastPostedThrough(x: Executor, tenantId: number, contractId: number): Promise<string | null> {
+  const row = await x
+    .selectFrom('journal_entry as e')
+    .innerJoin('earnings_run as r', (j) => j.onRef('r.tenant_id', '=', 'e.tenant_id').onRef('r.id', '=', 'e.source_id'))
+    .select(['r.as_of'])
+    .where('e.tenant_id', '=', tenantId)
+    .where('e.kind', '=', 'EARNINGS_RECOGNIZED')
+    .where('e.source_type', '=', 'PROCESS')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('journal_line as l')
+          .select(sql.lit(1).as('one'))
+          .where('l.tenant_id', '=', tenantId)
+          .whereRef('l.entry_id', '=', 'e.id')
+          .where('l.contract_id', '=', contractId),
+      ),
+    )
+    .orderBy('e.id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.as_of ?? null
+}
+
+async function readRun(db: Database, tenantId: number, id: number): Promise<RunRow | undefined> {
+  if (!Number.isSafeInteger(id) || id < 1) return undefined
+  const row = await db.read(tenantId, (x) =>
+    x.selectFrom('earnings_run').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst(),
+  )
+  if (!row) return undefined
+  return {
+    id: row.id,
+    scope: row.scope,
+    status: row.status,
+    as_of: row.as_of,
+    filters: row.filters as unknown as RunFilters,
+    cursor_contract_id: row.cursor_contract_id,
+    examined: row.examined,
+    posted: row.posted,
+    nothing_due: row.nothing_due,
+    failed: row.failed,
+    errors: row.errors,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  }
+}
+
+async function saveRunIn(x: Executor, tenantId: number, run: RunRow, now: Date): Promise<void> {
+  await x
+    .updateTable('earnings_run')
+    .set({
+      status: run.status,
+      cursor_contract_id: run.cursor_contract_id,
+      examined: run.examined,
+      posted: run.posted,
+      nothing_due: run.nothing_due,
+      failed: run.failed,
+      errors: JSON.stringify(run.errors),
+      updated_at: now,
+      finished_at: run.finished_at,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', run.id)
+    .execute()
+}
+
+function saveRun(db: Database, tenantId: number, run: RunRow, now: Date): Promise<void> {
+  return db.transaction(tenantId, (tx) => saveRunIn(tx, tenantId, run, now))
 }
 
 export type ContractEarnings = ReturnType<typeof createContractEarnings>

@@ -83,12 +83,21 @@ export function createContractsModule(deps: ContractsDeps) {
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
   const servicing = createContractServicing({ db: deps.db, core, settle: lifecycle.settleSalePostings })
-  const earnings = createContractEarnings({ db: deps.db, core })
+  const earnings = createContractEarnings({
+    db: deps.db,
+    clock: deps.clock,
+    core,
+    ledger: deps.ledger,
+    parties: deps.parties,
+    servicing: servicing.port,
+  })
   return {
     core,
     lifecycle,
     /** The servicing port for modules that change a contract after the sale (cancellations, claims, processes). */
     servicing: servicing.port,
+    /** The earnings sync (docs/earnings.md): one contract, or a run over many (the processes issue schedules it). */
+    earnings,
     /** Work done when a tenant is created: its contract-number sequence. */
     initializeTenant: ((tx, tenant) => createContractSequence(tx, tenant.id)) satisfies TenantInitializer,
     async routes(app: FastifyInstance) {

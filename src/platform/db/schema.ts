@@ -2,6 +2,7 @@
 // Snake_case here; modules map rows to camelCase at their boundary.
 import type { JWK } from 'jose'
 import type { ColumnType, Generated } from 'kysely'
+import type { CancellationTables } from './schema.cancellations.ts'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
 import type { LedgerTables } from './schema.ledger.ts'
@@ -137,6 +138,26 @@ export type EventOutboxTable = {
   type: string
   payload: Json<{ [key: string]: JsonValue }>
   created_at: Timestamp
+}
+
+/** An earnings run (docs/earnings.md): the source of the EARNINGS_RECOGNIZED entries it posts. */
+export type EarningsRunTable = {
+  tenant_id: number
+  id: Generated<number>
+  scope: 'CONTRACT' | 'BATCH'
+  status: 'RUNNING' | 'COMPLETED'
+  as_of: string
+  filters: Json<{ [key: string]: JsonValue }>
+  cursor_contract_id: number | null
+  examined: ColumnType<number, number | undefined, number>
+  posted: ColumnType<number, number | undefined, number>
+  nothing_due: ColumnType<number, number | undefined, number>
+  failed: ColumnType<number, number | undefined, number>
+  errors: ColumnType<JsonValue[], string | undefined, string>
+  started_at: Timestamp
+  updated_at: Timestamp
+  finished_at: Timestamp | null
+  started_by: string
 }
 
 export type IdempotencyKeyTable = {
@@ -335,6 +356,7 @@ export type DealerRateVisibilityTable = {
 
 /** Every table. Contracts, the ledger and documents describe theirs in schema.<area>.ts. */
 export type DB = ContractTables &
+  CancellationTables &
   LedgerTables &
   DocumentTables & {
     tenant: TenantTable
@@ -349,6 +371,7 @@ export type DB = ContractTables &
     user_group: UserGroupTable
     audit_log: AuditLogTable
     event_outbox: EventOutboxTable
+    earnings_run: EarningsRunTable
     idempotency_key: IdempotencyKeyTable
     general_setting: GeneralSettingTable
     account_holder: AccountHolderTable

@@ -16,6 +16,8 @@ import * as tenantPrimaryKeys from './2026_11_26_0013_tenant_primary_keys.ts'
 import * as cancelCatalogueKinds from './2026_11_26_0014_cancel_catalogue_kinds.ts'
 import * as contractStatusHistory from './2026_11_26_0015_contract_status_history.ts'
 import * as eventOutbox from './2026_11_26_0016_event_outbox.ts'
+import * as cancellations from './2026_11_26_0017_cancellations.ts'
+import * as earningsRuns from './2026_11_26_0018_earnings_runs.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0014_cancel_catalogue_kinds': cancelCatalogueKinds,
   '2026_11_26_0015_contract_status_history': contractStatusHistory,
   '2026_11_26_0016_event_outbox': eventOutbox,
+  '2026_11_26_0017_cancellations': cancellations,
+  '2026_11_26_0018_earnings_runs': earningsRuns,
 }
