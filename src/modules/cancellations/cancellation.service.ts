@@ -3,7 +3,7 @@
 // settled, one CONTRACT_CANCELLED entry per decision 0012, the contract CANCELLED through the
 // servicing port, the cancel and its payments), its reversal, and the cancel payments. The arithmetic
 // is cancellation.rules.ts's (quoteRefund); this file gathers the facts and writes.
-import { sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import { addDays, isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
@@ -23,6 +23,8 @@ import { cancellationTermsFor, type CancelRequester } from '../rating/index.ts'
 import { formatContractNumber, type SettingsService } from '../settings/index.ts'
 import { cancellationErrors } from './cancellation.errors.ts'
 import { cancelPostingLines } from './cancellation.postings.ts'
+import * as repo from './cancellation.repository.ts'
+import type { CancelRequestRow, CancelRow } from './cancellation.repository.ts'
 import { cancelFactProblems, displayFactor, quoteRefund, ratioText, type RefundQuote } from './cancellation.rules.ts'
 
 export type ContractTerms = NonNullable<ServicedContract['terms']>
@@ -398,37 +400,18 @@ export function createCancellationService(deps: CancellationsDeps) {
   // ---- numbers --------------------------------------------------------------------------------
 
   async function nextNumber(tx: Transaction<DB>, tenantId: number): Promise<string> {
-    const { rows } = await sql<{ n: string | number }>`
-      insert into cancel_number_counter (tenant_id, last_value) values (${tenantId}, 1)
-      on conflict (tenant_id) do update set last_value = cancel_number_counter.last_value + 1
-      returning last_value as n`.execute(tx)
+    const sequence = await repo.nextCancelSequence(tx, tenantId)
     const format = String(await settings.get(tenantId, 'cancelNumberFormat'))
     return formatContractNumber(format, {
       formPrefix: 'CXL',
-      sequence: Number(rows[0]!.n),
+      sequence,
       date: await contracts.today(tenantId),
     })
   }
 
   // ---- views ----------------------------------------------------------------------------------
 
-  type RequestRow = Awaited<ReturnType<typeof findRequest>> & {}
-  async function findRequest(x: Executor, tenantId: number, id: number) {
-    if (!isStorableId(id)) return undefined
-    return x
-      .selectFrom('cancel_request')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst()
-  }
-  type CancelRow = NonNullable<Awaited<ReturnType<typeof findCancel>>>
-  async function findCancel(x: Executor, tenantId: number, id: number) {
-    if (!isStorableId(id)) return undefined
-    return x.selectFrom('cancel').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()
-  }
-
-  function requestView(row: NonNullable<RequestRow>, contract: { contract_number: string }, cancelId: number | null) {
+  function requestView(row: CancelRequestRow, contract: { contract_number: string }, cancelId: number | null) {
     const q = row.quote as unknown as Stored
     return {
       id: row.id,
@@ -508,7 +491,7 @@ export function createCancellationService(deps: CancellationsDeps) {
 
   /** The request and its contract, as the caller may see it (404 otherwise). */
   async function visibleRequest(ctx: AuthenticatedContext, id: number) {
-    const row = await db.read(ctx.tenantId, (x) => findRequest(x, ctx.tenantId, id))
+    const row = await db.read(ctx.tenantId, (x) => repo.findRequest(x, ctx.tenantId, id))
     if (!row) throw requestNotFound(id)
     try {
       return { row, contract: await contracts.readRow(ctx, row.contract_id) }
@@ -518,7 +501,7 @@ export function createCancellationService(deps: CancellationsDeps) {
   }
 
   async function visibleCancel(ctx: AuthenticatedContext, id: number) {
-    const row = await db.read(ctx.tenantId, (x) => findCancel(x, ctx.tenantId, id))
+    const row = await db.read(ctx.tenantId, (x) => repo.findCancel(x, ctx.tenantId, id))
     if (!row) throw cancelNotFound(id)
     try {
       return { row, contract: await contracts.readRow(ctx, row.contract_id) }
@@ -531,45 +514,20 @@ export function createCancellationService(deps: CancellationsDeps) {
     const t = identifier.trim()
     const row = await db.read(ctx.tenantId, async (x) =>
       /^\d{1,15}$/.test(t) && isStorableId(Number(t))
-        ? ((await findRequest(x, ctx.tenantId, Number(t))) ??
-          x
-            .selectFrom('cancel_request')
-            .select('id')
-            .where('tenant_id', '=', ctx.tenantId)
-            .where(sql<string>`lower(request_number)`, '=', t.toLowerCase())
-            .executeTakeFirst())
-        : x
-            .selectFrom('cancel_request')
-            .select('id')
-            .where('tenant_id', '=', ctx.tenantId)
-            .where(sql<string>`lower(request_number)`, '=', t.toLowerCase())
-            .executeTakeFirst(),
+        ? ((await repo.findRequest(x, ctx.tenantId, Number(t))) ?? repo.findRequestByNumber(x, ctx.tenantId, t))
+        : repo.findRequestByNumber(x, ctx.tenantId, t),
     )
     if (!row) throw requestNotFound(identifier)
     return row.id
   }
 
   async function cancelIdOfRequest(tenantId: number, requestId: number, x?: Executor) {
-    const read = (e: Executor) =>
-      e
-        .selectFrom('cancel')
-        .select('id')
-        .where('tenant_id', '=', tenantId)
-        .where('request_id', '=', requestId)
-        .orderBy('id', 'desc')
-        .executeTakeFirst()
-    const row = x ? await read(x) : await db.read(tenantId, read)
-    return row?.id ?? null
+    const read = (e: Executor) => repo.cancelIdOfRequest(e, tenantId, requestId)
+    return x ? await read(x) : await db.read(tenantId, read)
   }
 
   async function paymentsOfCancel(x: Executor, tenantId: number, cancelId: number) {
-    const rows = await x
-      .selectFrom('cancel_payment')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('cancel_id', '=', cancelId)
-      .orderBy('id')
-      .execute()
+    const rows = await repo.paymentsOfCancel(x, tenantId, cancelId)
     return rows.map(paymentView)
   }
 
@@ -652,10 +610,8 @@ export function createCancellationService(deps: CancellationsDeps) {
     await servicing.settleSalePostings(tx, ctx, locked.id)
     const number = request?.number ?? (await nextNumber(tx, ctx.tenantId))
     const calc = await stored(ctx.tenantId, c)
-    const inserted = await tx
-      .insertInto('cancel')
-      .values({
-        tenant_id: ctx.tenantId,
+    const cancelId = await repo
+      .insertCancel(tx, ctx.tenantId, {
         contract_id: locked.id,
         request_id: request?.id ?? null,
         cancel_number: number,
@@ -671,8 +627,6 @@ export function createCancellationService(deps: CancellationsDeps) {
         processed_by: actorLabel(ctx),
         processed_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
       })
-      .returning('id')
-      .executeTakeFirstOrThrow()
       .catch((e: unknown) => {
         if ((e as { code?: string }).code === '23505')
           throw cancellationErrors.create(
@@ -681,7 +635,6 @@ export function createCancellationService(deps: CancellationsDeps) {
           )
         throw e
       })
-    const cancelId = Number(inserted.id)
     const entry = await ledger.post(ctx, {
       kind: 'CONTRACT_CANCELLED',
       source: { type: 'CANCELLATION', id: cancelId },
@@ -689,12 +642,7 @@ export function createCancellationService(deps: CancellationsDeps) {
       memo: `cancel ${number} of contract ${locked.contractNumber}`,
       lines: await cancelLines(ctx.tenantId, c),
     })
-    await tx
-      .updateTable('cancel')
-      .set({ journal_entry_id: entry.entryId })
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', cancelId)
-      .execute()
+    await repo.setCancelEntry(tx, ctx.tenantId, cancelId, entry.entryId)
     await servicing.applyTransition(tx, ctx, locked.id, {
       event: 'CANCEL',
       effectiveDate: c.body.cancelDate,
@@ -702,24 +650,22 @@ export function createCancellationService(deps: CancellationsDeps) {
       details: { cancelId, cancelNumber: number, netRefund: calc.calculation.netCustomerRefund },
     })
     if (calc.payments.length > 0)
-      await tx
-        .insertInto('cancel_payment')
-        .values(
-          calc.payments.map((p) => ({
-            tenant_id: ctx.tenantId,
-            cancel_id: cancelId,
-            contract_id: locked.id,
-            payee_type: p.payeeType,
-            account_holder_id: p.accountHolderId,
-            kind: p.kind,
-            amount: p.amount.toFixed(2),
-            status: 'PENDING' as const,
-            due_date: p.dueDate,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute()
+      await repo.insertPayments(
+        tx,
+        ctx.tenantId,
+        calc.payments.map((p) => ({
+          cancel_id: cancelId,
+          contract_id: locked.id,
+          payee_type: p.payeeType,
+          account_holder_id: p.accountHolderId,
+          kind: p.kind,
+          amount: p.amount.toFixed(2),
+          status: 'PENDING' as const,
+          due_date: p.dueDate,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
     await writeAudit(tx, ctx, now, {
       action: 'cancel.processed',
       entityType: 'cancel',
@@ -753,20 +699,15 @@ export function createCancellationService(deps: CancellationsDeps) {
 
   async function cancelReply(tenantId: number, cancelId: number, x?: Executor) {
     const read = async (e: Executor) => {
-      const row = (await findCancel(e, tenantId, cancelId))!
-      const number = await e
-        .selectFrom('contract')
-        .select('contract_number')
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', row.contract_id)
-        .executeTakeFirstOrThrow()
-      return cancelView(row, number.contract_number, (await paymentsOfCancel(e, tenantId, cancelId)).map(previewOf))
+      const row = (await repo.findCancel(e, tenantId, cancelId))!
+      const contractNumber = await repo.contractNumberOf(e, tenantId, row.contract_id)
+      return cancelView(row, contractNumber, (await paymentsOfCancel(e, tenantId, cancelId)).map(previewOf))
     }
     return x ? read(x) : db.read(tenantId, read)
   }
   const previewOf = (p: ReturnType<typeof paymentView>) => ({ ...p }) as PaymentPreview & { id: number | null }
 
-  function bodyOfRequest(row: NonNullable<RequestRow>): CancelBody {
+  function bodyOfRequest(row: CancelRequestRow): CancelBody {
     return {
       cancelDate: row.cancel_date,
       cancelOdometer: row.cancel_odometer,
@@ -844,34 +785,29 @@ export function createCancellationService(deps: CancellationsDeps) {
       const now = clock.now()
       const id = await db.transaction(ctx.tenantId, async (tx) => {
         const number = await nextNumber(tx, ctx.tenantId)
-        const row = await tx
-          .insertInto('cancel_request')
-          .values({
-            tenant_id: ctx.tenantId,
-            contract_id: contract.id,
-            request_number: number,
-            status: c.missingDocuments.length > 0 ? 'PENDING_DOCUMENTS' : 'REQUESTED',
-            cancel_date: c.body.cancelDate,
-            cancel_odometer: body.cancelOdometer ?? null,
-            reason_id: c.reason.id,
-            reason_code: c.reason.code,
-            method_override_id: body.cancelMethodId ?? null,
-            requested_by: c.requestedBy,
-            refund_payee: body.refundPayee ?? 'AUTO',
-            payoff_date: body.payoffDate ?? null,
-            notes: body.notes ?? null,
-            documents: JSON.stringify(
-              (body.documents ?? []).map((d) => ({ documentId: d.documentId, type: d.type ?? null })),
-            ),
-            include_open_claims: body.includeOpenClaims ?? false,
-            quote: JSON.stringify(calc),
-            created_at: now,
-            created_by: actorLabel(ctx),
-            created_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
-            updated_at: now,
-          })
-          .returning(['id', 'status'])
-          .executeTakeFirstOrThrow()
+        const row = await repo.insertRequest(tx, ctx.tenantId, {
+          contract_id: contract.id,
+          request_number: number,
+          status: c.missingDocuments.length > 0 ? 'PENDING_DOCUMENTS' : 'REQUESTED',
+          cancel_date: c.body.cancelDate,
+          cancel_odometer: body.cancelOdometer ?? null,
+          reason_id: c.reason.id,
+          reason_code: c.reason.code,
+          method_override_id: body.cancelMethodId ?? null,
+          requested_by: c.requestedBy,
+          refund_payee: body.refundPayee ?? 'AUTO',
+          payoff_date: body.payoffDate ?? null,
+          notes: body.notes ?? null,
+          documents: JSON.stringify(
+            (body.documents ?? []).map((d) => ({ documentId: d.documentId, type: d.type ?? null })),
+          ),
+          include_open_claims: body.includeOpenClaims ?? false,
+          quote: JSON.stringify(calc),
+          created_at: now,
+          created_by: actorLabel(ctx),
+          created_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
+          updated_at: now,
+        })
         await writeAudit(tx, ctx, now, {
           action: 'cancel_request.created',
           entityType: 'cancel_request',
@@ -905,24 +841,11 @@ export function createCancellationService(deps: CancellationsDeps) {
     async listRequests(ctx: AuthenticatedContext, contractId: number, window: Window) {
       const contract = await contracts.readRow(ctx, contractId)
       return db.read(ctx.tenantId, async (x) => {
-        const rows = await x
-          .selectFrom('cancel_request')
-          .selectAll()
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('contract_id', '=', contract.id)
-          .orderBy('id')
-          .limit(window.limit)
-          .offset(window.offset)
-          .execute()
-        const total = await x
-          .selectFrom('cancel_request')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('contract_id', '=', contract.id)
-          .executeTakeFirstOrThrow()
+        const rows = await repo.listRequests(x, ctx.tenantId, contract.id, window)
+        const total = await repo.countRequests(x, ctx.tenantId, contract.id)
         const items = []
         for (const r of rows) items.push(requestView(r, contract, await cancelIdOfRequest(ctx.tenantId, r.id, x)))
-        return { items, totalCount: Number(total.n) }
+        return { items, totalCount: total }
       })
     },
 
@@ -950,13 +873,7 @@ export function createCancellationService(deps: CancellationsDeps) {
         // APPROVE locks the contract first (the order of every cancel), then the request.
         const body = bodyOfRequest(seen)
         if (action === 'APPROVE') await lockForCancel(tx, ctx, seen.contract_id, seen.cancel_date)
-        const row = await tx
-          .selectFrom('cancel_request')
-          .selectAll()
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('id', '=', seen.id)
-          .forUpdate()
-          .executeTakeFirstOrThrow()
+        const row = await repo.lockRequest(tx, ctx.tenantId, seen.id)
         if (!(allowed[row.status] ?? []).includes(action))
           throw cancellationErrors.create(
             'cancel_request_state_conflict',
@@ -985,20 +902,15 @@ export function createCancellationService(deps: CancellationsDeps) {
         else next = 'PROCESSED'
         if (action === 'APPROVE')
           await processIn(tx, ctx, row.contract_id, body, { id: row.id, number: row.request_number })
-        await tx
-          .updateTable('cancel_request')
-          .set({
-            status: next,
-            documents: JSON.stringify(documents),
-            updated_at: now,
-            version: row.version + 1,
-            ...(action === 'SUBMIT_DOCUMENTS'
-              ? {}
-              : { decided_at: now, decided_by: actorLabel(ctx), decision_note: input.reason ?? null }),
-          })
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('id', '=', row.id)
-          .execute()
+        await repo.updateRequest(tx, ctx.tenantId, row.id, {
+          status: next,
+          documents: JSON.stringify(documents),
+          updated_at: now,
+          version: row.version + 1,
+          ...(action === 'SUBMIT_DOCUMENTS'
+            ? {}
+            : { decided_at: now, decided_by: actorLabel(ctx), decision_note: input.reason ?? null }),
+        })
         await writeAudit(tx, ctx, now, {
           action: `cancel_request.${action.toLowerCase()}`,
           entityType: 'cancel_request',
@@ -1026,24 +938,11 @@ export function createCancellationService(deps: CancellationsDeps) {
     async listCancels(ctx: AuthenticatedContext, contractId: number, window: Window) {
       const contract = await contracts.readRow(ctx, contractId)
       return db.read(ctx.tenantId, async (x) => {
-        const rows = await x
-          .selectFrom('cancel')
-          .select('id')
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('contract_id', '=', contract.id)
-          .orderBy('id')
-          .limit(window.limit)
-          .offset(window.offset)
-          .execute()
-        const total = await x
-          .selectFrom('cancel')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('contract_id', '=', contract.id)
-          .executeTakeFirstOrThrow()
+        const ids = await repo.listCancelIds(x, ctx.tenantId, contract.id, window)
+        const total = await repo.countCancels(x, ctx.tenantId, contract.id)
         const items = []
-        for (const r of rows) items.push(await cancelReply(ctx.tenantId, r.id, x))
-        return { items, totalCount: Number(total.n) }
+        for (const id of ids) items.push(await cancelReply(ctx.tenantId, id, x))
+        return { items, totalCount: total }
       })
     },
 
@@ -1066,13 +965,7 @@ export function createCancellationService(deps: CancellationsDeps) {
               )
             throw e
           })
-        const row = await tx
-          .selectFrom('cancel')
-          .selectAll()
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('id', '=', seen.id)
-          .forUpdate()
-          .executeTakeFirstOrThrow()
+        const row = await repo.lockCancel(tx, ctx.tenantId, seen.id)
         if (row.reversed_at !== null)
           throw cancellationErrors.create(
             'cancel_already_reversed',
@@ -1109,23 +1002,13 @@ export function createCancellationService(deps: CancellationsDeps) {
           source: { type: 'CANCELLATION', id: row.id },
           details: { cancelId: row.id, reason: input.reason ?? null },
         })
-        await tx
-          .updateTable('cancel')
-          .set({
-            reversed_at: now,
-            reversed_by: actorLabel(ctx),
-            reversal_reason: input.reason,
-            reversal_entry_id: entry.entryId,
-          })
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('id', '=', row.id)
-          .execute()
-        await tx
-          .updateTable('cancel_payment')
-          .set({ status: 'VOID', updated_at: now })
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('cancel_id', '=', row.id)
-          .execute()
+        await repo.markCancelReversed(tx, ctx.tenantId, row.id, {
+          reversed_at: now,
+          reversed_by: actorLabel(ctx),
+          reversal_reason: input.reason,
+          reversal_entry_id: entry.entryId,
+        })
+        await repo.voidPayments(tx, ctx.tenantId, row.id, now)
         await writeAudit(tx, ctx, now, {
           action: 'cancel.reversed',
           entityType: 'cancel',
@@ -1157,15 +1040,7 @@ export function createCancellationService(deps: CancellationsDeps) {
     async paymentsOfContract(ctx: AuthenticatedContext, contractId: number) {
       const contract = await contracts.readRow(ctx, contractId)
       return db.read(ctx.tenantId, async (x) =>
-        (
-          await x
-            .selectFrom('cancel_payment')
-            .selectAll()
-            .where('tenant_id', '=', ctx.tenantId)
-            .where('contract_id', '=', contract.id)
-            .orderBy('id')
-            .execute()
-        ).map(paymentView),
+        (await repo.paymentsOfContract(x, ctx.tenantId, contract.id)).map(paymentView),
       )
     },
 

@@ -5,7 +5,6 @@
 // administrator's own lines from UNEARNED_REVENUE to ADMINISTRATOR_REVENUE. What is due is always
 // earned-to-date minus what the runs posted (cumulative), so a repeated sync posts nothing.
 import type { Transaction } from 'kysely'
-import { sql } from 'kysely'
 import { writeAudit } from '../../platform/audit.ts'
 import { isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
@@ -25,6 +24,7 @@ import {
 import type { ContractParties } from '../parties/index.ts'
 import { contractErrors } from './contract.errors.ts'
 import { defineErrors } from '../../platform/http/errors.ts'
+import * as earningsRepo from './contract-earnings.repository.ts'
 import * as repo from './contract.repository.ts'
 import type { ContractServicing } from './contract-servicing.service.ts'
 import type { ContractCore } from './contract.service.ts'
@@ -164,7 +164,8 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
     const cancelledOn = row.status === 'CANCELLED' ? await lastCancelDate(tx, ctx.tenantId, row.id) : null
     const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
     const settlementEntryId = await servicing.settleSalePostings(tx, ctx, row.id)
-    const settledByCancel = row.status === 'CANCELLED' && (await cancelEntryStands(tx, ctx.tenantId, row.id))
+    const settledByCancel =
+      row.status === 'CANCELLED' && (await earningsRepo.cancelEntryStands(tx, ctx.tenantId, row.id))
     const [administratorId, posted] = await Promise.all([
       parties.administratorId(ctx.tenantId),
       ledger.earnedByCode(ctx.tenantId, row.id),
@@ -268,43 +269,25 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
     now: Date,
     completed: boolean,
   ): Promise<number> {
-    const inserted = await tx
-      .insertInto('earnings_run')
-      .values({
-        tenant_id: ctx.tenantId,
-        scope,
-        status: completed ? 'COMPLETED' : 'RUNNING',
-        as_of: asOf,
-        filters: JSON.stringify(filters),
-        cursor_contract_id: null,
-        started_at: now,
-        updated_at: now,
-        finished_at: completed ? now : null,
-        started_by: ctx.principal.emailAddress,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    return inserted.id
+    return earningsRepo.insertRun(tx, ctx.tenantId, {
+      scope,
+      status: completed ? 'COMPLETED' : 'RUNNING',
+      as_of: asOf,
+      filters: JSON.stringify(filters),
+      cursor_contract_id: null,
+      started_at: now,
+      updated_at: now,
+      finished_at: completed ? now : null,
+      started_by: ctx.principal.emailAddress,
+    })
   }
 
   /** The next ids of a run after its cursor, in id order (memory stays flat: one batch at a time). */
   async function nextIds(ctx: AuthenticatedContext, filters: RunFilters, after: number, limit: number) {
     const visible = ctx.principal.visibleAccountHolderIds
-    return db.read(ctx.tenantId, async (x) => {
-      let q = x
-        .selectFrom('contract')
-        .select('id')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '>', after)
-        .where('status', 'in', filters.statuses)
-      if (filters.dealerId !== null) q = q.where('dealer_id', '=', filters.dealerId)
-      if (filters.productType !== null) q = q.where('product_type', '=', filters.productType)
-      if (filters.contractIds !== null)
-        q = q.where('id', 'in', filters.contractIds.length > 0 ? filters.contractIds : [0])
-      if (visible) q = q.where('dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
-      const rows = await q.orderBy('id').limit(limit).execute()
-      return rows.map((r) => r.id)
-    })
+    return db.read(ctx.tenantId, (x) =>
+      earningsRepo.nextRunContractIds(x, ctx.tenantId, filters, visible, after, limit),
+    )
   }
 
   function runView(run: RunRow, entries: number, durationMs: number) {
@@ -467,7 +450,7 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
           : Promise.resolve(null),
         parties.administratorId(ctx.tenantId),
         ledger.earnedByCode(ctx.tenantId, row.id),
-        db.read(ctx.tenantId, (x) => lastPostedThrough(x, ctx.tenantId, row.id)),
+        db.read(ctx.tenantId, (x) => earningsRepo.lastPostedThrough(x, ctx.tenantId, row.id)),
       ])
       const requested = query.asOf ?? today
       const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
@@ -559,63 +542,9 @@ async function lastCancelDate(x: Executor, tenantId: number, contractId: number)
   return cancel ? cancel.effective_date : null
 }
 
-/**
- * Whether a cancel entry stands on the contract: more CONTRACT_CANCELLED entries than CANCEL_REVERSED
- * ones. The cancel cleared its administrator lines (earned to date + earned at cancel + refunded =
- * the line), so a run must post nothing more for it.
- */
-async function cancelEntryStands(x: Executor, tenantId: number, contractId: number): Promise<boolean> {
-  const rows = await x
-    .selectFrom('journal_entry as e')
-    .select(['e.kind', (eb) => eb.fn.count<number>('e.id').distinct().as('n')])
-    .where('e.tenant_id', '=', tenantId)
-    .where('e.kind', 'in', ['CONTRACT_CANCELLED', 'CANCEL_REVERSED'])
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('journal_line as l')
-          .select(sql.lit(1).as('one'))
-          .where('l.tenant_id', '=', tenantId)
-          .whereRef('l.entry_id', '=', 'e.id')
-          .where('l.contract_id', '=', contractId),
-      ),
-    )
-    .groupBy('e.kind')
-    .execute()
-  const count = (kind: string) => Number(rows.find((r) => r.kind === kind)?.n ?? 0)
-  return count('CONTRACT_CANCELLED') > count('CANCEL_REVERSED')
-}
-
-/** The as-of date of the last earnings run that posted for the contract; null when none has. */
-async function lastPostedThrough(x: Executor, tenantId: number, contractId: number): Promise<string | null> {
-  const row = await x
-    .selectFrom('journal_entry as e')
-    .innerJoin('earnings_run as r', (j) => j.onRef('r.tenant_id', '=', 'e.tenant_id').onRef('r.id', '=', 'e.source_id'))
-    .select(['r.as_of'])
-    .where('e.tenant_id', '=', tenantId)
-    .where('e.kind', '=', 'EARNINGS_RECOGNIZED')
-    .where('e.source_type', '=', 'PROCESS')
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('journal_line as l')
-          .select(sql.lit(1).as('one'))
-          .where('l.tenant_id', '=', tenantId)
-          .whereRef('l.entry_id', '=', 'e.id')
-          .where('l.contract_id', '=', contractId),
-      ),
-    )
-    .orderBy('e.id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-  return row?.as_of ?? null
-}
-
 async function readRun(db: Database, tenantId: number, id: number): Promise<RunRow | undefined> {
   if (!Number.isSafeInteger(id) || id < 1) return undefined
-  const row = await db.read(tenantId, (x) =>
-    x.selectFrom('earnings_run').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst(),
-  )
+  const row = await db.read(tenantId, (x) => earningsRepo.findRun(x, tenantId, id))
   if (!row) return undefined
   return {
     id: row.id,
@@ -634,23 +563,18 @@ async function readRun(db: Database, tenantId: number, id: number): Promise<RunR
   }
 }
 
-async function saveRunIn(x: Executor, tenantId: number, run: RunRow, now: Date): Promise<void> {
-  await x
-    .updateTable('earnings_run')
-    .set({
-      status: run.status,
-      cursor_contract_id: run.cursor_contract_id,
-      examined: run.examined,
-      posted: run.posted,
-      nothing_due: run.nothing_due,
-      failed: run.failed,
-      errors: JSON.stringify(run.errors),
-      updated_at: now,
-      finished_at: run.finished_at,
-    })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', run.id)
-    .execute()
+async function saveRunIn(tx: Transaction<DB>, tenantId: number, run: RunRow, now: Date): Promise<void> {
+  await earningsRepo.updateRun(tx, tenantId, run.id, {
+    status: run.status,
+    cursor_contract_id: run.cursor_contract_id,
+    examined: run.examined,
+    posted: run.posted,
+    nothing_due: run.nothing_due,
+    failed: run.failed,
+    errors: JSON.stringify(run.errors),
+    updated_at: now,
+    finished_at: run.finished_at,
+  })
 }
 
 function saveRun(db: Database, tenantId: number, run: RunRow, now: Date): Promise<void> {
