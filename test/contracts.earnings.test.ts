@@ -27,6 +27,8 @@ const inject = (method: 'GET' | 'POST', url: string, payload?: unknown, headers 
   t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) })
 
 type Line = {
+  earnedPosted?: number | null
+  dueToPost?: number | null
   lineNumber: number
   code: string
   method: string
@@ -54,7 +56,7 @@ type Contract = {
 
 const cents = (n: number) => Math.round(n * 100)
 
-async function sell(saleDate: string): Promise<Contract> {
+async function sell(saleDate: string, withRoadside = false): Promise<Contract> {
   const q = await inject(
     'GET',
     `/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=${saleDate}&productTypes=VSC`,
@@ -64,10 +66,14 @@ async function sell(saleDate: string): Promise<Contract> {
   const plan = quote.products
     .flatMap((p) => p.programs.flatMap((g) => g.plans))
     .find((p) => p.planCode === 'PLAT-USED')!
-  const rate = plan.terms[0]!.deductibles[0]!.rate
+  const deductible = plan.terms[0]!.deductibles[0]!
+  const rate = deductible.rate
+  const roadside = withRoadside ? deductible.options.find((o) => o.code === 'ROADSIDE') : undefined
+  if (withRoadside) assert.ok(roadside, 'the demo plan offers roadside')
   const res = await inject('POST', '/api/contracts', {
     quoteId: quote.quoteId,
     rateId: rate.rateId,
+    ...(roadside ? { selectedOptionIds: [roadside.optionId] } : {}),
     retailPrice: rate.suggestedRetail,
     saleDate,
     saleOdometer: 42150,
@@ -507,4 +513,28 @@ describe('syncEarnings and updateEarnings', () => {
     const read = await inject('GET', `/api/contracts/${c.id}/earningdetails`, undefined, clerk.headers)
     assert.equal(read.statusCode, 200, read.body)
   })
+})
+
+test('two administrator lines of one code (a rate ADM and an option ADM) are earned together, once, by code', async () => {
+  const c = await sell('2026-11-08', true)
+  const adm = c.pricing.lines.filter((l) => l.code === 'ADM')
+  assert.equal(adm.length, 2, 'the rate and the roadside option both carry ADM')
+  const fin = await inject('POST', `/api/contracts/${c.id}/finalize`, {})
+  assert.equal(fin.statusCode, 200, fin.body)
+  const amount = adm.reduce((sum, l) => sum + cents(l.amount), 0)
+  // Synced at two dates and again: a per-line reckoning against the code's posted total would post too little.
+  for (const asOf of ['2026-11-19', '2026-11-21', '2026-11-21']) {
+    const res = await inject('POST', `/api/contracts/${c.id}/syncEarnings`, { asOf })
+    assert.equal(res.statusCode, 200, res.body)
+  }
+  // As of today (the test clock): the code's whole amount earned by days, rounded once.
+  const books = await revenueOf(c.id)
+  const want = proRataDays(amount, c, '2026-11-21')
+  assert.equal(books.revenue.get('ADM') ?? 0, want)
+  assert.equal(books.unearned.get('ADM'), amount - want)
+  const d = await details(c.id, '?asOf=2026-11-21&schedule=false')
+  const shown = d.lines.filter((l) => l.code === 'ADM')
+  assert.equal(cents(shown[0]!.earnedPosted!), want, "the code's posted amount on its first line")
+  assert.equal(shown[0]!.dueToPost, 0)
+  assert.equal(shown[1]!.earnedPosted, null)
 })

@@ -15,6 +15,7 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { AppError } from '../../platform/http/errors.ts'
 import { centsToDecimal, centsToNumber } from '../../platform/money.ts'
 import {
+  earnedToDate,
   earningsAsOf,
   earningsDue,
   earningsSchedule,
@@ -175,17 +176,19 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
       expirationDate: row.expiration_date,
       termMonths: row.coverage.term.months,
     }
-    // The administrator's own lines, as finalizationLines defers them (payee = the administrator company).
-    const own = row.pricing.lines.filter((l) => l.payeeAccountHolderId === administratorId && l.cents > 0)
-    const lines: Array<SyncLine & { cents: number }> = own.map((l) => {
-      const t = terms.earnings[l.code]
-      if (t === undefined) throw new Error(`contract ${row.id}: no earnings terms for line ${l.code}`)
-      const already = posted.get(l.code) ?? 0
+    // The administrator's own lines, as finalizationLines defers them (payee = the administrator company),
+    // by disbursement code: the ledger holds them per code (a rate's ADM and an option's ADM together),
+    // so what is earned is reckoned on the code's whole amount, as the cancel reckons what is left.
+    const own = administratorAmountsByCode(row.pricing.lines, administratorId)
+    const lines: Array<SyncLine & { cents: number }> = [...own].map(([code, amountCents]) => {
+      const t = terms.earnings[code]
+      if (t === undefined) throw new Error(`contract ${row.id}: no earnings terms for line ${code}`)
+      const already = posted.get(code) ?? 0
       const due = settledByCancel
         ? { earnedToDateCents: already, dueCents: 0 }
-        : earningsDue(l.cents, t, dates, asOf, already)
+        : earningsDue(amountCents, t, dates, asOf, already)
       return {
-        code: l.code,
+        code,
         earnedToDate: due.earnedToDateCents,
         earnedPosted: already,
         due: due.dueCents,
@@ -459,6 +462,7 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
         expirationDate: row.expiration_date,
         termMonths: row.coverage.term.months,
       }
+      const own = administratorAmountsByCode(row.pricing.lines, administratorId)
       const lines = row.pricing.lines.map((l) => {
         const t = terms.earnings[l.code]
         // Every line code has terms: the snapshot was resolved from these very lines.
@@ -488,9 +492,14 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
         postedThrough,
         lines: lines.map(({ line, terms: t }, i) => {
           const e = result.lines[i]!
-          // Only the administrator's own lines are posted by syncs; a third-party line is its payee's sub-ledger.
-          const own = line.payeeAccountHolderId === administratorId
-          const earnedPosted = own ? (posted.get(line.code) ?? 0) : null
+          // Only the administrator's own lines are posted by syncs, per disbursement code; a third-party
+          // line is its payee's sub-ledger. The code's posted and due amounts are shown on its first own
+          // line (null on the others), so that the lines' figures add up.
+          const firstOfCode =
+            line.payeeAccountHolderId === administratorId &&
+            lines.findIndex((o) => o.line.code === line.code && o.line.payeeAccountHolderId === administratorId) === i
+          const earnedPosted = firstOfCode ? (posted.get(line.code) ?? 0) : null
+          const codeAmount = own.get(line.code) ?? 0
           return {
             lineNumber: i + 1,
             code: line.code,
@@ -508,7 +517,8 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
             earnedFraction: `${e.earnedFraction.num}/${e.earnedFraction.den}`,
             earnedFactor: e.earnedFactor,
             earnedPosted: earnedPosted === null ? null : centsToNumber(earnedPosted),
-            dueToPost: earnedPosted === null ? null : centsToNumber(e.earnedToDateCents - earnedPosted),
+            dueToPost:
+              earnedPosted === null ? null : centsToNumber(earnedToDate(codeAmount, t, dates, asOf) - earnedPosted),
             schedule:
               query.schedule === false
                 ? null
@@ -524,6 +534,18 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
       }
     },
   }
+}
+
+/** The administrator company's own priced lines, in cents per disbursement code (finalizationLines defers them). */
+function administratorAmountsByCode(
+  lines: ReadonlyArray<{ code: string; cents: number; payeeAccountHolderId: number }>,
+  administratorId: number,
+): Map<string, number> {
+  const byCode = new Map<string, number>()
+  for (const l of lines)
+    if (l.payeeAccountHolderId === administratorId && l.cents > 0)
+      byCode.set(l.code, (byCode.get(l.code) ?? 0) + l.cents)
+  return byCode
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
