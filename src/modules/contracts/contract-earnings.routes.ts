@@ -128,12 +128,12 @@ export const EarningDetailsSchema = Type.Object(
         earnedFactor: Type.String({ description: 'The fraction to six places, for display.' }),
         earnedPosted: nullable(
           Money(
-            "What earnings runs posted for the line (its ADMINISTRATOR_REVENUE). Null for a third-party line: its payee's sub-ledger, never posted by a sync.",
+            "What earnings runs posted for the line's disbursement code (its ADMINISTRATOR_REVENUE), shown on the code's first administrator line. Null on the code's other lines, and on a third-party line: its payee's sub-ledger, never posted by a sync.",
           ),
         ),
         dueToPost: nullable(
           Money(
-            'earnedToDate − earnedPosted: what a sync as of this date would post (negative: back to unearned). Null for a third-party line.',
+            "The code's earned to date − earnedPosted: what a sync as of this date would post (negative: back to unearned). Null where earnedPosted is.",
           ),
         ),
         schedule: nullable(
