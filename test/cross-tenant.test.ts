@@ -156,6 +156,8 @@ const BODY_MISSING: Record<string, unknown> = {
 
 /** v2 routes whose `{identifier}` is a rating catalogue id or code, not a contract's. */
 const CATALOGUE_IDENTIFIER = /\/v2\/cancel(methods|reasons)\//
+/** v2 routes whose `{identifier}` is a cancel request's id or number, not a contract's. */
+const CANCEL_REQUEST_IDENTIFIER = /\/v2\/cancelrequests\//
 
 /** A value of each path parameter that names nothing in any tenant. */
 function missing(param: string, b: World): string | number {
@@ -260,9 +262,12 @@ test("tenant B with tenant A's ids: 404 like a missing id, on every operation wi
         params: {
           ...aReq.params,
           ...(names.includes('dealerNumber') ? { dealerNumber: a.ownDealerNumber } : {}),
-          // A contract number may be B's too, so A's contract is named by id; a cancel method's or
-          // reason's identifier is A's catalogue id already (codes are the same in every tenant).
-          ...(names.includes('identifier') && !CATALOGUE_IDENTIFIER.test(op.key) ? { identifier: a.finalized.id } : {}),
+          // A contract or cancel request number may be B's too (numbers are per tenant), so A's record
+          // is named by its id: a cancel request's under /v2/cancelrequests/, else A's contract's. A cancel
+          // method's or reason's identifier is A's catalogue id already (codes are the same in every tenant).
+          ...(names.includes('identifier') && !CATALOGUE_IDENTIFIER.test(op.key)
+            ? { identifier: CANCEL_REQUEST_IDENTIFIER.test(op.key) ? a.cancelRequest.id : a.finalized.id }
+            : {}),
         },
       }
       variants.push({
