@@ -1,9 +1,11 @@
-// npm run bench: throughput and latency of the user routes, the rate quote and the contract routes
-// against same-run ceilings, on the embedded database and, when DATABASE_URL is set, on PostgreSQL
-// too (docs/benchmarks.md).
+// npm run bench: throughput and latency of the user routes, the rate quote, the contract routes and
+// the cancellations (quotes, processed cancels, the earnings run) against same-run ceilings, on the
+// embedded database and, when DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
-//                    [--rates 100000] [--dealers 2000] [--deals 20000] [--only users|quote|contracts]
+//                    [--rates 100000] [--dealers 2000] [--deals 20000]
+//                    [--only users|quote|contracts|cancellations] [--templates 20]
+//                    [--quote-contracts 2000] [--cancel-contracts 7800] [--earnings-contracts 100000]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
@@ -19,10 +21,24 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { startServer, stopAllServers, type BenchServer, type DatabaseKind } from './bench/child.ts'
 import { measurePdfRendering, PDF_MEDIAN_TARGET_MS } from './bench-pdf.ts'
+import {
+  cancelBody,
+  cancelDate,
+  cloneContracts,
+  contractSource,
+  measureEarningsRun,
+  sellTemplates,
+  type SeededContract,
+} from './bench/cancellations.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
 import { measure, stopLoad, type LoadRequest } from './bench/load.ts'
 import {
+  CANCEL_PROCESS_TARGET,
+  CANCEL_QUOTE_TARGET,
   CONTRACT_CREATE_TARGET,
+  EARNINGS_RUN_MAX_HEAP_GROWTH_MB,
+  EARNINGS_RUN_TARGET_SECONDS,
+  earningsVerdict,
   QUOTE_TARGET,
   USER_ROUTE_TARGET,
   formatTable,
@@ -31,12 +47,13 @@ import {
   verdicts,
   withRatios,
   type PdfResult,
+  type EarningsRunRow,
   type RouteKind,
   type Target,
 } from './bench/report.ts'
 
-type Group = 'users' | 'quote' | 'contracts'
-const GROUPS: readonly Group[] = ['users', 'quote', 'contracts']
+type Group = 'users' | 'quote' | 'contracts' | 'cancellations'
+const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations']
 
 /** What a route's requests work from, for one database: the server and what earlier routes left. */
 type RouteRun = {
@@ -46,6 +63,16 @@ type RouteRun = {
   log: (line: string) => void
   /** Prepared deals for POST /api/contracts, and the ids of the contracts it created (warm-up included). */
   contracts: { source?: ReturnType<typeof dealSource>; ids: number[] }
+  /** The cancellations group's contracts: finalized templates and the bulk copies each route uses. */
+  cancellations: {
+    sizes: { templates: number; quote: number; cancel: number }
+    templateIds: number[]
+    quotePool: SeededContract[]
+    cancelSource?: ReturnType<typeof contractSource>
+    /** The next copy's serial (copies are numbered per template, so serials never repeat in a run). */
+    serial: number
+    date: string
+  }
 }
 
 type RouteSpec = {
@@ -53,6 +80,8 @@ type RouteSpec = {
   kind: RouteKind
   /** Which runs this route belongs to (--only); a ceiling belongs to every group measured against it. */
   groups: readonly Group[]
+  /** The databases it is measured on (default: every database of the run). */
+  databases?: readonly DatabaseKind[]
   target?: Target
   authenticated: boolean
   /** Work before the check and the warm-up (not measured), e.g. quotes for the contracts to create. */
@@ -84,7 +113,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/ceiling',
     kind: 'ceiling',
-    groups: ['users'],
+    groups: ['users', 'cancellations'],
     authenticated: false,
     requests: () => get(() => '/bench/ceiling'),
     check: (body) => typeof idOf(body) === 'number',
@@ -92,8 +121,8 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/db-ceiling/{id}',
     kind: 'db-ceiling',
-    // The write route's and the contract read's ceiling too.
-    groups: ['users', 'contracts'],
+    // The write route's and the contract read's ceiling too, and the cancellations'.
+    groups: ['users', 'contracts', 'cancellations'],
     authenticated: false,
     requests: ({ server: { users } }) => get(() => `/bench/db-ceiling/${users.ids[randomIndex(users.ids.length)]}`),
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -210,6 +239,85 @@ const ROUTES: RouteSpec[] = [
     },
     check: (body, p) => idOf(body) === lastSegment(p),
   },
+  {
+    route: 'POST /api/contracts/{id}/cancelrequests?quoteOnly=true',
+    kind: 'measured',
+    groups: ['cancellations'],
+    target: CANCEL_QUOTE_TARGET,
+    authenticated: true,
+    // Templates sold and finalized through the API, then copied in bulk: a pool to quote (a quote
+    // writes nothing, so each is quoted again and again) and, on PostgreSQL, one to cancel.
+    async prepare(run) {
+      const c = run.cancellations
+      let started = Date.now()
+      c.templateIds = await sellTemplates(run.server, run.headers, c.sizes.templates)
+      run.log(
+        `sold and finalized ${c.templateIds.length} template contracts in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      )
+      started = Date.now()
+      c.quotePool = await cloneContracts(run.server, {
+        templateIds: c.templateIds,
+        count: c.sizes.quote,
+        firstSerial: c.serial,
+        returnIds: true,
+      })
+      c.serial += c.sizes.quote
+      run.log(`copied ${c.quotePool.length} contracts to quote in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    },
+    requests:
+      ({ cancellations: c }) =>
+      () => {
+        const contract = c.quotePool[randomIndex(c.quotePool.length)]!
+        return {
+          method: 'POST',
+          path: `/api/contracts/${contract.id}/cancelrequests?quoteOnly=true`,
+          body: cancelBody(contract, c.date),
+        }
+      },
+    check: (body) => {
+      const quote = body as { status?: unknown; calculation?: { netCustomerRefund?: unknown } } | null
+      return quote?.status === 'QUOTED' && typeof quote.calculation?.netCustomerRefund === 'number'
+    },
+  },
+  {
+    route: 'POST /api/contracts/{id}/cancels',
+    kind: 'measured',
+    groups: ['cancellations'],
+    databases: ['postgres'],
+    target: CANCEL_PROCESS_TARGET,
+    authenticated: true,
+    async prepare(run) {
+      const c = run.cancellations
+      const started = Date.now()
+      const pool = await cloneContracts(run.server, {
+        templateIds: c.templateIds,
+        count: c.sizes.cancel,
+        firstSerial: c.serial,
+        returnIds: true,
+      })
+      c.serial += c.sizes.cancel
+      c.cancelSource = contractSource(pool)
+      run.log(`copied ${pool.length} contracts to cancel in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    },
+    // Every request cancels another contract (one processed cancel per contract).
+    requests:
+      ({ cancellations: c }) =>
+      () => {
+        const contract = c.cancelSource!.next()
+        return { method: 'POST', path: `/api/contracts/${contract.id}/cancels`, body: cancelBody(contract, c.date) }
+      },
+    status: 201,
+    check: (body) =>
+      typeof idOf(body) === 'number' && typeof (body as { journalEntryId?: unknown }).journalEntryId === 'number',
+    after: ({ cancellations: c }) => {
+      if (c.cancelSource?.exhausted) {
+        throw new Error(
+          `POST /api/contracts/{id}/cancels used up the ${c.sizes.cancel} contracts seeded to cancel ` +
+            `(${c.cancelSource.used} requests): run again with a larger --cancel-contracts`,
+        )
+      }
+    },
+  },
 ]
 
 /**
@@ -217,6 +325,11 @@ const ROUTES: RouteSpec[] = [
  * either database reaches here, since a run that uses them all up is invalid (and says so).
  */
 const DEALS_PER_SECOND = 1500
+
+/** Contracts seeded to cancel per second of POST /api/contracts/{id}/cancels (warm-up and measurement). */
+const CANCELS_PER_SECOND = 600
+/** Contracts of the earnings run by default: the issue's 100,000 on PostgreSQL, fewer on the embedded database. */
+const EARNINGS_CONTRACTS: Record<DatabaseKind, number> = { postgres: 100_000, pglite: 5_000 }
 
 /** Draft PDFs rendered for the contracts group's PDF figure. */
 const PDF_DOCUMENTS = 200
@@ -248,6 +361,10 @@ function parseOptions() {
       rates: { type: 'string', default: '100000' },
       dealers: { type: 'string', default: '2000' },
       deals: { type: 'string' },
+      templates: { type: 'string', default: '20' },
+      'quote-contracts': { type: 'string', default: '2000' },
+      'cancel-contracts': { type: 'string' },
+      'earnings-contracts': { type: 'string' },
       only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
@@ -266,7 +383,12 @@ function parseOptions() {
         '  --rates <n>         rates in the synthetic rate book (default 100000)',
         '  --dealers <n>       dealers quoting from it (default 2000)',
         `  --deals <n>         deals (a quote each) prepared for POST /api/contracts (default ${DEALS_PER_SECOND} per warm-up and measured second)`,
-        '  --only <group>      only the user routes (users), the rate quote (quote) or the contract routes (contracts)',
+        '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts)',
+        '                      or the cancel quote, processed cancels and earnings run (cancellations)',
+        '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
+        '  --quote-contracts <n>     contracts copied for cancel quotes (default 2000)',
+        `  --cancel-contracts <n>    contracts copied for processed cancels (default ${CANCELS_PER_SECOND} per warm-up and measured second)`,
+        `  --earnings-contracts <n>  contracts copied for the earnings run (default ${EARNINGS_CONTRACTS.postgres} on postgres, ${EARNINGS_CONTRACTS.pglite} on pglite)`,
         '  --json <file>       also write the results as {"runs":[...]}',
         '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
         "  --cpu-prof <dir>    write a CPU profile of each server's serving phase to <dir>/server-<db>.cpuprofile",
@@ -296,6 +418,16 @@ function parseOptions() {
       values.deals === undefined
         ? DEALS_PER_SECOND * (warmupSeconds + durationSeconds)
         : positiveInt('deals', values.deals, 1),
+    templates: positiveInt('templates', values.templates, 1),
+    quoteContracts: positiveInt('quote-contracts', values['quote-contracts'], 1),
+    cancelContracts:
+      values['cancel-contracts'] === undefined
+        ? CANCELS_PER_SECOND * (warmupSeconds + durationSeconds)
+        : positiveInt('cancel-contracts', values['cancel-contracts'], 1),
+    earningsContracts:
+      values['earnings-contracts'] === undefined
+        ? undefined
+        : positiveInt('earnings-contracts', values['earnings-contracts'], 1),
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -392,6 +524,7 @@ async function main(): Promise<number> {
 
   const measured = []
   const imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []
+  const earnings: EarningsRunRow[] = []
   for (const database of options.databases) {
     log(`[${database}] starting the server and seeding ${options.users} users…`)
     const startedAt = Date.now()
@@ -420,8 +553,20 @@ async function main(): Promise<number> {
         deals: options.deals,
         log: (line) => log(`[${database}] ${line}`),
         contracts: { ids: [] },
+        cancellations: {
+          sizes: { templates: options.templates, quote: options.quoteContracts, cancel: options.cancelContracts },
+          templateIds: [],
+          quotePool: [],
+          serial: 0,
+          date: cancelDate(),
+        },
       }
-      for (const spec of ROUTES.filter((r) => options.only === undefined || r.groups.includes(options.only))) {
+      const specs = ROUTES.filter(
+        (r) =>
+          (options.only === undefined || r.groups.includes(options.only)) &&
+          (r.databases === undefined || r.databases.includes(database)),
+      )
+      for (const spec of specs) {
         const headers = spec.authenticated ? authHeaders : {}
         if (spec.prepare) await spec.prepare({ ...run, log: (line) => log(`[${database}] ${spec.route}: ${line}`) })
         const next = spec.requests(run)
@@ -462,6 +607,41 @@ async function main(): Promise<number> {
           },
         })
       }
+      if (runs('cancellations')) {
+        const contracts = options.earningsContracts ?? EARNINGS_CONTRACTS[database]
+        log(`[${database}] updateEarnings: seeding ${contracts} finalized contracts in bulk…`)
+        const e = await measureEarningsRun(server, authHeaders, {
+          templateIds: run.cancellations.templateIds,
+          contracts,
+          firstSerial: run.cancellations.serial,
+          log: (line) => log(`[${database}] updateEarnings: ${line}`),
+        })
+        log(
+          `[${database}] updateEarnings: ${e.examined} contracts in ${e.seconds.toFixed(1)} s (${e.posted} posted, ` +
+            `${e.nothingDue} nothing due, ${e.failed} failed); live heap every 5 s ` +
+            `${e.liveHeapMb.map((m) => m.toFixed(0)).join(' ')} MB; RSS ${e.rssMb.before.toFixed(0)} before, ` +
+            `peak ${e.rssMb.peak.toFixed(0)}, ${e.rssMb.after.toFixed(0)} MB after (${e.samples} samples)`,
+        )
+        earnings.push({
+          database,
+          contracts: e.contracts,
+          seedSeconds: Math.round(e.seedSeconds * 10) / 10,
+          seconds: Math.round(e.seconds * 100) / 100,
+          examined: e.examined,
+          posted: e.posted,
+          failed: e.failed,
+          rssMb: {
+            before: Math.round(e.rssMb.before),
+            peak: Math.round(e.rssMb.peak),
+            after: Math.round(e.rssMb.after),
+          },
+          liveHeapMb: e.liveHeapMb.map((m) => Math.round(m)),
+          cpuSeconds: {
+            server: Math.round(e.cpuSeconds.server * 10) / 10,
+            postgres: e.cpuSeconds.postgres === null ? null : Math.round(e.cpuSeconds.postgres * 10) / 10,
+          },
+        })
+      }
     } finally {
       await server.stop()
     }
@@ -485,6 +665,14 @@ async function main(): Promise<number> {
           `contract creation >= ${CONTRACT_CREATE_TARGET_TEXT} with no errors; draft PDF median < ${PDF_MEDIAN_TARGET_MS} ms`,
         ]
       : []),
+    ...(runs('cancellations')
+      ? [
+          `cancel quotes p99 < ${(CANCEL_QUOTE_TARGET as { maxP99Ms: number }).maxP99Ms} ms; processed cancels >= ` +
+            `${CANCEL_PROCESS_TARGET.minRps.postgres}/s on postgres with no errors; updateEarnings over ` +
+            `${EARNINGS_CONTRACTS.postgres} contracts < ${EARNINGS_RUN_TARGET_SECONDS} s on postgres, ` +
+            `server live heap growth < ${EARNINGS_RUN_MAX_HEAP_GROWTH_MB} MB`,
+        ]
+      : []),
   ]
   process.stdout.write(`Targets: ${targets.join('; ')}; each database.\n`)
   process.stdout.write(`${verdict.lines.join('\n')}\n`)
@@ -492,6 +680,11 @@ async function main(): Promise<number> {
     const p = pdfVerdict(pdf, PDF_MEDIAN_TARGET_MS)
     verdict.allMet &&= p.met
     process.stdout.write(`${p.line}\n`)
+  }
+  for (const e of earnings) {
+    const v = earningsVerdict(e)
+    verdict.allMet &&= v.met
+    process.stdout.write(`${v.line}\n`)
   }
   for (const i of imports) {
     const met = i.seconds < IMPORT_TARGET_SECONDS
@@ -506,7 +699,7 @@ async function main(): Promise<number> {
       : 'Some targets missed (reported only; the benchmark does not fail on them).\n',
   )
   if (options.json) {
-    fs.writeFileSync(options.json, toJson(rows, imports, pdf))
+    fs.writeFileSync(options.json, toJson(rows, imports, pdf, earnings))
     log(`bench: wrote ${options.json}`)
   }
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import { createIdentityModule } from './modules/identity/index.ts'
 import { createCancellationsModule } from './modules/cancellations/index.ts'
+import { createClaimsModule } from './modules/claims/index.ts'
 import { createDocumentsModule } from './modules/documents/index.ts'
 import { createFinanceModule } from './modules/finance/index.ts'
 import { createPartiesModule } from './modules/parties/index.ts'
@@ -46,6 +47,18 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     documents,
     saleTerms: rating.saleTerms,
   })
+  const claims = createClaimsModule({
+    ...deps,
+    settings: settings.service,
+    facilities: directory,
+    contracts: {
+      readRow: (ctx, id) => contracts.core.readRow(ctx, id),
+      claimTermsOf: async (tenantId, row) =>
+        (await contracts.core.termsOf(tenantId, row as Parameters<typeof contracts.core.termsOf>[1])).claims,
+      historyOf: (tenantId, contractId) => contracts.servicing.historyOf(tenantId, contractId),
+      today: (tenantId) => contracts.core.today(tenantId),
+    },
+  })
   const cancellations = createCancellationsModule({
     ...deps,
     settings: settings.service,
@@ -53,6 +66,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     ledger: finance.ledger,
     documents,
     administratorId: (tenantId) => parties.contractParties.administratorId(tenantId),
+    earnings: contracts.earnings,
+    claims: claims.cancellationsPort,
     contracts: {
       readRow: (ctx, id) => contracts.core.readRow(ctx, id),
       termsOf: (tenantId, row) => contracts.core.termsOf(tenantId, row as Parameters<typeof contracts.core.termsOf>[1]),
@@ -68,6 +83,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       rating.initializeTenant,
       documents.initializeTenant,
       contracts.initializeTenant,
+      claims.initializeTenant,
     ],
     dealers: directory,
     tenantSecrets: [rating.tenantSecrets, documents.tenantSecrets],
@@ -81,6 +97,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     documents,
     contracts,
     cancellations,
+    claims,
     /** Route plugins, in registration order. */
     routes: [
       identity.routes,
@@ -91,6 +108,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       documents.routes,
       contracts.routes,
       cancellations.routes,
+      claims.routes,
     ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }

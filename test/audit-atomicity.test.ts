@@ -65,6 +65,11 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/contracts/{contractId}/cancels': ['journal_entry.posted', 'contract.cancelled', 'cancel.processed'],
   'POST /api/cancels/{cancelId}': ['journal_entry.posted', 'contract.reinstated', 'cancel.reversed'],
   'POST /api/cancelrequests/{cancelRequestId}/documents': ['document.created'],
+  // Claims (docs/claims.md): intake writes the claim, its audit row and its event together; an edit
+  // its changes and its audit row.
+  'POST /api/claims': ['claim.created'],
+  'PUT /api/claims/{claimId}': ['claim.updated'],
+  'PATCH /api/claims/{claimId}': ['claim.updated'],
 }
 
 /** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */

@@ -230,6 +230,9 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/cancels/{cancelId}/cancelpayments': user('cancellations:read'),
   'GET /api/contracts/{contractId}/cancelpayments': user('cancellations:read'),
   'GET /api/v2/contracts/{identifier}/cancelpayments': user('cancellations:read'),
+  // GAP auto-cancel: the due list reads cancellations; a cancel is processed (docs/cancellations.md "GAP").
+  'GET /api/contracts/autocancelgap': user('cancellations:read'),
+  'POST /api/contracts/autocancelgap/{contractId}': user('cancellations:approve'),
   // A cancel request's documents: read with the request, uploaded by whoever may request.
   'GET /api/cancelrequests/{cancelRequestId}/documents': user('cancellations:read'),
   'POST /api/cancelrequests/{cancelRequestId}/documents': user('cancellations:write'),
@@ -241,6 +244,22 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/contracts/{contractId}/files': user('contracts:read'),
   'POST /api/contracts/{contractId}/files': user('documents:write'),
   'GET /api/contracts/{contractId}/files/{contractFileId}': user('contracts:read'),
+  // claims:read "Read claims": the claim lookups (docs/claims.md "Lookups").
+  'GET /api/claims/complaints': user('claims:read'),
+  'GET /api/claims/causes': user('claims:read'),
+  'GET /api/claims/corrections': user('claims:read'),
+  'GET /api/claims/complaintcausecorrections': user('claims:read'),
+  'GET /api/claims/complaintscausescorrectionstypes': user('claims:read'),
+  'GET /api/claims/deniedReasons': user('claims:read'),
+  'GET /api/claims/holdReasons': user('claims:read'),
+  'GET /api/inspectionreasons': user('claims:read'),
+  'GET /api/rejectinspectionreasons': user('claims:read'),
+  // Claims: intake, read, index (docs/claims.md). claims:write "Open and work claims".
+  'POST /api/claims': user('claims:write'),
+  'GET /api/claims': user('claims:read'),
+  'GET /api/claims/{claimId}': user('claims:read'),
+  'PUT /api/claims/{claimId}': user('claims:write'),
+  'PATCH /api/claims/{claimId}': user('claims:write'),
 }
 
 /**

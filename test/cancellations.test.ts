@@ -5,8 +5,7 @@
 // do not approve; two approvals at once give one cancel.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { RateQuote } from '../src/modules/rating/index.ts'
-import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import { DEMO, seedDemo, sellDemoContract, type DemoSale, type DemoTestTenant } from './demo-tenant.ts'
 import { createTestApp, createUserWithRoles, json, loginHeaders, type TestApp } from './harness.ts'
 
 // Contracts are sold on days around SOLD, then the clock moves to LATER (past the free-look): the
@@ -27,12 +26,9 @@ before(async () => {
   t = await createTestApp({ now: SOLD })
   demo = await seedDemo(t)
   for (let i = 0; i < 8; i++) {
-    const c = await sell(`2026-03-${String(10 + i).padStart(2, '0')}`)
-    if (i < 7) await finalize(c.id)
-    contracts.push(c)
+    contracts.push(await sell({ saleDate: `2026-03-${String(10 + i).padStart(2, '0')}`, finalize: i < 7 }))
   }
-  otherDealers = await sell('2026-03-10', DEMO.otherDealerNumber)
-  await finalize(otherDealers.id)
+  otherDealers = await sell({ saleDate: '2026-03-10', dealerNumber: DEMO.otherDealerNumber, finalize: true })
   const dealer = await t.db.read(demo.tenantId, (x) =>
     x
       .selectFrom('contract')
@@ -59,34 +55,12 @@ const inject = (method: 'GET' | 'POST', url: string, payload?: unknown, h: Recor
 
 type Contract = { id: number; contractNumber: string; status: string; dealerId?: number }
 
-async function sell(saleDate: string, dealer: string = DEMO.dealerNumber): Promise<Contract> {
-  const q = await inject(
-    'GET',
-    `/api/Rates/rateQuote/${dealer}?${DEMO.accordQuery}&saleDate=${saleDate}&productTypes=VSC`,
-  )
-  assert.equal(q.statusCode, 200, q.body)
-  const quote = json<RateQuote>(q)
-  const plan = quote.products
-    .flatMap((p) => p.programs.flatMap((g) => g.plans))
-    .find((p) => p.planCode === 'PLAT-USED')!
-  const res = await inject('POST', '/api/contracts', {
-    quoteId: quote.quoteId,
-    rateId: plan.terms[0]!.deductibles[0]!.rate.rateId,
-    retailPrice: plan.terms[0]!.deductibles[0]!.rate.suggestedRetail,
-    saleDate,
-    saleOdometer: 42150,
-    vehicle: { vin: DEMO.vins.accord },
+/** A contract of the demo book sold to Robin Cancel (sellDemoContract). */
+const sell = (sale: DemoSale) =>
+  sellDemoContract<Contract>(t, demo, {
     customer: { firstName: 'Robin', lastName: 'Cancel', emailAddress: 'robin@example.com' },
-    customFields: { financeManagerCode: 'FM7' },
+    ...sale,
   })
-  assert.equal(res.statusCode, 201, res.body)
-  return json<Contract>(res)
-}
-
-async function finalize(id: number) {
-  const res = await inject('POST', `/api/contracts/${id}/finalize`, {})
-  assert.equal(res.statusCode, 200, res.body)
-}
 
 type Line = {
   accountHolderId: number

@@ -1,16 +1,24 @@
-// The operator CLI as operators run it: a child process on the configured database (the embedded
-// one in a fresh DATA_DIR, or PostgreSQL when DATABASE_URL is set, as in CI). Each run that opens
-// the embedded database costs about a second (the first, which creates it, several), so one data
-// directory serves the whole file and the steps build on each other.
+// The operator CLI (docs/cli.md) on the configured database: the embedded one in a fresh DATA_DIR,
+// or PostgreSQL when DATABASE_URL is set, as in CI's second pass. One data directory serves the
+// whole file and the steps build on each other.
+// A few runs are real processes (`npm run admin -- …` and node src/cli/admin.ts), which prove the
+// binary: its exit status, and a stdout that carries nothing but the reply. The rest call runCli in
+// this process, as admin.ts does, on one database this file opens once: a process pays seconds to
+// load the service and open the embedded database, which was most of what these tests cost (about
+// three minutes). `own: true` makes a run open the configured database itself, as the binary does.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
+import { runCli } from '../src/cli/run.ts'
+import { readSecretLine } from '../src/cli/stdio.ts'
 import { createInvalidationBus } from '../src/platform/cache.ts'
+import type { Database } from '../src/platform/db/database.ts'
 import { migrations } from '../src/platform/db/migrations/index.ts'
 import { openConfiguredDatabase } from '../src/platform/db/open.ts'
 import { generateSecretsKey, loadSecretBox, secretsKeyId } from '../src/platform/secrets.ts'
@@ -21,17 +29,18 @@ const databaseUrl = process.env.DATABASE_URL || undefined
 const embedded = databaseUrl === undefined
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-cli-'))
-after(() => fs.rmSync(root, { recursive: true, force: true }))
+after(async () => {
+  await closeShared()
+  fs.rmSync(root, { recursive: true, force: true })
+})
 /** The data directory of this file's CLI runs; it does not exist before the first one. */
 const dataDir = path.join(root, 'data')
 
 type Run = { status: number | null; stdout: string; stderr: string }
+type RunOptions = { dir?: string; input?: string; env?: Record<string, string> }
 
-/** Runs the CLI directly, or (`viaNpm`) exactly as operators and later checks do: `npm run admin -- …`. */
-function admin(
-  args: string[],
-  options: { dir?: string; input?: string; viaNpm?: boolean; env?: Record<string, string> } = {},
-): Promise<Run> {
+/** Runs the CLI as a process: directly, or (`viaNpm`) exactly as operators and later checks do: `npm run admin -- …`. */
+function spawnAdmin(args: string[], options: RunOptions & { viaNpm?: boolean } = {}): Promise<Run> {
   const [command, commandArgs] = options.viaNpm
     ? ['npm', ['run', 'admin', '--', ...args]]
     : [process.execPath, [ADMIN, ...args]]
@@ -54,6 +63,75 @@ function admin(
     child.on('error', reject)
     child.on('close', (status) => resolve({ status, stdout, stderr }))
   })
+}
+
+/** The database in-process runs share (opened at the first, after the first process created it). */
+let shared: Promise<Database> | undefined
+
+function sharedDatabase(): Promise<Database> {
+  shared ??= openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 2 }, 'cli-test')
+  return shared
+}
+
+/** Closes the shared database: an embedded one must be closed before anything else opens its directory. */
+async function closeShared(): Promise<void> {
+  const db = shared
+  shared = undefined
+  if (db) await (await db).close()
+}
+
+/** A stdin that is a pipe holding `input` (not a terminal). */
+function stdin(input: string): NodeJS.ReadStream {
+  return Readable.from([input]) as unknown as NodeJS.ReadStream
+}
+
+/** One in-process run at a time: each sets process.env (DATA_DIR, `env`) for its duration, as a process's own would be. */
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs the CLI in this process, as admin.ts does: runCli with stdout (the reply) and stderr
+ * captured, `input` as stdin, the environment of a process started with DATA_DIR and `env`.
+ * On the shared database, or (`own`) on the configured one, opened and closed by the run itself.
+ */
+function admin(args: string[], options: RunOptions & { own?: boolean } = {}): Promise<Run> {
+  const run = queue.then(async () => {
+    const dir = options.dir ?? dataDir
+    // Opening a data directory this process already holds open would go unrefused (the lock is by pid).
+    if (options.own && dir === dataDir) await closeShared()
+    const env: Record<string, string> = { DATA_DIR: dir, ...options.env }
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
+    Object.assign(process.env, env)
+    let stdout = ''
+    let stderr = ''
+    let status: number
+    try {
+      status = await runCli(
+        args,
+        {
+          reply: async (text) => {
+            stdout += text
+          },
+          diagnostic: (text) => {
+            stderr += text
+          },
+          readSecretLine: (prompt) => readSecretLine(stdin(options.input ?? ''), prompt),
+        },
+        options.own ? {} : { database: await sharedDatabase() },
+      )
+    } catch (err) {
+      // What admin.ts does with a failure runCli lets through.
+      stderr += `error: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`
+      status = 1
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+    }
+    return { status, stdout, stderr }
+  })
+  queue = run.catch(() => {})
+  return run
 }
 
 /** Runs a command expected to succeed with --json and returns its parsed stdout. */
@@ -96,12 +174,16 @@ test('command-line mistakes exit 2 with usage on stderr; help exits 0; neither t
     ['apikey', 'list', '--tenant', '1', 'extra'],
     ['apikey', 'revoke', '--tenant', '1', '--id', '2', '--json=yes'],
   ]
+  // `own`: were a run to get as far as opening the database, it would create the data directory.
   const [runs, topHelp, createHelp, badId] = await Promise.all([
-    Promise.all(mistakes.map((args) => admin(args))),
-    admin(['--help']),
-    admin(['tenant', 'create', '--help']),
-    admin(['apikey', 'list', '--tenant', 'abc']),
+    Promise.all(mistakes.map((args) => admin(args, { own: true }))),
+    admin(['--help'], { own: true }),
+    admin(['tenant', 'create', '--help'], { own: true }),
+    admin(['apikey', 'list', '--tenant', 'abc'], { own: true }),
   ])
+  // The binary answers exactly so, with each exit status: 2, 0 and 1.
+  const binary = await Promise.all([[], ['--help'], ['apikey', 'list', '--tenant', 'abc']].map((a) => spawnAdmin(a)))
+  assert.deepEqual(binary, [runs[0], topHelp, badId])
   runs.forEach((run, i) => {
     const args = mistakes[i]!.join(' ')
     assert.equal(run.status, 2, `${args}: ${run.stderr}`)
@@ -146,7 +228,7 @@ let acme: Created
 const ACME_ADMIN = { email: 'admin@acme.example', password: 'correct horse battery' }
 
 test('`npm run admin -- tenant create … --json` prints exactly one JSON object, on a data directory that did not exist', async () => {
-  const run = await admin(
+  const run = await spawnAdmin(
     [
       'tenant',
       'create',
@@ -457,11 +539,14 @@ test('idp set, list and remove; signingkey rotate', async () => {
 let provisioningToken: string
 
 test('db migrate reports every migration as applied', async () => {
-  const report = await adminJson<{
+  // Opening the configured database itself, as every run of the binary does (and migrating it then).
+  const run = await admin(['db', 'migrate', '--json'], { own: true })
+  assert.equal(run.status, 0, run.stderr)
+  const report = JSON.parse(run.stdout) as {
     engine: string
     applied: string[]
     migrations: Array<{ name: string; executedAt: string | null }>
-  }>(['db', 'migrate'])
+  }
   assert.equal(report.engine, embedded ? 'pglite' : 'postgres')
   // The data directory was migrated by tenant create, so nothing is left to apply now.
   assert.deepEqual(report.applied, [])
@@ -495,12 +580,7 @@ if (embedded) {
   // shared with the other test files, which must never see the bad table.
   test('db distribute --print refuses, naming every problem on stderr, when a table breaks the distribution rules', async () => {
     const change = async (statement: string) => {
-      const db = await openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 1 }, 'test')
-      try {
-        await sql.raw(statement).execute(db.kysely)
-      } finally {
-        await db.close()
-      }
+      await sql.raw(statement).execute((await sharedDatabase()).kysely)
     }
     await change('create table zz_cli_bad (tenant_id bigint references tenant (id), id bigint primary key)')
     try {
@@ -528,7 +608,7 @@ test('tenant create --admin-password-stdin reads the password from stdin', async
 })
 
 test('the credentials the CLI printed work against the service; revoked and replaced keys do not', async () => {
-  const db = await openConfiguredDatabase({ dataDir, databaseUrl, databasePoolSize: 2 }, 'test')
+  const db = await sharedDatabase()
   const bus = await createInvalidationBus(undefined)
   // The keys the CLI sealed with: the data directory's key file, or SECRETS_KEY on PostgreSQL.
   const secrets = loadSecretBox({ dataDir, databaseUrl, secretsKey: process.env.SECRETS_KEY || undefined })
@@ -560,7 +640,6 @@ test('the credentials the CLI printed work against the service; revoked and repl
   } finally {
     await t.close()
     await bus.close()
-    await db.close()
   }
 })
 
@@ -585,7 +664,7 @@ if (embedded) {
           ACME_ADMIN.password,
           '--json',
         ],
-        { dir: busyDir },
+        { dir: busyDir, own: true },
       )
       assertOneLineFailure(run, new RegExp(`in use by process ${owner.pid} \\(server\\)`))
       assert.deepEqual(fs.readdirSync(busyDir), ['owner.lock'])

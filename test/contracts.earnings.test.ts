@@ -8,8 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { systemContext } from '../src/platform/http/context.ts'
 import { daysBetween } from '../src/platform/calendar.ts'
-import type { RateQuote } from '../src/modules/rating/index.ts'
-import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import { finalizeContract, seedDemo, sellDemoContract, type DemoSale, type DemoTestTenant } from './demo-tenant.ts'
 import { createTenant, createTestApp, createUserWithRoles, json, type TestApp } from './harness.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
@@ -56,34 +55,15 @@ type Contract = {
 
 const cents = (n: number) => Math.round(n * 100)
 
-async function sell(saleDate: string, withRoadside = false): Promise<Contract> {
-  const q = await inject(
-    'GET',
-    `/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=${saleDate}&productTypes=VSC`,
-  )
-  assert.equal(q.statusCode, 200, q.body)
-  const quote = json<RateQuote>(q)
-  const plan = quote.products
-    .flatMap((p) => p.programs.flatMap((g) => g.plans))
-    .find((p) => p.planCode === 'PLAT-USED')!
-  const deductible = plan.terms[0]!.deductibles[0]!
-  const rate = deductible.rate
-  const roadside = withRoadside ? deductible.options.find((o) => o.code === 'ROADSIDE') : undefined
-  if (withRoadside) assert.ok(roadside, 'the demo plan offers roadside')
-  const res = await inject('POST', '/api/contracts', {
-    quoteId: quote.quoteId,
-    rateId: rate.rateId,
-    ...(roadside ? { selectedOptionIds: [roadside.optionId] } : {}),
-    retailPrice: rate.suggestedRetail,
+/** A contract of the demo book sold to Erin Earnings on `saleDate`. */
+const sell = (saleDate: string, sale: Partial<DemoSale> = {}) =>
+  sellDemoContract<Contract>(t, demo, {
     saleDate,
-    saleOdometer: 42150,
-    vehicle: { vin: DEMO.vins.accord },
     customer: { firstName: 'Erin', lastName: 'Earnings', emailAddress: 'erin@example.com' },
-    customFields: { financeManagerCode: 'FM7' },
+    ...sale,
   })
-  assert.equal(res.statusCode, 201, res.body)
-  return json<Contract>(res)
-}
+
+const finalized = (saleDate: string) => sell(saleDate, { finalize: true })
 
 const details = async (id: number, query = '') => {
   const res = await inject('GET', `/api/contracts/${id}/earningdetails${query}`)
@@ -134,9 +114,7 @@ test('before the effective date nothing is earned; from the expiration date ever
 })
 
 test('a cancelled contract stops earning on its cancel date; a voided one is 409; bad dates 400; another tenant 404', async () => {
-  const c = await sell('2026-11-12')
-  const fin = await inject('POST', `/api/contracts/${c.id}/finalize`, {})
-  assert.equal(fin.statusCode, 200, fin.body)
+  const c = await finalized('2026-11-12')
   const ctx = systemContext(demo.tenantId, 'earnings-test')
   const cancelDate = '2026-11-20'
   await t.db.transaction(demo.tenantId, (tx) =>
@@ -204,13 +182,6 @@ type RunReply = {
 }
 
 const staff = () => systemContext(demo.tenantId, 'earnings-test')
-
-async function finalized(saleDate: string): Promise<Contract> {
-  const c = await sell(saleDate)
-  const fin = await inject('POST', `/api/contracts/${c.id}/finalize`, {})
-  assert.equal(fin.statusCode, 200, fin.body)
-  return c
-}
 
 const sync = async (id: number, body: object = {}) => {
   const res = await inject('POST', `/api/contracts/${id}/syncEarnings`, body)
@@ -516,11 +487,10 @@ describe('syncEarnings and updateEarnings', () => {
 })
 
 test('two administrator lines of one code (a rate ADM and an option ADM) are earned together, once, by code', async () => {
-  const c = await sell('2026-11-08', true)
+  const c = await sell('2026-11-08', { optionCodes: ['ROADSIDE'] })
   const adm = c.pricing.lines.filter((l) => l.code === 'ADM')
   assert.equal(adm.length, 2, 'the rate and the roadside option both carry ADM')
-  const fin = await inject('POST', `/api/contracts/${c.id}/finalize`, {})
-  assert.equal(fin.statusCode, 200, fin.body)
+  await finalizeContract(t, demo, c.id)
   const amount = adm.reduce((sum, l) => sum + cents(l.amount), 0)
   // Synced at two dates and again: a per-line reckoning against the code's posted total would post too little.
   for (const asOf of ['2026-11-19', '2026-11-21', '2026-11-21']) {

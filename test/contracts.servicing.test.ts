@@ -10,9 +10,15 @@ import type { DB } from '../src/platform/db/schema.ts'
 import { backfillStatusHistory } from '../src/platform/db/migrations/2026_11_26_0015_contract_status_history.ts'
 import { eventsAfter } from '../src/platform/events/outbox.ts'
 import { systemContext, type AuthenticatedContext } from '../src/platform/http/context.ts'
-import type { RateQuote } from '../src/modules/rating/index.ts'
 import type { ContractServicing } from '../src/modules/contracts/index.ts'
-import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import {
+  DEMO,
+  finalizeContract,
+  seedDemo,
+  sellDemoContract,
+  type DemoSale,
+  type DemoTestTenant,
+} from './demo-tenant.ts'
 import { createTenant, createTestApp, json, loginHeaders, type TestApp } from './harness.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
@@ -37,41 +43,13 @@ const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknow
 type Problem = { status: number; code: string }
 type Contract = { id: number; contractNumber: string; status: string; expirationOdometer: number | null }
 
-/** A new pending contract sold on `saleDate` (each test its own day: no two are duplicates). */
-async function sell(
-  saleDate: string,
-  extra: Record<string, unknown> = {},
-  dealer: string = DEMO.dealerNumber,
-): Promise<Contract> {
-  const q = await inject(
-    'GET',
-    `/api/Rates/rateQuote/${dealer}?${DEMO.accordQuery}&saleDate=${saleDate}&productTypes=VSC`,
-  )
-  assert.equal(q.statusCode, 200, q.body)
-  const quote = json<RateQuote>(q)
-  const plan = quote.products
-    .flatMap((p) => p.programs.flatMap((g) => g.plans))
-    .find((p) => p.planCode === 'PLAT-USED')!
-  const res = await inject('POST', '/api/contracts', {
-    quoteId: quote.quoteId,
-    rateId: plan.terms[0]!.deductibles[0]!.rate.rateId,
-    retailPrice: plan.terms[0]!.deductibles[0]!.rate.suggestedRetail,
+/** A contract of the demo book sold to Robin Servicing on `saleDate` (each test its own day: no two are duplicates). */
+const sell = (saleDate: string, sale: Partial<DemoSale> = {}) =>
+  sellDemoContract<Contract>(t, demo, {
     saleDate,
-    saleOdometer: 42150,
-    vehicle: { vin: DEMO.vins.accord },
     customer: { firstName: 'Robin', lastName: 'Servicing', emailAddress: 'robin@example.com' },
-    customFields: { financeManagerCode: 'FM7' },
-    ...extra,
+    ...sale,
   })
-  assert.equal(res.statusCode, 201, res.body)
-  return json<Contract>(res)
-}
-
-async function finalize(id: number) {
-  const res = await inject('POST', `/api/contracts/${id}/finalize`, {})
-  assert.equal(res.statusCode, 200, res.body)
-  return json<{ contract: Contract }>(res).contract
-}
 
 /** The port inside one transaction of the tenant, as a cancellation or claim service calls it. */
 const within = <T>(fn: (tx: Transaction<DB>) => Promise<T>, tenantId = demo.tenantId) => t.db.transaction(tenantId, fn)
@@ -113,8 +91,7 @@ async function failsWith(promise: Promise<unknown>, status: number, code: string
 
 describe('status changes through finalization and the port', () => {
   test('finalize, cancel and reinstate: history, outbox and audit in step; the status on each date', async () => {
-    const c = await sell('2026-11-02')
-    await finalize(c.id)
+    const c = await sell('2026-11-02', { finalize: true })
     const cancelled = await within((tx) =>
       port.applyTransition(tx, staff, c.id, {
         event: 'CANCEL',
@@ -197,8 +174,8 @@ describe('status changes through finalization and the port', () => {
   })
 
   test('a finalized contract read ACTIVE has its activation recorded before the change', async () => {
-    const c = await sell(TODAY, { effectiveDate: '2026-12-15' })
-    assert.equal((await finalize(c.id)).status, 'FINALIZED', 'not yet in effect')
+    const c = await sell(TODAY, { effectiveDate: '2026-12-15', finalize: true })
+    assert.equal(c.status, 'FINALIZED', 'not yet in effect')
     t.clock.set(new Date('2026-12-20T12:00:00Z'))
     try {
       const locked = await within((tx) => port.lockForEvent(tx, staff, c.id, 'CANCEL'))
@@ -225,8 +202,7 @@ describe('status changes through finalization and the port', () => {
   })
 
   test('refinalize writes the pending activation of a finalized contract in effect', async () => {
-    const c = await sell('2026-11-20', { effectiveDate: '2026-12-01' })
-    await finalize(c.id)
+    const c = await sell('2026-11-20', { effectiveDate: '2026-12-01', finalize: true })
     t.clock.set(new Date('2026-12-02T12:00:00Z'))
     try {
       // Signed in again: the clock moved past the token's life.
@@ -250,8 +226,7 @@ describe('status changes through finalization and the port', () => {
   })
 
   test('expire by mileage, a late cancel of the expired contract, its reinstatement back to EXPIRED', async () => {
-    const c = await sell('2026-11-03')
-    await finalize(c.id)
+    const c = await sell('2026-11-03', { finalize: true })
     const limit = c.expirationOdometer!
     assert.ok(limit > 42150)
     await failsWith(
@@ -368,8 +343,8 @@ describe('status changes through finalization and the port', () => {
   test("a void recomputes the dealer's and the customer's last contract date from what still counts", async () => {
     // Another dealer and customer than the tests above, so that these two sales are all they have.
     const buyer = { firstName: 'Kim', lastName: 'Voidable', emailAddress: 'kim@example.com' }
-    const earlier = await sell('2026-11-05', { customer: buyer }, DEMO.otherDealerNumber)
-    const latest = await sell('2026-11-06', { customer: buyer }, DEMO.otherDealerNumber)
+    const earlier = await sell('2026-11-05', { customer: buyer, dealerNumber: DEMO.otherDealerNumber })
+    const latest = await sell('2026-11-06', { customer: buyer, dealerNumber: DEMO.otherDealerNumber })
     const { dealerId, customerId } = await within((tx) => port.lockForEvent(tx, staff, latest.id, 'VOID'))
     const dates = () =>
       t.db.read(demo.tenantId, async (x) => {
@@ -397,8 +372,7 @@ describe('status changes through finalization and the port', () => {
 
 describe('GET /api/contracts/{contractId}/statushistory', () => {
   test('paged, oldest first; 404 for another tenant and an unknown id', async () => {
-    const c = await sell('2026-11-07')
-    await finalize(c.id)
+    const c = await sell('2026-11-07', { finalize: true })
     const page = json<{
       items: Array<{
         event: string
@@ -531,7 +505,7 @@ describe('sale postings settled through the port (decision 0012)', () => {
   test('a contract posted the old way gets its administrator lines moved to UNEARNED_REVENUE once; a current one posts nothing', async () => {
     const c = await sell('2026-11-19')
     assert.equal(await within((tx) => port.settleSalePostings(tx, staff, c.id)), null, 'pending: never posted')
-    await finalize(c.id)
+    await finalizeContract(t, demo, c.id)
     assert.equal(await within((tx) => port.settleSalePostings(tx, staff, c.id)), null, 'already as its lines say')
 
     // Make it look finalized before the deferral: its administrator lines on DISBURSEMENT_PAYABLE.

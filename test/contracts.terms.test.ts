@@ -6,8 +6,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { sql } from 'kysely'
 import { systemContext } from '../src/platform/http/context.ts'
-import type { RateQuote } from '../src/modules/rating/index.ts'
-import { DEMO, seedDemo, type DemoTestTenant } from './demo-tenant.ts'
+import { seedDemo, sellDemoContract, type DemoSale, type DemoTestTenant } from './demo-tenant.ts'
 import { createTenant, createTestApp, json, type TestApp } from './harness.ts'
 
 const NOW = new Date('2026-11-21T18:00:00Z')
@@ -53,30 +52,15 @@ type Contract = {
   terms: Terms
 }
 
-/** A new contract of the first plan of `productType` sold on `saleDate`. */
-async function sell(productType: 'VSC' | 'TIRE_WHEEL', saleDate: string, query = '', extra: object = {}) {
-  const q = await inject(
-    'GET',
-    `/api/Rates/rateQuote/${DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=${saleDate}&productTypes=${productType}${query}`,
-  )
-  assert.equal(q.statusCode, 200, q.body)
-  const quote = json<RateQuote>(q)
-  const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans))[0]!
-  const rate = plan.terms[0]!.deductibles[0]!.rate
-  const res = await inject('POST', '/api/contracts', {
-    quoteId: quote.quoteId,
-    rateId: rate.rateId,
-    retailPrice: rate.suggestedRetail,
+/** A contract of the demo book sold to Terry Terms: the VSC plan, or the tire & wheel one. */
+const sell = (productType: 'VSC' | 'TIRE_WHEEL', saleDate: string, sale: Partial<DemoSale> = {}) =>
+  sellDemoContract<Contract>(t, demo, {
     saleDate,
-    saleOdometer: 42150,
-    vehicle: { vin: DEMO.vins.accord },
+    productType,
+    planCode: productType === 'VSC' ? 'PLAT-USED' : 'TW-STD',
     customer: { firstName: 'Terry', lastName: 'Terms', emailAddress: 'terry@example.com' },
-    customFields: productType === 'VSC' ? { financeManagerCode: 'FM7' } : {},
-    ...extra,
+    ...sale,
   })
-  assert.equal(res.statusCode, 201, res.body)
-  return json<Contract>(res)
-}
 
 const read = async (id: number) => json<Contract>(await inject('GET', `/api/contracts/${id}`))
 const stored = async (id: number) =>
@@ -94,7 +78,7 @@ const setSetting = async (key: string, value: unknown) => {
 }
 
 test("a new contract keeps the terms of its own rate-book version, the quote's state and no lien", async () => {
-  const c = await sell('VSC', '2026-11-02', '&customerState=NY')
+  const c = await sell('VSC', '2026-11-02', { quoteQuery: 'customerState=NY' })
   assert.deepEqual(c.terms, (await read(c.id)).terms, 'the create reply and a read agree')
   const terms = c.terms
   assert.equal(terms.resolved.on, 'SALE')
@@ -141,10 +125,12 @@ test("a new contract keeps the terms of its own rate-book version, the quote's s
 })
 
 test("a contract with a lien holder keeps the lien, unreleased; without a state the quote used the dealer's", async () => {
-  const c = await sell('VSC', '2026-11-03', '', {
-    lienHolder: {
-      name: 'Terms Credit Union',
-      address: { line1: '1 Bank St', city: 'Austin', state: 'TX', postalCode: '78701' },
+  const c = await sell('VSC', '2026-11-03', {
+    deal: {
+      lienHolder: {
+        name: 'Terms Credit Union',
+        address: { line1: '1 Bank St', city: 'Austin', state: 'TX', postalCode: '78701' },
+      },
     },
   })
   assert.ok(c.lienHolder)

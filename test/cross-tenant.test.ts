@@ -122,6 +122,7 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/Rates/VehicleTrims': list(null),
   'GET /api/Rates/VehicleBodyStyles': list(null),
   'GET /api/Rates/VehicleSegmentations': list(null),
+  'GET /api/contracts/autocancelgap': list('contract'),
   'GET /api/cancelmethods': list('rating_catalogue_item'),
   'GET /api/v2/cancelmethods': list('rating_catalogue_item'),
   'GET /api/cancelreasons': list('rating_catalogue_item'),
@@ -136,6 +137,18 @@ const CLASSIFICATION: Record<string, Classification> = {
   'POST /api/contracts/updateEarnings': {
     skip: "a run over the caller's own contracts: A's ids in B's filters select nothing (examined 0), checked by test/contracts.earnings.test.ts",
   },
+  'GET /api/claims/complaints': list('claim_lookup'),
+  'GET /api/claims/causes': list('claim_lookup'),
+  'GET /api/claims/corrections': list('claim_lookup'),
+  'GET /api/claims/complaintscausescorrectionstypes': list('claim_lookup'),
+  'GET /api/claims/deniedReasons': list('claim_lookup'),
+  'GET /api/claims/holdReasons': list('claim_lookup'),
+  'GET /api/inspectionreasons': list('claim_lookup'),
+  'GET /api/rejectinspectionreasons': list('claim_lookup'),
+  'GET /api/claims/complaintcausecorrections': list('claim_lookup_combination'),
+  // Claims: tenant B naming A's contract in the body is a 404 like a missing one (test/claims.test.ts).
+  'POST /api/claims': CREATE,
+  'GET /api/claims': list('claim'),
 }
 
 /** Operations whose body (not path) names A's records: A's ids go into the body instead. */

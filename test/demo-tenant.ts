@@ -1,9 +1,11 @@
 // The demo tenant (src/demo.ts) as tests use it, read one way: seeded through the module graph that
 // serves the test app, signed in as its administrator like any TestTenant, and the facts of its data
-// that tests name (dealers, vehicles the demo book rates, the book itself) in one place.
+// that tests name (dealers, vehicles the demo book rates, the book itself) in one place, and the one
+// way tests sell a contract of that book (sellDemoContract).
+import assert from 'node:assert/strict'
 import { seedDemoTenant, type DemoTenant } from '../src/demo.ts'
-import { demoRateBook } from '../src/modules/rating/index.ts'
-import { loginHeaders, type TestApp, type TestTenant } from './harness.ts'
+import { demoRateBook, type RateQuote } from '../src/modules/rating/index.ts'
+import { json, loginHeaders, type TestApp, type TestTenant } from './harness.ts'
 
 /** What the demo data holds that tests rely on (src/modules/parties/demo.ts, the demo rate book). */
 export const DEMO = {
@@ -48,4 +50,97 @@ export async function seedDemo(t: TestApp): Promise<DemoTestTenant> {
     headers: await loginHeaders(t, demo.apiKey, demo.adminEmail, demo.adminPassword),
     demo,
   }
+}
+
+/** What a demo sale may vary; each field's default is what most tests want. */
+export type DemoSale = {
+  /**
+   * The day of sale (YYYY-MM-DD), which the quote is priced for. A second sale of the same dealer, VIN,
+   * plan and day within ten minutes is refused as a duplicate (409): give each sale its own day.
+   */
+  saleDate: string
+  /** The selling dealer; default DEMO.dealerNumber. */
+  dealerNumber?: string
+  /** The product quoted; default VSC. */
+  productType?: 'VSC' | 'GAP' | 'TIRE_WHEEL'
+  /** The plan sold, on its first term and first deductible; default PLAT-USED, the demo VSC plan for a used Accord. */
+  planCode?: string
+  /** Codes of options of that deductible to add (such as ROADSIDE); none by default. */
+  optionCodes?: readonly string[]
+  /** More rate-quote query parameters, such as `customerState=NY`. */
+  quoteQuery?: string
+  /** When coverage starts (at most 60 days after the sale); by default the sale date. */
+  effectiveDate?: string
+  /** The buyer; default Sam Buyer. */
+  customer?: { firstName: string; lastName: string; emailAddress?: string }
+  /** Other fields of the POST /api/contracts body (such as lienHolder), laid over all the above. */
+  deal?: Record<string, unknown>
+  /** Finalize the new contract too; default false (left PENDING). */
+  finalize?: boolean
+}
+
+/**
+ * Sells a contract of the demo book through the API as `tenant` (the demo tenant's administrator,
+ * with the headers it holds at the call): a rate quote for the README's used 2020 Accord (42,150 miles)
+ * at the dealer, then POST /api/contracts of the plan's first rate at its suggested retail price, with
+ * the custom field the demo VSC plans require. Replies the created contract, or with `finalize` the
+ * finalized one (FINALIZED, or ACTIVE once in effect). Every step is asserted to succeed.
+ */
+export async function sellDemoContract<
+  C extends { id: number } = { id: number; contractNumber: string; status: string },
+>(t: TestApp, tenant: TestTenant, sale: DemoSale): Promise<C> {
+  const productType = sale.productType ?? 'VSC'
+  const planCode = sale.planCode ?? 'PLAT-USED'
+  const q = await t.app.inject({
+    method: 'GET',
+    url: `/api/Rates/rateQuote/${sale.dealerNumber ?? DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=${sale.saleDate}&productTypes=${productType}${sale.quoteQuery ? `&${sale.quoteQuery}` : ''}`,
+    headers: tenant.headers,
+  })
+  assert.equal(q.statusCode, 200, q.body)
+  const quote = json<RateQuote>(q)
+  const plan = quote.products.flatMap((p) => p.programs.flatMap((g) => g.plans)).find((p) => p.planCode === planCode)
+  assert.ok(plan, `the quote offers ${planCode}`)
+  const deductible = plan.terms[0]!.deductibles[0]!
+  const options = (sale.optionCodes ?? []).map((code) => {
+    const option = deductible.options.find((o) => o.code === code)
+    assert.ok(option, `the demo plan offers ${code}`)
+    return option.optionId
+  })
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/contracts',
+    headers: tenant.headers,
+    payload: {
+      quoteId: quote.quoteId,
+      rateId: deductible.rate.rateId,
+      ...(options.length > 0 ? { selectedOptionIds: options } : {}),
+      retailPrice: deductible.rate.suggestedRetail,
+      saleDate: sale.saleDate,
+      ...(sale.effectiveDate === undefined ? {} : { effectiveDate: sale.effectiveDate }),
+      saleOdometer: 42150,
+      vehicle: { vin: DEMO.vins.accord },
+      customer: sale.customer ?? { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com' },
+      customFields: productType === 'VSC' ? { financeManagerCode: 'FM7' } : {},
+      ...sale.deal,
+    },
+  })
+  assert.equal(res.statusCode, 201, res.body)
+  const created = json<C>(res)
+  return sale.finalize ? finalizeContract<C>(t, tenant, created.id) : created
+}
+
+/** Finalizes pending contract `id` as `tenant`, asserting it succeeds; replies the contract as finalized. */
+export async function finalizeContract<C = { id: number; contractNumber: string; status: string }>(
+  t: TestApp,
+  tenant: TestTenant,
+  id: number,
+): Promise<C> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/contracts/${id}/finalize`,
+    headers: tenant.headers,
+    payload: {},
+  })
+  assert.equal(res.statusCode, 200, res.body)
+  return json<{ contract: C }>(res).contract
 }

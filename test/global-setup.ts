@@ -99,8 +99,21 @@ function printConformanceTotal(): void {
   )
 }
 
+/**
+ * Every test file's process (and every process a test starts: the CLI, the server) compiles the
+ * same few hundred modules, TypeScript stripped then compiled by V8: 1.5 to 2 s of CPU each. With
+ * Node's module compile cache on disk they are compiled once per change of a module, which saves
+ * about a third to a half of that. Set here, before the runner starts the files, which inherit it:
+ * the directory `npm start` uses (src/main.ts), unless NODE_COMPILE_CACHE names another.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function useCompileCache(): void {
+  process.env.NODE_COMPILE_CACHE ||= path.join(os.tmpdir(), 'node-compile-cache')
+}
+
 export async function globalSetup(): Promise<void> {
   startDeadline()
+  useCompileCache()
   startConformanceReport()
   // Migrations over a session connection: behind PgBouncer that is DATABASE_LISTEN_URL (platform/db/open.ts).
   const url = process.env.DATABASE_LISTEN_URL || process.env.DATABASE_URL

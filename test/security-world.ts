@@ -60,6 +60,10 @@ export type World = {
   /** A cancel request on the finalized contract, and a processed cancel of a contract of its own (docs/cancellations.md). */
   cancelRequest: { id: number; requestNumber: string; documentId: number }
   cancelId: number
+  /** A finalized contract sold 2026-10-01, past its waiting period: claims are taken against it (docs/claims.md). */
+  claimable: { id: number; contractNumber: string }
+  /** A claim on `claimable`. */
+  claimId: number
   rateBookVersion: number
   quoteId: string
   finalized: { id: number; contractNumber: string; documentId: number; fileId: number }
@@ -148,13 +152,18 @@ let serial = 100_000 + Math.floor(Math.random() * 800_000)
  * A deal of the demo VSC plan at dealer `dealerNumber`, from a fresh quote. Each deal is for a
  * vehicle of its own (a new serial number), so no two are duplicates of each other.
  */
-export async function freshDeal(t: TestApp, w: World, dealerNumber = w.dealerNumber): Promise<Json> {
+export async function freshDeal(
+  t: TestApp,
+  w: World,
+  dealerNumber = w.dealerNumber,
+  saleDate = SALE_DATE,
+): Promise<Json> {
   const vin = accordVin(serial++)
   const q = await ok<QuoteReply>(
     t,
     w.admin,
     'GET',
-    `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=VSC`,
+    `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${saleDate}&productTypes=VSC`,
   )
   const plan = q.products
     .find((p) => p.productCode === 'VSC')!
@@ -165,7 +174,7 @@ export async function freshDeal(t: TestApp, w: World, dealerNumber = w.dealerNum
     quoteId: q.quoteId,
     rateId: rate.rateId,
     retailPrice: rate.suggestedRetail,
-    saleDate: SALE_DATE,
+    saleDate,
     saleOdometer: 42150,
     vehicle: { vin, condition: 'USED' },
     customer: {
@@ -371,6 +380,8 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     cancelReasonId,
     cancelRequest: { id: 0, requestNumber: '', documentId: 0 },
     cancelId: 0,
+    claimable: { id: 0, contractNumber: '' },
+    claimId: 0,
     rateBookVersion: versions[0]!.version,
     quoteId: '',
     finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
@@ -424,7 +435,32 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
   )
   world.cancelRequest = { ...request, documentId: requestDocument.documentId }
   world.cancelId = await freshCancel(t, world)
+  // Claims: a contract sold 51 days ago (inside the sale-date look-back) is past the demo plan's
+  // waiting period of 30 days and 1,000 miles.
+  const claimable = await ok<{ id: number; contractNumber: string }>(
+    t,
+    admin,
+    'POST',
+    '/api/contracts',
+    await freshDeal(t, world, world.dealerNumber, CLAIM_SALE_DATE),
+  )
+  await ok(t, admin, 'POST', `/api/contracts/${claimable.id}/finalize`, {})
+  world.claimable = { id: claimable.id, contractNumber: claimable.contractNumber }
+  world.claimId = (await ok<{ id: number }>(t, admin, 'POST', '/api/claims', claimBody(world))).id
   return world
+}
+
+const CLAIM_SALE_DATE = '2026-10-01'
+/** A claim on the world's claimable contract: a loss on 2026-11-15 at its repair facility, one job. */
+export function claimBody(w: World): Json {
+  return {
+    contractId: w.claimable.id,
+    lossDate: '2026-11-15',
+    odometer: 45000,
+    repairFacilityId: w.repairFacilityId,
+    repairOrderNumber: `RO-${w.tag}`,
+    taxRate: 0.0825,
+  }
 }
 
 /** The body of a cancel on the sale date: inside the free-look, a full refund. */
@@ -445,6 +481,36 @@ export async function freshCancelRequest(t: TestApp, w: World): Promise<{ id: nu
 export async function freshCancel(t: TestApp, w: World): Promise<number> {
   const c = await freshFinalized(t, w)
   return (await ok<{ id: number }>(t, w.admin, 'POST', `/api/contracts/${c.id}/cancels`, CANCEL_BODY)).id
+}
+
+/**
+ * A finalized GAP contract due for cancellation today: a one-payment loan whose payment falls on the
+ * sale date, so that the loan has matured before the GAP term ends (docs/cancellations.md "GAP").
+ */
+async function freshMaturedGap(t: TestApp, w: World): Promise<{ id: number; contractNumber: string }> {
+  const vin = accordVin(serial++)
+  const q = await ok<QuoteReply>(
+    t,
+    w.admin,
+    'GET',
+    `/api/Rates/rateQuote/${w.dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${SALE_DATE}&productTypes=GAP&vehiclePurchasePrice=28500&msrp=31200&financeType=RETAIL&amountFinanced=24000&financeTermMonths=1&apr=6.99`,
+  )
+  const rate = q.products
+    .find((p) => p.productCode === 'GAP')!
+    .programs.flatMap((g) => g.plans)
+    .find((p) => p.planCode === 'GAP-STD')!.terms[0]!.deductibles[0]!.rate
+  const c = await ok<{ id: number; contractNumber: string }>(t, w.admin, 'POST', '/api/contracts', {
+    quoteId: q.quoteId,
+    rateId: rate.rateId,
+    retailPrice: rate.suggestedRetail,
+    saleDate: SALE_DATE,
+    vehicle: { vin },
+    customer: { firstName: 'Gale', lastName: `Gap${w.tag}` },
+    finance: { firstPaymentDate: SALE_DATE },
+    customFields: { lenderLoanNumber: `LN-${uniq()}` },
+  })
+  await ok(t, w.admin, 'POST', `/api/contracts/${c.id}/finalize`, {})
+  return c
 }
 
 async function freshFinalized(t: TestApp, w: World): Promise<{ id: number; contractNumber: string }> {
@@ -888,6 +954,12 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     payload: CANCEL_BODY,
   }),
   'GET /api/contracts/{contractId}/cancels': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  // GAP auto-cancel: a GAP contract whose loan has matured, cancelled by each request that is allowed.
+  'GET /api/contracts/autocancelgap': () => ({ params: {} }),
+  'POST /api/contracts/autocancelgap/{contractId}': async (t, w) => ({
+    params: { contractId: (await freshMaturedGap(t, w)).id },
+    payload: {},
+  }),
   'GET /api/cancels/{cancelId}': (_t, w) => ({ params: { cancelId: w.cancelId } }),
   'POST /api/cancels/{cancelId}': async (t, w) => ({
     params: { cancelId: await freshCancel(t, w) },
@@ -928,6 +1000,28 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   }),
   'GET /api/contracts/{contractId}/files/{contractFileId}': (_t, w) => ({
     params: { contractId: w.pending.id, contractFileId: w.pending.documentId },
+  }),
+  // Claim lookups.
+  'GET /api/claims/complaints': none,
+  'GET /api/claims/causes': none,
+  'GET /api/claims/corrections': none,
+  'GET /api/claims/complaintcausecorrections': none,
+  'GET /api/claims/complaintscausescorrectionstypes': none,
+  'GET /api/claims/deniedReasons': none,
+  'GET /api/claims/holdReasons': none,
+  'GET /api/inspectionreasons': none,
+  'GET /api/rejectinspectionreasons': none,
+  // Claims (docs/claims.md "Claims: intake, read, index").
+  'POST /api/claims': (_t, w) => ({ params: {}, payload: claimBody(w) }),
+  'GET /api/claims': (_t, w) => ({ params: {}, query: `contractId=${w.claimable.id}` }),
+  'GET /api/claims/{claimId}': (_t, w) => ({ params: { claimId: w.claimId } }),
+  'PUT /api/claims/{claimId}': (_t, w) => ({
+    params: { claimId: w.claimId },
+    payload: { repairOrderNumber: `RO-${uniq()}`, taxRate: 0.0825, contact: null, jobs: [] },
+  }),
+  'PATCH /api/claims/{claimId}': (_t, w) => ({
+    params: { claimId: w.claimId },
+    payload: { repairOrderNumber: `RO-${uniq()}` },
   }),
 }
 

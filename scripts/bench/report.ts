@@ -40,6 +40,20 @@ export const QUOTE_TARGET: Target = { against: 'quote-ceiling', minRatio: 0.5, m
 /** Contract creation from stored quotes (issue 5): contracts per second on each database, no errors. */
 export const CONTRACT_CREATE_TARGET: ThroughputTarget = { minRps: { pglite: 150, postgres: 300 } }
 
+/** Cancel quotes (issue 13): p99 under 25 ms at 32 connections on each database; the ratio is reported, not targeted. */
+export const CANCEL_QUOTE_TARGET: Target = { against: 'db-ceiling', minRatio: 0, maxP99Ms: 25 }
+/** Processed cancels (issue 13): at least 200 per second on PostgreSQL (measured there only), no errors. */
+export const CANCEL_PROCESS_TARGET: ThroughputTarget = { minRps: { pglite: 0, postgres: 200 } }
+/** updateEarnings over 100,000 contracts on PostgreSQL (issue 13), seconds. */
+export const EARNINGS_RUN_TARGET_SECONDS = 60
+/**
+ * The earnings run's memory is flat when the server's live heap (after a full collection, sampled
+ * every 5 s) never exceeds its level before the run by this much: a run that kept what it read would
+ * grow with the contracts done (100,000 contracts' rows are hundreds of MB); one round of batches
+ * at a time is a few MB. RSS is reported beside it: V8 lets it grow to a working size first.
+ */
+export const EARNINGS_RUN_MAX_HEAP_GROWTH_MB = 50
+
 /** Draft contract PDF rendering (scripts/bench-pdf.ts), once per run: not per database. */
 export type PdfResult = { documents: number; medianMs: number; p95Ms: number }
 
@@ -159,9 +173,10 @@ export function verdicts(rows: Row[]): { lines: string[]; allMet: boolean } {
     const p99Ok = run.p99Ms < target.maxP99Ms
     const met = ratioOk && p99Ok
     allMet &&= met
+    const ratioTarget = target.minRatio > 0 ? ` (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}` : ''
     lines.push(
       `${met ? 'MET   ' : 'MISSED'} ${run.database.padEnd(8)} ${run.route}: ` +
-        `${(ratio * 100).toFixed(1)}% of the ${target.against} (target >= ${target.minRatio * 100}%)${ratioOk ? '' : ' <-'}, ` +
+        `${(ratio * 100).toFixed(1)}% of the ${target.against}${ratioTarget}, ` +
         `p99 ${run.p99Ms.toFixed(2)} ms (target < ${target.maxP99Ms} ms)${p99Ok ? '' : ' <-'}; ` +
         `server CPU ${run.cpuUsPerRequest.toFixed(0)} µs/request, ${run.cpuRatio.toFixed(2)}× the ${run.cpuCeiling}'s`,
     )
@@ -180,10 +195,54 @@ export function pdfVerdict(pdf: PdfResult, targetMs: number): { line: string; me
   }
 }
 
+/** One earnings run of the cancellations group (scripts/bench/cancellations.ts). */
+export type EarningsRunRow = {
+  database: DatabaseKind
+  contracts: number
+  seedSeconds: number
+  seconds: number
+  examined: number
+  posted: number
+  failed: number
+  rssMb: { before: number; peak: number; after: number }
+  /** Live heap after a full collection, MB: before the run, every 5 s of it, after it. */
+  liveHeapMb: number[]
+  /** CPU seconds of the run: the service's, PostgreSQL's (null when not measured). */
+  cpuSeconds: { server: number; postgres: number | null }
+}
+
+/** The earnings run's line of the verdict: the time target on PostgreSQL, flat memory on each database. */
+export function earningsVerdict(e: EarningsRunRow): { line: string; met: boolean } {
+  const timed = e.database === 'postgres'
+  const timeOk = !timed || e.seconds < EARNINGS_RUN_TARGET_SECONDS
+  const [first = 0, ...rest] = e.liveHeapMb
+  const growth = Math.max(first, ...rest) - first
+  const flat = growth < EARNINGS_RUN_MAX_HEAP_GROWTH_MB
+  const met = timeOk && flat
+  return {
+    met,
+    line:
+      `${met ? 'MET   ' : 'MISSED'} ${e.database.padEnd(8)} updateEarnings over ${e.examined} contracts ` +
+      `(${e.posted} posted, ${e.failed} failed): ${e.seconds.toFixed(1)} s` +
+      `${timed ? ` (target < ${EARNINGS_RUN_TARGET_SECONDS} s)${timeOk ? '' : ' <-'}` : ''}, ` +
+      `${((e.examined / e.seconds) | 0).toString()} contracts/s; server live heap ${first.toFixed(0)} MB before, ` +
+      `at most ${Math.max(first, ...rest).toFixed(0)} MB (target: growth < ${EARNINGS_RUN_MAX_HEAP_GROWTH_MB} MB)${flat ? '' : ' <-'}; ` +
+      `RSS ${e.rssMb.before.toFixed(0)} MB before, ${e.rssMb.peak.toFixed(0)} MB peak, ${e.rssMb.after.toFixed(0)} MB after; ` +
+      `CPU ${e.cpuSeconds.server.toFixed(1)} s service` +
+      `${e.cpuSeconds.postgres === null ? '' : ` + ${e.cpuSeconds.postgres.toFixed(1)} s PostgreSQL`}; ` +
+      `seeded in ${e.seedSeconds.toFixed(1)} s`,
+  }
+}
+
 export function toJson(
   rows: Row[],
   imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = [],
   pdf?: PdfResult,
+  earnings: EarningsRunRow[] = [],
 ): string {
-  return `${JSON.stringify({ runs: rows.map((r) => r.run), imports, ...(pdf ? { pdf } : {}) }, null, 2)}\n`
+  return `${JSON.stringify(
+    { runs: rows.map((r) => r.run), imports, ...(pdf ? { pdf } : {}), ...(earnings.length > 0 ? { earnings } : {}) },
+    null,
+    2,
+  )}\n`
 }

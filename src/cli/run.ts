@@ -1,6 +1,7 @@
 // The CLI driver: finds the command, checks its flags and values, then loads the rest of the
 // service and runs the command (session.ts). Exit status: 0 done, 1 failed, 2 the command line is
 // wrong. Help and command-line mistakes are answered without loading or opening anything.
+import type { Database } from '../platform/db/database.ts'
 import { COMMANDS, type Command, type Runner } from './commands.ts'
 import { EXIT, flagHelp, InputError, parseFlags, UsageError, usageLine, type Values } from './parse.ts'
 import type { ReplyWriter } from './stdio.ts'
@@ -13,10 +14,19 @@ export type CliIo = {
   readSecretLine(prompt: string): Promise<string | undefined>
 }
 
+export type CliOptions = {
+  /**
+   * An open (and migrated) database to run on instead of opening the configured one; the caller
+   * keeps it open. For tests that run many commands in one process (test/cli.test.ts); admin.ts
+   * never passes it.
+   */
+  database?: Database
+}
+
 const PROGRAM = 'npm run admin --'
 const HELP_WORDS = new Set(['help', '--help', '-h'])
 
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo, options: CliOptions = {}): Promise<number> {
   const [first, second, ...rest] = argv
   if (first === undefined) return usageFailure(io, 'missing command', topHelp())
   if (HELP_WORDS.has(first)) return help(io, first === 'help' ? [second, rest[0]] : [])
@@ -58,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     throw err
   }
   const { execute } = await import('./session.ts')
-  return execute(runner, { json: values.json === true, reply: io.reply, diagnostic: io.diagnostic })
+  return execute(runner, { json: values.json === true, reply: io.reply, diagnostic: io.diagnostic }, options.database)
 }
 
 function name(c: Command): string {

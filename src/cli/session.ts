@@ -2,7 +2,8 @@
 // PostgreSQL when DATABASE_URL is set, otherwise the embedded database in DATA_DIR (created if
 // missing; refused while another process owns it); migrated either way. Changes are published on
 // the invalidation bus, so running servers on PostgreSQL drop what they cached (a revoked key stops
-// working at once). Returns the exit status.
+// working at once). Returns the exit status. A caller that passes an open database (a test running
+// many commands in one process) gets that one used as it is and left open.
 import os from 'node:os'
 import { ConfigError, loadConfig } from '../config.ts'
 import { createModules } from '../modules.ts'
@@ -12,6 +13,7 @@ import { createInvalidationBus } from '../platform/cache.ts'
 import { systemClock } from '../platform/clock.ts'
 import { DataDirBusy } from '../platform/db/data-dir-lock.ts'
 import { distributionPlan, DistributionRuleError } from '../platform/db/distribution.ts'
+import type { Database } from '../platform/db/database.ts'
 import { migrationStatus } from '../platform/db/migrate.ts'
 import { openConfiguredDatabase } from '../platform/db/open.ts'
 import { systemContext } from '../platform/http/context.ts'
@@ -24,11 +26,12 @@ import type { ReplyWriter } from './stdio.ts'
 export async function execute(
   runner: Runner,
   output: { json: boolean; reply: ReplyWriter; diagnostic(text: string): void },
+  opened?: Database,
 ): Promise<number> {
   try {
     const config = loadConfig()
     const startedAt = new Date()
-    const db = await openConfiguredDatabase(config, 'cli')
+    const db = opened ?? (await openConfiguredDatabase(config, 'cli'))
     try {
       const bus = await createInvalidationBus(config.databaseListenUrl)
       try {
@@ -54,7 +57,7 @@ export async function execute(
         await bus.close()
       }
     } finally {
-      await db.close()
+      if (!opened) await db.close()
     }
     return EXIT.ok
   } catch (err) {

@@ -1,5 +1,5 @@
 // The audit trail: who changed what and when, written in the same transaction as the change.
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { DB } from './db/schema.ts'
 import type { RequestContext } from './http/context.ts'
 import { actorLabel } from './http/context.ts'
@@ -33,4 +33,27 @@ export async function writeAudit(
       changes: JSON.stringify(record.changes ?? {}),
     })
     .execute()
+}
+
+/**
+ * Several records of one actor and time in one statement (a batch of changes made together), each
+ * column one array parameter whatever the number of records.
+ */
+export async function writeAudits(
+  tx: Transaction<DB>,
+  ctx: RequestContext,
+  at: Date,
+  records: readonly AuditRecord[],
+): Promise<void> {
+  if (records.length === 0) return
+  await sql`
+    insert into audit_log
+      (tenant_id, occurred_at, actor_user_id, actor_api_key_id, actor_label, request_id, action, entity_type, entity_id, changes)
+    select ${ctx.tenantId}::bigint, ${at}::timestamptz, ${ctx.principal && ctx.principal.userId > 0 ? ctx.principal.userId : null}::bigint,
+           ${ctx.apiKeyId > 0 ? ctx.apiKeyId : null}::bigint, ${actorLabel(ctx)}::text, ${ctx.requestId}::text,
+           u.action, u.entity_type, u.entity_id, u.changes::jsonb
+      from unnest(
+        ${records.map((r) => r.action)}::text[], ${records.map((r) => r.entityType)}::text[],
+        ${records.map((r) => String(r.entityId))}::text[], ${records.map((r) => JSON.stringify(r.changes ?? {}))}::text[]
+      ) as u(action, entity_type, entity_id, changes)`.execute(tx)
 }

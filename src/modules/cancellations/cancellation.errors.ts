@@ -13,4 +13,5 @@ export const cancellationErrors = defineErrors({
   contract_already_cancelled: { status: 409, title: 'The contract already has a processed cancel' },
   cancel_already_reversed: { status: 409, title: 'The cancel is already reversed' },
   cancel_refund_paid: { status: 409, title: 'A payment of the cancel was already paid' },
+  gap_cancel_not_due: { status: 409, title: 'The contract is not a GAP contract due for cancellation' },
 })

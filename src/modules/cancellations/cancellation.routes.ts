@@ -21,6 +21,8 @@ import {
   RequestIdentifierParams,
 } from './cancellation.schemas.ts'
 import type { CancelBody, CancellationService } from './cancellation.service.ts'
+import { gapAutoCancelRoutes } from './gap-autocancel.routes.ts'
+import type { GapAutoCancel } from './gap-autocancel.service.ts'
 
 const TAGS = ['Cancellations']
 const READ = { permission: 'cancellations:read' }
@@ -40,13 +42,15 @@ const QUOTE_OR_REQUEST = [
   '422 cancel_request_invalid lists every problem of the input (cancel date not a date, before the sale or after tomorrow; odometer below the sale odometer; unknown reason, or one not for this product or requester; payee LIENHOLDER without a lien holder). 409 cancel_not_allowed for a PENDING (void it instead), VOIDED or CANCELLED contract; 409 claims_open; 403 for a method override without cancellations:approve; 404 for a contract the caller cannot see.',
 ].join(' ')
 
-export const cancellationRoutes: FastifyPluginAsyncTypebox<{ service: CancellationService }> = async (
-  app,
-  { service },
-) => {
+export const cancellationRoutes: FastifyPluginAsyncTypebox<{
+  service: CancellationService
+  gap: GapAutoCancel
+}> = async (app, { service, gap }) => {
   app.addSchema(CancelRequestSchema)
   app.addSchema(CancelSchema)
   app.addSchema(CancelPaymentSchema)
+  // GAP auto-cancel answers a Cancel: registered inside, where the schema is known.
+  await app.register(gapAutoCancelRoutes, { gap })
 
   const quoteOrRequest = async (
     ctx: ReturnType<typeof authenticatedContext>,

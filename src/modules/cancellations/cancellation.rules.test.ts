@@ -452,6 +452,21 @@ describe('free-look and forced full refunds', () => {
     assert.equal(q.refundPayee, 'DEALER')
   })
 
+  it('a GAP total loss with its benefit paid refunds nothing: U = 0, no fee, no deduction, whatever else applies', () => {
+    // Inside the free-look, a reason forcing the full refund, claims to deduct: the benefit paid decides first.
+    const q = quote(
+      { claimsPaidCents: 900_000, claimPaid: true, benefitPaid: true },
+      { freeLookDays: 365, forcesFullRefund: true, deductClaims: true, method: method('RULE_OF_78') },
+    )
+    assert.deepEqual(
+      [q.decidedBy, q.factor, q.grossCents, q.fee.cents, q.claimsDeductedCents, q.netCents, q.withinFreeLook],
+      ['BENEFIT_PAID', '0.000000', 0, 0, 0, 0, false],
+    )
+    assert.deepEqual([q.lines.map((l) => l.refundCents), q.markupRefundCents, q.parts], [[0, 0, 0, 0], 0, null])
+    // Without the benefit paid the same total loss is refunded by the method.
+    assert.equal(quote({}, { method: method('RULE_OF_78') }).decidedBy, 'METHOD')
+  })
+
   it('a reason waiving the fee: the method, no fee', () => {
     const q = quote({}, { waivesFee: true })
     assert.deepEqual([money(q.grossCents), q.fee.cents, money(q.netCents)], ['1250.00', 0, '1250.00'])

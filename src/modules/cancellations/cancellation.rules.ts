@@ -470,11 +470,20 @@ export type RefundQuoteInput = {
   claimsPaidCents: number
   /** Whether any claim was paid (a claim paid at 0.00 included): the free-look is lost once one was. */
   claimPaid: boolean
+  /**
+   * A GAP total loss whose GAP benefit was paid: the contract's whole purpose was served, nothing is
+   * refunded (issue 13, "total loss with a GAP claim paid (no refund)"). The caller decides it: a GAP
+   * product, a reason ending GAP by TOTAL_LOSS, a claim paid.
+   */
+  benefitPaid?: boolean
   facts: CancelFacts
 }
 
-/** What decided U: the reason (forced full refund), the free-look, or the method. */
-export type RefundBasis = 'REASON' | 'FREE_LOOK' | 'METHOD'
+/**
+ * What decided U: the GAP benefit paid on a total loss (U = 0), the reason (forced full refund), the
+ * free-look, or the method.
+ */
+export type RefundBasis = 'BENEFIT_PAID' | 'REASON' | 'FREE_LOOK' | 'METHOD'
 
 export type LineRefund = RefundLine & {
   /** The line's share of the gross: what its payee returns. */
@@ -536,7 +545,8 @@ function byPayee(lines: readonly RefundLine[], shares: readonly number[]): Refun
 }
 
 /**
- * The whole quote of a cancel (money.md, "A cancel quote"). Order: a reason forcing a full refund
+ * The whole quote of a cancel (money.md, "A cancel quote"). Order: a GAP total loss with its benefit
+ * paid (U = 0: nothing refunded, no fee); a reason forcing a full refund
  * (U = 1, no fee, no claims deducted); else inside the free-look with no claim paid (U = 1, no fee);
  * else the method. gross = round(B·U); the fee (cancelFee), never more than the gross; claims
  * deducted `min(claimsPaid, gross − fee)` when the decision deducts; net = gross − fee − claims ≥ 0.
@@ -561,7 +571,13 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
   const daysSinceSale = daysBetween(facts.saleDate, facts.cancelDate)
   const claimPaid = input.claimPaid || input.claimsPaidCents > 0
   const inWindow = decision.freeLookDays > 0 && daysSinceSale <= decision.freeLookDays
-  const decidedBy: RefundBasis = decision.forcesFullRefund ? 'REASON' : inWindow && !claimPaid ? 'FREE_LOOK' : 'METHOD'
+  const decidedBy: RefundBasis = input.benefitPaid
+    ? 'BENEFIT_PAID'
+    : decision.forcesFullRefund
+      ? 'REASON'
+      : inWindow && !claimPaid
+        ? 'FREE_LOOK'
+        : 'METHOD'
 
   let U: Ratio
   let gross: number
@@ -578,6 +594,9 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
       U = fraction.ratio
       gross = multiplyCentsByRatio(B, U.num, U.den)
     }
+  } else if (decidedBy === 'BENEFIT_PAID') {
+    U = ZERO_RATIO
+    gross = 0
   } else {
     U = ONE_RATIO
     gross = B
@@ -598,7 +617,7 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
           keptBy: null,
         }
   if (fee.cents === 0) fee.keptBy = null
-  const deducts = decidedBy !== 'REASON' && decision.deductClaims
+  const deducts = decidedBy !== 'REASON' && decidedBy !== 'BENEFIT_PAID' && decision.deductClaims
   const claimsDeducted = deducts ? Math.min(input.claimsPaidCents, gross - fee.cents) : 0
   const net = gross - fee.cents - claimsDeducted
 

@@ -165,7 +165,10 @@ const Calculated = {
   withinFreeLook: Type.Boolean(),
   calculation: Type.Object({
     basis: Type.String(),
-    decidedBy: enumOf(['REASON', 'FREE_LOOK', 'METHOD'] as const, 'What decided the fraction.'),
+    decidedBy: enumOf(
+      ['BENEFIT_PAID', 'REASON', 'FREE_LOOK', 'METHOD'] as const,
+      'What decided the fraction: a GAP total loss with its benefit paid (nothing refunded), a reason forcing the full refund, the free-look, or the method.',
+    ),
     purchasePrice: Money('P: retail plus options.'),
     refundableAmount: Money('P less the non-refundable lines.'),
     daysElapsed: NullableInt,

@@ -97,6 +97,10 @@ export type CancellationsDeps = {
   ledger: LedgerService
   administratorId(tenantId: number): Promise<number>
   claims?: ClaimsPort
+  /** The contracts module's earnings sync: a reversal resyncs the reinstated contract in its transaction. */
+  earnings?: {
+    syncWithin(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<{ entryId: number | null }>
+  }
   /** Who owns a document of the documents module (undefined: no such document in the tenant). */
   documentOwner?(tenantId: number, documentId: number): Promise<{ ownerType: string; ownerId: number } | undefined>
 }
@@ -221,6 +225,22 @@ export function createCancellationService(deps: CancellationsDeps) {
       errors.push({ field: 'payoffDate', code: 'required', message: `the reason ${reason.code} needs the payoff date` })
     if (body.payoffDate != null && !isIsoDate(body.payoffDate))
       errors.push({ field: 'payoffDate', code: 'invalid_format', message: 'must be a date written YYYY-MM-DD' })
+    // A GAP contract ended by its loan's payoff or refinance is cancelled on the payoff date (issue 13):
+    // the coverage ends with the loan.
+    const gap = terms.product.type === 'GAP'
+    if (
+      gap &&
+      (reason?.endsGap === 'PAYOFF' || reason?.endsGap === 'REFINANCE') &&
+      isIsoDate(cancelDate) &&
+      body.payoffDate != null &&
+      isIsoDate(body.payoffDate) &&
+      body.payoffDate !== cancelDate
+    )
+      errors.push({
+        field: 'cancelDate',
+        code: 'not_payoff_date',
+        message: `a GAP contract ended by ${reason.code} is cancelled on the payoff date ${body.payoffDate}`,
+      })
 
     // The refund payee: the body's choice, else the reason's; AUTO is the lien holder while the lien is unreleased.
     const lien = terms.lien
@@ -260,6 +280,8 @@ export function createCancellationService(deps: CancellationsDeps) {
         decision: { ...decision, method },
         claimsPaidCents: claimFacts.paidCents,
         claimPaid: claimFacts.claimPaid,
+        // A GAP total loss whose benefit was paid refunds nothing (the claims module reports the claim paid).
+        benefitPaid: gap && reason?.endsGap === 'TOTAL_LOSS' && claimFacts.claimPaid,
         facts,
       })
       if (!result.ok) errors.push(...result.errors)
@@ -802,6 +824,8 @@ export function createCancellationService(deps: CancellationsDeps) {
             (body.documents ?? []).map((d) => ({ documentId: d.documentId, type: d.type ?? null })),
           ),
           include_open_claims: body.includeOpenClaims ?? false,
+          // What the request ends of a GAP contract: GET /contracts/autocancelgap lists it.
+          ends_gap: c.terms.product.type === 'GAP' ? (c.reason.endsGap ?? null) : null,
           quote: JSON.stringify(calc),
           created_at: now,
           created_by: actorLabel(ctx),
@@ -1009,11 +1033,16 @@ export function createCancellationService(deps: CancellationsDeps) {
           reversal_entry_id: entry.entryId,
         })
         await repo.voidPayments(tx, ctx.tenantId, row.id, now)
+        // The reinstated contract earns again: what fell due while it stood cancelled is posted now,
+        // from the unearned balance the reversal restored (docs/earnings.md).
+        const resync = deps.earnings ? await deps.earnings.syncWithin(tx, ctx, row.contract_id) : null
         await writeAudit(tx, ctx, now, {
           action: 'cancel.reversed',
           entityType: 'cancel',
           entityId: row.id,
-          changes: { after: { reversalEntryId: entry.entryId, reason: input.reason } },
+          changes: {
+            after: { reversalEntryId: entry.entryId, reason: input.reason, earningsEntryId: resync?.entryId ?? null },
+          },
         })
         await appendEvent(tx, ctx.tenantId, now, {
           type: 'cancel.reversed',

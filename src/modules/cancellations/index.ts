@@ -9,6 +9,7 @@ import type { DocumentsModule } from '../documents/index.ts'
 import { cancellationErrors } from './cancellation.errors.ts'
 import { cancellationRoutes } from './cancellation.routes.ts'
 import { createCancellationService, type CancellationsDeps } from './cancellation.service.ts'
+import { createGapAutoCancel } from './gap-autocancel.service.ts'
 
 /** The documents of a cancel request (the documents module's owner type and kind). */
 export const CANCEL_REQUEST_OWNER = 'CANCEL_REQUEST'
@@ -16,6 +17,8 @@ export const CANCEL_REQUEST_DOCUMENT = 'CANCEL_DOCUMENT'
 /** Statuses a request still takes documents in. */
 const OPEN_STATUSES: ReadonlySet<string> = new Set(['REQUESTED', 'PENDING_DOCUMENTS'])
 
+export { gapTrigger, maturityReason, type GapTrigger, type GapTriggerChoice } from './gap-autocancel.rules.ts'
+export type { GapAutoCancel, GapDueQuery } from './gap-autocancel.service.ts'
 export {
   noClaims,
   type CancellationService,
@@ -33,10 +36,13 @@ export function createCancellationsModule(deps: CancellationsDeps & { documents:
       return view && { ownerType: view.ownerType, ownerId: view.ownerId }
     },
   })
+  // GAP auto-cancel: listed and processed here; the processes issue schedules it.
+  const gap = createGapAutoCancel({ db: deps.db, contracts: deps.contracts, cancellations: service })
   return {
     service,
+    gap,
     async routes(app: FastifyInstance) {
-      await app.register(cancellationRoutes, { service })
+      await app.register(cancellationRoutes, { service, gap })
       // A request's documents (odometer statement, payoff letter…): the documents module's collection.
       // SUBMIT_DOCUMENTS then names them with their type (docs/cancellations.md).
       await app.register(

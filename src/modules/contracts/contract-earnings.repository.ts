@@ -4,7 +4,8 @@
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DB, EarningsRunTable } from '../../platform/db/schema.ts'
-import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
+import type { ContractStatus, PricingSnapshot } from '../../platform/db/schema.contracts.ts'
+import type { ContractTerms } from './contract-terms.ts'
 
 export type EarningsRunRow = Selectable<EarningsRunTable>
 export type EarningsRunInsert = Omit<Insertable<EarningsRunTable>, 'tenant_id'>
@@ -119,4 +120,89 @@ export async function lastPostedThrough(db: Executor, tenantId: number, contract
     .limit(1)
     .executeTakeFirst()
   return row?.as_of ?? null
+}
+
+/**
+ * What a run's batch sync reads of each contract: the columns the per-contract sync uses, and of
+ * the JSON snapshots only the parts it reads (the priced lines, the earnings terms, the term).
+ */
+export type BatchContractRow = Pick<
+  Selectable<DB['contract']>,
+  'id' | 'contract_number' | 'status' | 'dealer_id' | 'effective_date' | 'expiration_date' | 'finalized_at'
+> & {
+  lines: PricingSnapshot['lines']
+  /** terms.earnings; null when the contract has no terms snapshot yet. */
+  earnings: ContractTerms['earnings'] | null
+  term_months: number
+}
+
+/**
+ * The contracts `ids` among the dealers `visible` (null: all), locked FOR UPDATE in id order until
+ * `tx` ends. SKIP LOCKED: a contract another transaction holds (a cancel being processed) is left
+ * out rather than waited for; the caller syncs it on its own, waiting for the lock then.
+ */
+export async function lockBatch(
+  tx: Transaction<DB>,
+  tenantId: number,
+  ids: readonly number[],
+  visible: ReadonlySet<number> | null,
+): Promise<BatchContractRow[]> {
+  if (ids.length === 0) return []
+  let q = tx
+    .selectFrom('contract as c')
+    .select([
+      'c.id',
+      'c.contract_number',
+      'c.status',
+      'c.dealer_id',
+      'c.effective_date',
+      'c.expiration_date',
+      'c.finalized_at',
+      sql<PricingSnapshot['lines']>`c.pricing -> 'lines'`.as('lines'),
+      sql<ContractTerms['earnings'] | null>`c.terms -> 'earnings'`.as('earnings'),
+      sql<number>`(c.coverage -> 'term' ->> 'months')::int`.as('term_months'),
+    ])
+    .where('c.tenant_id', '=', tenantId)
+    .where('c.id', 'in', [...ids])
+  if (visible) q = q.where('c.dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
+  return q.orderBy('c.id').forUpdate('c').skipLocked().execute()
+}
+
+/** Each contract's latest CANCEL date of its status history (lastCancelDate of several contracts). */
+export async function lastCancelDates(
+  db: Executor,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('contract_status_history')
+    .distinctOn('contract_id')
+    .select(['contract_id', 'effective_date'])
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', 'in', [...ids])
+    .where('event', '=', 'CANCEL')
+    .orderBy('contract_id')
+    .orderBy('id', 'desc')
+    .execute()
+  return new Map(rows.map((r) => [r.contract_id, r.effective_date]))
+}
+
+/** cancelEntryStands of several contracts: the ids among `ids` on which a cancel entry stands. */
+export async function cancelEntriesStand(db: Executor, tenantId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('journal_entry as e')
+    .innerJoin('journal_line as l', (j) => j.onRef('l.tenant_id', '=', 'e.tenant_id').onRef('l.entry_id', '=', 'e.id'))
+    .select(['l.contract_id', 'e.kind', (eb) => eb.fn.count<number>('e.id').distinct().as('n')])
+    .where('e.tenant_id', '=', tenantId)
+    .where('l.tenant_id', '=', tenantId)
+    .where('e.kind', 'in', ['CONTRACT_CANCELLED', 'CANCEL_REVERSED'])
+    .where('l.contract_id', 'in', [...ids])
+    .groupBy(['l.contract_id', 'e.kind'])
+    .execute()
+  const net = new Map<number, number>()
+  for (const r of rows)
+    net.set(r.contract_id!, (net.get(r.contract_id!) ?? 0) + (r.kind === 'CONTRACT_CANCELLED' ? 1 : -1) * Number(r.n))
+  return new Set([...net].filter(([, n]) => n > 0).map(([id]) => id))
 }

@@ -5,7 +5,7 @@
 // administrator's own lines from UNEARNED_REVENUE to ADMINISTRATOR_REVENUE. What is due is always
 // earned-to-date minus what the runs posted (cumulative), so a repeated sync posts nothing.
 import type { Transaction } from 'kysely'
-import { writeAudit } from '../../platform/audit.ts'
+import { writeAudit, writeAudits, type AuditRecord } from '../../platform/audit.ts'
 import { isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
@@ -13,7 +13,7 @@ import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { DB, JsonValue } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { AppError } from '../../platform/http/errors.ts'
-import { centsToDecimal, centsToNumber } from '../../platform/money.ts'
+import { centsToDecimal, centsToNumber, toCents } from '../../platform/money.ts'
 import {
   earnedToDate,
   earningsAsOf,
@@ -21,13 +21,16 @@ import {
   earningsSchedule,
   type EarningsDates,
   type LedgerService,
+  type PostEntryInput,
 } from '../finance/index.ts'
 import type { ContractParties } from '../parties/index.ts'
 import { contractErrors } from './contract.errors.ts'
 import { defineErrors } from '../../platform/http/errors.ts'
 import * as earningsRepo from './contract-earnings.repository.ts'
 import * as repo from './contract.repository.ts'
+import { differenceLines, finalizationLines, type PostingLine } from './contract.rules.ts'
 import type { ContractServicing } from './contract-servicing.service.ts'
+import type { ContractTerms } from './contract-terms.ts'
 import type { ContractCore } from './contract.service.ts'
 
 export type EarningDetailsQuery = { asOf?: string | undefined; schedule?: boolean | undefined }
@@ -36,13 +39,19 @@ export type EarningDetailsQuery = { asOf?: string | undefined; schedule?: boolea
 export const SYNCABLE_STATUSES = ['FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED'] as const satisfies ContractStatus[]
 export type SyncableStatus = (typeof SYNCABLE_STATUSES)[number]
 
-/** Contracts read and synced per batch of a run: each its own transaction, the cursor saved after each batch. */
+/** Contracts of a run synced together, set-based, in one transaction (syncBatch). */
 export const RUN_BATCH_SIZE = 500
 /**
- * Contracts of a batch synced at once, each in its own transaction on its own connection: they share
- * nothing but the administrator's accounts, which the ledger creates race-free (on conflict do
- * nothing). The cursor is saved once the whole batch is done, so a resumed run redoes at most a
- * batch, which posts nothing new.
+ * Batches of a run synced at once, each in its own transaction on its own connection (so the
+ * database works on one while the service prepares another): they share nothing but the
+ * administrator's accounts, which the ledger creates race-free (on conflict do nothing). The cursor
+ * is saved once they are all done, so a resumed run redoes at most RUN_BATCH_SIZE ×
+ * RUN_BATCHES_AT_ONCE contracts, which post nothing new.
+ */
+export const RUN_BATCHES_AT_ONCE = 3
+/**
+ * Contracts a batch left to the per-contract sync (syncIn) synced at once, each in its own
+ * transaction on its own connection.
  */
 export const RUN_CONCURRENCY = 4
 /** At most this many per-contract errors are kept on a run (the count of failures is always exact). */
@@ -163,7 +172,6 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
       )
     const terms = await core.ensureTerms(tx, ctx.tenantId, row)
     const cancelledOn = row.status === 'CANCELLED' ? await lastCancelDate(tx, ctx.tenantId, row.id) : null
-    const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
     const settlementEntryId = await servicing.settleSalePostings(tx, ctx, row.id)
     const settledByCancel =
       row.status === 'CANCELLED' && (await earningsRepo.cancelEntryStands(tx, ctx.tenantId, row.id))
@@ -171,74 +179,28 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
       parties.administratorId(ctx.tenantId),
       ledger.earnedByCode(ctx.tenantId, row.id),
     ])
-    const dates: EarningsDates = {
-      effectiveDate: row.effective_date,
-      expirationDate: row.expiration_date,
-      termMonths: row.coverage.term.months,
-    }
-    // The administrator's own lines, as finalizationLines defers them (payee = the administrator company),
-    // by disbursement code: the ledger holds them per code (a rate's ADM and an option's ADM together),
-    // so what is earned is reckoned on the code's whole amount, as the cancel reckons what is left.
-    const own = administratorAmountsByCode(row.pricing.lines, administratorId)
-    const lines: Array<SyncLine & { cents: number }> = [...own].map(([code, amountCents]) => {
-      const t = terms.earnings[code]
-      if (t === undefined) throw new Error(`contract ${row.id}: no earnings terms for line ${code}`)
-      const already = posted.get(code) ?? 0
-      const due = settledByCancel
-        ? { earnedToDateCents: already, dueCents: 0 }
-        : earningsDue(amountCents, t, dates, asOf, already)
-      return {
-        code,
-        earnedToDate: due.earnedToDateCents,
-        earnedPosted: already,
-        due: due.dueCents,
-        cents: due.dueCents,
-      }
-    })
-    const dueLines = lines.filter((l) => l.cents !== 0)
+    const { asOf, lines, dueLines } = reckon(
+      { ...row, lines: row.pricing.lines, term_months: row.coverage.term.months },
+      terms,
+      {
+        requested,
+        cancelledOn,
+        settledByCancel,
+        administratorId,
+        posted,
+      },
+    )
     let entryId: number | null = null
     let run = runId
     if (dueLines.length > 0) {
       const now = clock.now()
       if (run === null) run = await insertRun(tx, ctx, 'CONTRACT', asOf, { contractIds: [row.id] }, now, true)
-      const amount = (cents: number) => centsToDecimal(Math.abs(cents))
-      const entry = await ledger.post(ctx, {
-        kind: 'EARNINGS_RECOGNIZED',
-        source: { type: 'PROCESS', id: run },
-        effectiveDate: await ledger.postingDate(ctx.tenantId),
-        memo: `Earnings of contract ${row.contract_number} through ${asOf}`,
-        lines: dueLines.flatMap((l) => {
-          const earn = l.cents > 0
-          const base = {
-            accountHolderId: administratorId,
-            amount: amount(l.cents),
-            contractId: row.id,
-            disbursementCode: l.code,
-          }
-          return [
-            { ...base, purpose: 'UNEARNED_REVENUE' as const, side: earn ? ('DEBIT' as const) : ('CREDIT' as const) },
-            {
-              ...base,
-              purpose: 'ADMINISTRATOR_REVENUE' as const,
-              side: earn ? ('CREDIT' as const) : ('DEBIT' as const),
-            },
-          ]
-        }),
-      })
+      const entry = await ledger.post(
+        ctx,
+        earningsEntry(row, asOf, run, dueLines, administratorId, await ledger.postingDate(ctx.tenantId)),
+      )
       entryId = entry.entryId
-      await writeAudit(tx, ctx, now, {
-        action: 'contract.earnings_synced',
-        entityType: 'contract',
-        entityId: row.id,
-        changes: {
-          after: {
-            asOf,
-            runId: run,
-            entryId,
-            lines: dueLines.map((l) => ({ code: l.code, due: centsToNumber(l.cents) })),
-          },
-        },
-      })
+      await writeAudit(tx, ctx, now, syncedAudit(row.id, asOf, run, entryId, dueLines))
     }
     const totalDue = lines.reduce((s, l) => s + l.cents, 0)
     return {
@@ -260,6 +222,96 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
       runId: entryId === null ? null : run,
       settlementEntryId,
       settledByCancel,
+    }
+  }
+
+  /**
+   * A run's batch, set-based (docs/earnings.md "Runs"): in one transaction, the batch's contracts
+   * locked in id order (SKIP LOCKED), what the per-contract sync reads of them read in a few
+   * statements, each one reckoned exactly as syncIn does, and the entries (one per contract that has
+   * something due) posted together with their audit records. What the batch does not settle is
+   * returned in `rest`, for syncIn one by one, which then records its error or waits for its lock:
+   * a contract locked by someone else, gone or no longer sold; one without a terms snapshot yet (it
+   * is written on first use), or whose sale postings need settling first (an old contract); one
+   * whose reckoning throws. When the batch's writes fail, nothing of it stays and every contract of
+   * it is in `rest`.
+   */
+  async function syncBatch(
+    ctx: AuthenticatedContext,
+    ids: readonly number[],
+    requested: string,
+    runId: number,
+  ): Promise<{ posted: number; nothingDue: number; rest: number[] }> {
+    const tenantId = ctx.tenantId
+    try {
+      return await db.transaction(tenantId, async (tx) => {
+        const locked = await earningsRepo.lockBatch(tx, tenantId, ids, ctx.principal.visibleAccountHolderIds)
+        const sold = locked.filter((r) => r.status !== 'PENDING' && r.status !== 'VOIDED' && r.earnings !== null)
+        const soldIds = sold.map((r) => r.id)
+        const cancelled = sold.filter((r) => r.status === 'CANCELLED').map((r) => r.id)
+        const [administratorId, cancelDates, cancelStands, postedByContract, saleLines, postingDate] =
+          await Promise.all([
+            parties.administratorId(tenantId),
+            earningsRepo.lastCancelDates(tx, tenantId, cancelled),
+            earningsRepo.cancelEntriesStand(tx, tenantId, cancelled),
+            ledger.earnedByCodeOf(tenantId, soldIds),
+            ledger.linesBySource(
+              tenantId,
+              'CONTRACT',
+              sold.filter((r) => r.finalized_at !== null).map((r) => r.id),
+            ),
+            ledger.postingDate(tenantId),
+          ])
+        const done = new Set<number>()
+        const entries: PostEntryInput[] = []
+        const synced: Array<{ id: number; asOf: string; dueLines: ReckonedLine[] }> = []
+        let nothingDue = 0
+        for (const row of sold) {
+          try {
+            // settleSalePostings would post a difference: left to syncIn, which posts it first.
+            if (row.finalized_at !== null) {
+              const posted: PostingLine[] = (saleLines.get(row.id) ?? []).map((l) => ({
+                accountHolderId: l.accountHolderId,
+                purpose: l.purpose as PostingLine['purpose'],
+                side: l.debit.isZero() ? 'CREDIT' : 'DEBIT',
+                cents: toCents(l.debit.isZero() ? l.credit : l.debit),
+                ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
+              }))
+              const wanted = finalizationLines({ dealerId: row.dealer_id, administratorId }, row.lines)
+              if (differenceLines(wanted, posted).length > 0) continue
+            }
+            const { asOf, dueLines } = reckon(
+              row,
+              { earnings: row.earnings! },
+              {
+                requested,
+                cancelledOn: row.status === 'CANCELLED' ? (cancelDates.get(row.id) ?? null) : null,
+                settledByCancel: row.status === 'CANCELLED' && cancelStands.has(row.id),
+                administratorId,
+                posted: postedByContract.get(row.id) ?? new Map(),
+              },
+            )
+            if (dueLines.length > 0) {
+              entries.push(earningsEntry(row, asOf, runId, dueLines, administratorId, postingDate))
+              synced.push({ id: row.id, asOf, dueLines })
+            } else nothingDue++
+            done.add(row.id)
+          } catch {
+            // syncIn reckons it again and records what fails.
+          }
+        }
+        const entryIds = await ledger.postMany(ctx, entries)
+        await writeAudits(
+          tx,
+          ctx,
+          clock.now(),
+          synced.map((c, i) => syncedAudit(c.id, c.asOf, runId, entryIds[i]!, c.dueLines)),
+        )
+        return { posted: entries.length, nothingDue, rest: ids.filter((id) => !done.has(id)) }
+      })
+    } catch {
+      // Nothing of the batch was written: each contract is synced on its own, which records its own error.
+      return { posted: 0, nothingDue: 0, rest: [...ids] }
     }
   }
 
@@ -322,9 +374,18 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
     },
 
     /**
+     * The sync of one contract as of today inside the caller's transaction (a reversed cancel
+     * resyncs the reinstated contract with its reversal: docs/cancellations.md "Reversal").
+     */
+    async syncWithin(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number) {
+      return syncIn(tx, ctx, contractId, await core.today(ctx.tenantId), null)
+    },
+
+    /**
      * POST /contracts/updateEarnings: the sync of every contract the filters select, by id cursor,
-     * RUN_BATCH_SIZE at a time, each contract in its own transaction (one failure is recorded and
-     * the run goes on); the run row keeps the cursor and counters after every batch, so an
+     * RUN_BATCHES_AT_ONCE batches of RUN_BATCH_SIZE at a time, each batch set-based in its own
+     * transaction (syncBatch), what a batch leaves synced one by one (one failure is recorded and
+     * the run goes on); the run row keeps the cursor and counters after every round, so an
      * interrupted run resumes (`runId`) where it stopped and a repeated run posts nothing new.
      */
     async update(ctx: AuthenticatedContext, body: UpdateEarningsInput) {
@@ -375,33 +436,43 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
           ctx,
           run.filters,
           run.cursor_contract_id ?? 0,
-          Math.min(RUN_BATCH_SIZE, budget - examinedNow),
+          Math.min(RUN_BATCH_SIZE * RUN_BATCHES_AT_ONCE, budget - examinedNow),
         )
         if (ids.length === 0) break
         let posted = 0
         let nothingDue = 0
         let failed = 0
-        await eachConcurrently(ids, RUN_CONCURRENCY, async (id) => {
-          try {
-            const r = await db.transaction(ctx.tenantId, (tx) => syncIn(tx, ctx, id, run.as_of, run.id))
-            if (r.outcome === 'POSTED') {
-              posted++
-              entries++
-            } else nothingDue++
-          } catch (err) {
-            failed++
-            if (errors.length < MAX_RUN_ERRORS)
-              errors.push(
-                err instanceof AppError
-                  ? { contractId: id, code: err.code, detail: err.message }
-                  : {
-                      contractId: id,
-                      code: 'earnings_sync_failed',
-                      detail: err instanceof Error ? err.message : String(err),
-                    },
-              )
-          }
-        })
+        const slices: number[][] = []
+        for (let k = 0; k < ids.length; k += RUN_BATCH_SIZE) slices.push(ids.slice(k, k + RUN_BATCH_SIZE))
+        await Promise.all(
+          slices.map(async (slice) => {
+            const batch = await syncBatch(ctx, slice, run.as_of, run.id)
+            posted += batch.posted
+            nothingDue += batch.nothingDue
+            entries += batch.posted
+            await eachConcurrently(batch.rest, RUN_CONCURRENCY, async (id) => {
+              try {
+                const r = await db.transaction(ctx.tenantId, (tx) => syncIn(tx, ctx, id, run.as_of, run.id))
+                if (r.outcome === 'POSTED') {
+                  posted++
+                  entries++
+                } else nothingDue++
+              } catch (err) {
+                failed++
+                if (errors.length < MAX_RUN_ERRORS)
+                  errors.push(
+                    err instanceof AppError
+                      ? { contractId: id, code: err.code, detail: err.message }
+                      : {
+                          contractId: id,
+                          code: 'earnings_sync_failed',
+                          detail: err instanceof Error ? err.message : String(err),
+                        },
+                  )
+              }
+            })
+          }),
+        )
         examinedNow += ids.length
         run = {
           ...run,
@@ -532,6 +603,97 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
           }
         }),
       }
+    },
+  }
+}
+
+type ReckonedLine = SyncLine & { cents: number }
+
+/**
+ * What one contract's sync posts (pure): per disbursement code of the administrator's own lines,
+ * earned to date as of asOf (the cancel date when earlier than requested) minus what was posted;
+ * nothing once a cancel entry stands. Shared by the per-contract sync and a run's batches, so both
+ * post exactly the same.
+ */
+function reckon(
+  row: Pick<earningsRepo.BatchContractRow, 'id' | 'lines' | 'effective_date' | 'expiration_date' | 'term_months'>,
+  terms: Pick<ContractTerms, 'earnings'>,
+  facts: {
+    requested: string
+    cancelledOn: string | null
+    settledByCancel: boolean
+    administratorId: number
+    posted: ReadonlyMap<string, number>
+  },
+): { asOf: string; lines: ReckonedLine[]; dueLines: ReckonedLine[] } {
+  const { requested, cancelledOn, settledByCancel, administratorId, posted } = facts
+  const asOf = cancelledOn !== null && cancelledOn < requested ? cancelledOn : requested
+  const dates: EarningsDates = {
+    effectiveDate: row.effective_date,
+    expirationDate: row.expiration_date,
+    termMonths: row.term_months,
+  }
+  // The administrator's own lines, as finalizationLines defers them (payee = the administrator company),
+  // by disbursement code: the ledger holds them per code (a rate's ADM and an option's ADM together),
+  // so what is earned is reckoned on the code's whole amount, as the cancel reckons what is left.
+  const own = administratorAmountsByCode(row.lines, administratorId)
+  const lines: ReckonedLine[] = [...own].map(([code, amountCents]) => {
+    const t = terms.earnings[code]
+    if (t === undefined) throw new Error(`contract ${row.id}: no earnings terms for line ${code}`)
+    const already = posted.get(code) ?? 0
+    const due = settledByCancel
+      ? { earnedToDateCents: already, dueCents: 0 }
+      : earningsDue(amountCents, t, dates, asOf, already)
+    return { code, earnedToDate: due.earnedToDateCents, earnedPosted: already, due: due.dueCents, cents: due.dueCents }
+  })
+  return { asOf, lines, dueLines: lines.filter((l) => l.cents !== 0) }
+}
+
+/** The EARNINGS_RECOGNIZED entry of one contract's sync (decision 0012), for the run `runId`. */
+function earningsEntry(
+  row: { id: number; contract_number: string },
+  asOf: string,
+  runId: number,
+  dueLines: readonly ReckonedLine[],
+  administratorId: number,
+  effectiveDate: string,
+): PostEntryInput {
+  const amount = (cents: number) => centsToDecimal(Math.abs(cents))
+  return {
+    kind: 'EARNINGS_RECOGNIZED',
+    source: { type: 'PROCESS', id: runId },
+    effectiveDate,
+    memo: `Earnings of contract ${row.contract_number} through ${asOf}`,
+    lines: dueLines.flatMap((l) => {
+      const earn = l.cents > 0
+      const base = {
+        accountHolderId: administratorId,
+        amount: amount(l.cents),
+        contractId: row.id,
+        disbursementCode: l.code,
+      }
+      return [
+        { ...base, purpose: 'UNEARNED_REVENUE' as const, side: earn ? ('DEBIT' as const) : ('CREDIT' as const) },
+        { ...base, purpose: 'ADMINISTRATOR_REVENUE' as const, side: earn ? ('CREDIT' as const) : ('DEBIT' as const) },
+      ]
+    }),
+  }
+}
+
+/** The audit record of a contract's sync that posted. */
+function syncedAudit(
+  contractId: number,
+  asOf: string,
+  runId: number,
+  entryId: number,
+  dueLines: readonly ReckonedLine[],
+): AuditRecord {
+  return {
+    action: 'contract.earnings_synced',
+    entityType: 'contract',
+    entityId: contractId,
+    changes: {
+      after: { asOf, runId, entryId, lines: dueLines.map((l) => ({ code: l.code, due: centsToNumber(l.cents) })) },
     },
   }
 }

@@ -310,3 +310,122 @@ export async function contractPurposeTotals(
     .groupBy('l.disbursement_code')
     .execute()
 }
+
+/**
+ * Inserts entries in one statement (each column one array parameter); their ids and memos in the
+ * order given. The rows are inserted in the order of the arrays (ORDER BY their ordinality), and
+ * identity values are drawn in insertion order, so the ids sorted ascending line up with `entries`
+ * (the memo comes back too, for the caller to check that they do).
+ */
+export async function insertEntries(
+  tx: Transaction<DB>,
+  tenantId: number,
+  entries: ReadonlyArray<Parameters<typeof insertEntry>[2]>,
+): Promise<Array<{ id: number; memo: string | null }>> {
+  if (entries.length === 0) return []
+  const column = <K extends keyof Parameters<typeof insertEntry>[2]>(k: K) => entries.map((e) => e[k])
+  const { rows } = await sql<{ id: number; memo: string | null }>`
+    insert into journal_entry
+      (tenant_id, kind, source_type, source_id, effective_date, posted_at, posted_by, memo, reverses_entry_id)
+    select ${tenantId}::bigint, u.kind, u.source_type, u.source_id, u.effective_date, u.posted_at, u.posted_by, u.memo, u.reverses_entry_id
+      from unnest(
+        ${column('kind')}::text[], ${column('source_type')}::text[], ${column('source_id')}::bigint[],
+        ${column('effective_date')}::date[], ${column('posted_at')}::timestamptz[], ${column('posted_by')}::text[],
+        ${column('memo')}::text[], ${column('reverses_entry_id')}::bigint[]
+      ) with ordinality as u(kind, source_type, source_id, effective_date, posted_at, posted_by, memo, reverses_entry_id, n)
+     order by u.n
+    returning id, memo`.execute(tx)
+  return rows.map((r) => ({ id: Number(r.id), memo: r.memo })).toSorted((a, b) => a.id - b.id)
+}
+
+/**
+ * Lines of several entries, each naming its entry. One statement whatever their number: each column
+ * is one array parameter (unnest), which the database parses and plans far faster than thousands
+ * of VALUES rows.
+ */
+export async function insertEntriesLines(
+  tx: Transaction<DB>,
+  tenantId: number,
+  lines: ReadonlyArray<NewLine & { entry_id: number }>,
+): Promise<void> {
+  if (lines.length === 0) return
+  const column = <K extends keyof (NewLine & { entry_id: number })>(k: K) => lines.map((l) => l[k])
+  await sql`
+    insert into journal_line
+      (tenant_id, entry_id, line_no, account_id, debit, credit, contract_id, disbursement_code, memo)
+    select ${tenantId}::bigint, u.* from unnest(
+      ${column('entry_id')}::bigint[], ${column('line_no')}::int[], ${column('account_id')}::bigint[],
+      ${column('debit')}::numeric[], ${column('credit')}::numeric[], ${column('contract_id')}::bigint[],
+      ${column('disbursement_code')}::text[], ${column('memo')}::text[]
+    ) as u`.execute(tx)
+}
+
+/**
+ * contractPurposeTotals for several contracts at once: per contract and disbursement code, the net
+ * (credit − debit, in cents) of their lines on `purpose` in entries of `kinds`.
+ */
+export async function contractsPurposeTotals(
+  db: Executor,
+  tenantId: number,
+  contractIds: readonly number[],
+  purpose: string,
+  kinds: readonly string[],
+): Promise<Array<{ contract_id: number; code: string | null; net_cents: string | number }>> {
+  if (contractIds.length === 0) return []
+  const rows = await db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
+    .select([
+      'l.contract_id',
+      'l.disbursement_code as code',
+      sql<string>`(sum(l.credit) - sum(l.debit)) * 100`.as('net_cents'),
+    ])
+    .where('l.tenant_id', '=', tenantId)
+    .where('a.tenant_id', '=', tenantId)
+    .where('e.tenant_id', '=', tenantId)
+    .where('l.contract_id', 'in', [...contractIds])
+    .where('a.purpose', '=', purpose)
+    .where('e.kind', 'in', [...kinds])
+    .groupBy(['l.contract_id', 'l.disbursement_code'])
+    .execute()
+  return rows.map((r) => ({ ...r, contract_id: Number(r.contract_id) }))
+}
+
+/** The lines of every entry of the sources `sourceIds` of one type (reversals included), with the source's id. */
+export async function linesOfSources(
+  db: Executor,
+  tenantId: number,
+  sourceType: string,
+  sourceIds: readonly number[],
+): Promise<Array<LineRow & { source_id: number }>> {
+  if (sourceIds.length === 0) return []
+  return db
+    .selectFrom('journal_entry as e')
+    .innerJoin('journal_line as l', (j) => j.onRef('l.tenant_id', '=', 'e.tenant_id').onRef('l.entry_id', '=', 'e.id'))
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .select([
+      'e.source_id',
+      'l.entry_id',
+      'l.line_no',
+      'a.account_holder_id',
+      'a.purpose',
+      'l.debit',
+      'l.credit',
+      'l.contract_id',
+      'l.disbursement_code',
+      'l.memo',
+    ])
+    .where('e.tenant_id', '=', tenantId)
+    .where('l.tenant_id', '=', tenantId)
+    .where('a.tenant_id', '=', tenantId)
+    .where('e.source_type', '=', sourceType)
+    .where('e.source_id', 'in', [...sourceIds])
+    .orderBy('l.entry_id')
+    .orderBy('l.line_no')
+    .execute()
+}

@@ -4,7 +4,7 @@
 // back with the change it records. An entry is checked in full before anything is written, and
 // refused when dated in a closed period (booksClosedThrough); the database checks balance again at
 // commit.
-import { writeAudit } from '../../platform/audit.ts'
+import { writeAudit, writeAudits } from '../../platform/audit.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -63,6 +63,15 @@ type Header = {
 }
 
 const accountKey = (accountHolderId: number, purpose: string) => `${accountHolderId}/${purpose}`
+
+/** A line of a source's entries (linesBySource). */
+export type SourceLine = {
+  accountHolderId: number
+  purpose: string
+  debit: Decimal
+  credit: Decimal
+  disbursementCode: string | null
+}
 
 export type LedgerDeps = {
   db: Database
@@ -219,6 +228,84 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
           },
         })
         return view
+      })
+    },
+
+    /**
+     * Posts several balanced entries at once (a batch of a process, e.g. an earnings run): each is
+     * checked and audited as `post` does, and they are written in a few statements, in one
+     * transaction (the caller's when there is one): all of them or none. Their ids, in the order given.
+     */
+    async postMany(ctx: RequestContext, inputs: readonly PostEntryInput[]): Promise<number[]> {
+      if (inputs.length === 0) return []
+      const checked = inputs.map((input) => {
+        const check = checkEntry(input)
+        if (!check.ok)
+          throw ledgerErrors.create(
+            check.reason === 'invalid' ? 'ledger_entry_invalid' : 'ledger_unbalanced',
+            check.detail,
+            { errors: check.errors },
+          )
+        return { input, lines: check.lines, total: check.total }
+      })
+      for (const date of new Set(inputs.map((i) => i.effectiveDate))) await assertOpen(ctx.tenantId, date)
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const accounts = await accountsOf(
+          tx,
+          ctx.tenantId,
+          checked.flatMap((c) => c.lines),
+        )
+        const now = clock.now()
+        const postedBy = actorLabel(ctx)
+        const entries = await repo.insertEntries(
+          tx,
+          ctx.tenantId,
+          checked.map(({ input }) => ({
+            kind: input.kind,
+            source_type: input.source.type,
+            source_id: input.source.id,
+            effective_date: input.effectiveDate,
+            posted_at: now,
+            posted_by: postedBy,
+            memo: input.memo ?? null,
+            reverses_entry_id: null,
+          })),
+        )
+        if (entries.length !== checked.length || entries.some((e, i) => e.memo !== (checked[i]!.input.memo ?? null)))
+          throw new Error('postMany: the inserted entries do not line up with the inputs')
+        const rows = checked.flatMap(({ lines }, i) =>
+          lines.map((l) => ({
+            entry_id: entries[i]!.id,
+            line_no: l.lineNo,
+            account_id: accounts.get(accountKey(l.accountHolderId, l.purpose))!,
+            debit: (l.side === 'DEBIT' ? l.amount : ZERO).toFixed(2),
+            credit: (l.side === 'CREDIT' ? l.amount : ZERO).toFixed(2),
+            contract_id: l.contractId,
+            disbursement_code: l.disbursementCode,
+            memo: l.memo,
+          })),
+        )
+        await repo.insertEntriesLines(tx, ctx.tenantId, rows)
+        await writeAudits(
+          tx,
+          ctx,
+          now,
+          checked.map(({ input, lines, total }, i) => ({
+            action: 'journal_entry.posted',
+            entityType: AUDIT_ENTITY,
+            entityId: entries[i]!.id,
+            changes: {
+              after: {
+                kind: input.kind,
+                source: input.source,
+                effectiveDate: input.effectiveDate,
+                total: moneyNumber(total),
+                lineCount: lines.length,
+              },
+            },
+          })),
+        )
+        return entries.map((e) => e.id)
       })
     },
 
@@ -402,6 +489,48 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
         repo.contractPurposeTotals(x, tenantId, contractId, 'ADMINISTRATOR_REVENUE', ['EARNINGS_RECOGNIZED']),
       )
       return new Map(rows.filter((r) => r.code !== null).map((r) => [r.code!, Math.round(Number(r.net_cents))]))
+    },
+
+    /** earnedByCode of several contracts in one read: contract id → code → cents (contracts without postings absent). */
+    async earnedByCodeOf(tenantId: number, contractIds: readonly number[]): Promise<Map<number, Map<string, number>>> {
+      const ids = contractIds.filter(isStorableId)
+      const rows = await db.read(tenantId, (x) =>
+        repo.contractsPurposeTotals(x, tenantId, ids, 'ADMINISTRATOR_REVENUE', ['EARNINGS_RECOGNIZED']),
+      )
+      const out = new Map<number, Map<string, number>>()
+      for (const r of rows) {
+        if (r.code === null) continue
+        let byCode = out.get(r.contract_id)
+        if (!byCode) out.set(r.contract_id, (byCode = new Map()))
+        byCode.set(r.code, Math.round(Number(r.net_cents)))
+      }
+      return out
+    },
+
+    /**
+     * The lines of every entry of several sources of one type (entriesForSource's lines, reversals
+     * included), by source id, in entry and line order; in the caller's transaction when there is one.
+     */
+    async linesBySource(
+      tenantId: number,
+      sourceType: EntrySource['type'],
+      sourceIds: readonly number[],
+    ): Promise<Map<number, SourceLine[]>> {
+      const ids = sourceIds.filter(isStorableId)
+      const rows = await db.read(tenantId, (x) => repo.linesOfSources(x, tenantId, sourceType, ids))
+      const out = new Map<number, SourceLine[]>()
+      for (const r of rows) {
+        let lines = out.get(r.source_id)
+        if (!lines) out.set(r.source_id, (lines = []))
+        lines.push({
+          accountHolderId: r.account_holder_id,
+          purpose: r.purpose,
+          debit: new Decimal(r.debit),
+          credit: new Decimal(r.credit),
+          disbursementCode: r.disbursement_code,
+        })
+      }
+      return out
     },
 
     /** The totals and balance of each account of the account holder, by purpose. */

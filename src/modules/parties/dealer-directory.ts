@@ -3,7 +3,8 @@
 // parties module's `directory`.
 import { createTtlCache, type InvalidationBus } from '../../platform/cache.ts'
 import type { Clock } from '../../platform/clock.ts'
-import type { Database } from '../../platform/db/database.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import { isStorableId } from '../../platform/ids.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
 import {
   existingOfKind,
@@ -80,6 +81,73 @@ export function createDealerDirectory({ db, clock, bus }: { db: Database; clock:
         isActive: isActiveAccountHolder(r, now),
       }))
     },
+    /**
+     * A repair facility as a claim reads it (claims intake): its name, whether it is active, its
+     * posted labor rate (details.laborRate, null when none) and whether it is linked to the dealer or
+     * to the dealer's group (the disappearing deductible). Undefined when no repair facility has the id.
+     */
+    repairFacility(tenantId: number, facilityId: number, dealerId: number) {
+      return db.read(tenantId, (x) => repairFacilityForClaim(x, tenantId, facilityId, dealerId, clock.now()))
+    },
+  }
+}
+
+export type RepairFacilityForClaim = {
+  id: number
+  name: string
+  isActive: boolean
+  laborRate: number | null
+  linkedToDealer: boolean
+}
+
+async function repairFacilityForClaim(
+  x: Executor,
+  tenantId: number,
+  facilityId: number,
+  dealerId: number,
+  now: Date,
+): Promise<RepairFacilityForClaim | undefined> {
+  if (!isStorableId(facilityId)) return undefined
+  const row = await x
+    .selectFrom('account_holder as ah')
+    .select(['ah.id', 'ah.display_name', 'ah.status', 'ah.expired_date', 'ah.details'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('repair_facility_link as l')
+            .select('l.linked_id')
+            .where('l.tenant_id', '=', tenantId)
+            .where('l.repair_facility_id', '=', facilityId)
+            .where((w) =>
+              w.or([
+                w('l.linked_id', '=', dealerId),
+                w(
+                  'l.linked_id',
+                  '=',
+                  w
+                    .selectFrom('account_holder as d')
+                    .select('d.dealer_group_id')
+                    .where('d.tenant_id', '=', tenantId)
+                    .where('d.id', '=', dealerId),
+                ),
+              ]),
+            ),
+        )
+        .as('linked'),
+    )
+    .where('ah.tenant_id', '=', tenantId)
+    .where('ah.id', '=', facilityId)
+    .where('ah.kind', '=', 'REPAIR_FACILITY')
+    .executeTakeFirst()
+  if (!row) return undefined
+  const rate = (row.details as Record<string, unknown>).laborRate
+  return {
+    id: row.id,
+    name: row.display_name,
+    isActive: isActiveAccountHolder(row, now),
+    laborRate: typeof rate === 'number' && Number.isFinite(rate) ? rate : null,
+    linkedToDealer: Boolean(row.linked),
   }
 }
 

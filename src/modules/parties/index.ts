@@ -30,7 +30,7 @@ export {
   type PartyAddress,
 } from './contract-parties.ts'
 export { isActiveAccountHolder, US_STATES } from './contact.rules.ts'
-export type { DealerDirectory, DealerProfile } from './dealer-directory.ts'
+export type { DealerDirectory, DealerProfile, RepairFacilityForClaim } from './dealer-directory.ts'
 
 export type PartiesDeps = { db: Database; clock: Clock; bus: InvalidationBus }
 

@@ -86,6 +86,7 @@ export {
   type CancelReasonTerms,
   type CancelRequest,
   type CancelRequester,
+  type GapEnding,
   type BenefitTerms,
   type ClaimTerms,
   type EarningsCurveTerms,

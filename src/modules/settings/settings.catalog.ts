@@ -30,6 +30,7 @@ export const SETTING_GROUPS = [
     description: 'Cancellation fees and how refunds are computed.',
   },
   { id: 5, code: 'FINANCE', name: 'Finance', description: 'Ledgers and accounting periods.' },
+  { id: 6, code: 'CLAIMS', name: 'Claims', description: 'Claim numbering and how long an authorization stays valid.' },
 ] as const
 
 export type SettingGroupCode = (typeof SETTING_GROUPS)[number]['code']
@@ -193,6 +194,31 @@ export const SETTINGS = [
       'Last day of the closed accounting period: no journal entry may be dated on or before it; corrections post in the open period. null means no period is closed.',
   },
   {
+    id: 11,
+    key: 'claimNumberFormat',
+    name: 'Claim number format',
+    group: 'CLAIMS',
+    type: 'string',
+    default: '{formPrefix}-{yyyy}{mm}-{sequence:6}',
+    minLength: 1,
+    maxLength: 40,
+    format: 'contractNumberFormat',
+    description:
+      "Template of the number a claim receives when it is taken. Placeholders as in contractNumberFormat: {formPrefix} (always CLM here), {sequence} or {sequence:N} (the tenant's next claim sequence number, zero-padded to N digits, 1 to 12; exactly one is required), {yyyy}, {yy} and {mm} (year and month of the day the number is assigned, in the tenant's time zone).",
+  },
+  {
+    id: 12,
+    key: 'claimAuthorizationValidDays',
+    name: 'Claim authorization valid days',
+    group: 'CLAIMS',
+    type: 'integer',
+    default: 180,
+    minimum: 1,
+    maximum: 3650,
+    description:
+      'Days a claim authorization stays valid, counted from the day it is given (that day included): a payment is requested before it runs out, or the claim is authorized again.',
+  },
+  {
     id: 13,
     key: 'cancelNumberFormat',
     name: 'Cancel request number format',
@@ -227,9 +253,10 @@ export const SETTINGS = [
  * unknown to the API (404 `setting_not_found`), as any id nothing defines.
  */
 export const RESERVED_SETTINGS: ReadonlyArray<{ id: number; key: string | null; for: string }> = [
+  // 11 and 12 defined (SETTINGS) by the claims issue, 13 and 14 by the cancellations issue; kept here so
+  // that the reserved range stays whole.
   { id: 11, key: 'claimNumberFormat', for: 'claims: the claim number pattern' },
   { id: 12, key: 'claimAuthorizationValidDays', for: 'claims: days an authorization stays valid (default 180)' },
-  // Defined (SETTINGS) by the cancellations issue; kept here so that the reserved range stays whole.
   { id: 13, key: 'cancelNumberFormat', for: 'cancellations: the cancel request number pattern' },
   { id: 14, key: 'refundDueDays', for: 'cancellations: days within which a refund is due (default 30)' },
   { id: 15, key: 'statementDay', for: 'cash and ledgers: the day of the month statements are made' },

@@ -161,7 +161,7 @@ test('lists setting groups and setting types', async () => {
   const g = json<Array<{ id: number; code: string; name: string; description: string; settingIds: number[] }>>(groups)
   assert.deepEqual(
     g.map((x) => x.code),
-    ['GENERAL', 'RATING', 'CONTRACTS', 'CANCELLATIONS', 'FINANCE'],
+    ['GENERAL', 'RATING', 'CONTRACTS', 'CANCELLATIONS', 'FINANCE', 'CLAIMS'],
   )
   assert.deepEqual(
     g.find((x) => x.code === 'RATING'),

@@ -17,6 +17,9 @@ export interface CancelNumberCounterTable {
   last_value: ColumnType<number, number, number>
 }
 
+/** A reason's `endsGap` (rating: GAP_ENDINGS). */
+export type GapEndingColumn = 'PAYOFF' | 'REFINANCE' | 'SALE' | 'REPOSSESSION' | 'TOTAL_LOSS'
+
 export interface CancelRequestTable {
   tenant_id: number
   id: Generated<number>
@@ -34,6 +37,8 @@ export interface CancelRequestTable {
   notes: string | null
   documents: Json<Array<{ documentId: number; type: string | null }>>
   include_open_claims: boolean
+  /** What of a GAP contract the request's reason ends (migration 0019); null: not a GAP ending. */
+  ends_gap: GapEndingColumn | null
   /** The quote as answered when the request was stored (the reply's calculation, funding, payments, rules). */
   quote: ColumnType<JsonValue, string, string>
   created_at: Timestamp

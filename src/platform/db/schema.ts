@@ -3,6 +3,7 @@
 import type { JWK } from 'jose'
 import type { ColumnType, Generated } from 'kysely'
 import type { CancellationTables } from './schema.cancellations.ts'
+import type { ClaimTables } from './schema.claims.ts'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
 import type { LedgerTables } from './schema.ledger.ts'
@@ -357,6 +358,7 @@ export type DealerRateVisibilityTable = {
 /** Every table. Contracts, the ledger and documents describe theirs in schema.<area>.ts. */
 export type DB = ContractTables &
   CancellationTables &
+  ClaimTables &
   LedgerTables &
   DocumentTables & {
     tenant: TenantTable

@@ -25,6 +25,7 @@ export {
   BENEFIT_TYPES,
   type CancelFormula,
   type CancelRequester,
+  type GapEnding,
   type EarningsMethod,
   type QuoteInput,
   type RateBookInput,

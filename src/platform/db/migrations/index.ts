@@ -18,6 +18,9 @@ import * as contractStatusHistory from './2026_11_26_0015_contract_status_histor
 import * as eventOutbox from './2026_11_26_0016_event_outbox.ts'
 import * as cancellations from './2026_11_26_0017_cancellations.ts'
 import * as earningsRuns from './2026_11_26_0018_earnings_runs.ts'
+import * as gapEndings from './2026_11_26_0019_gap_endings.ts'
+import * as claimLookups from './2026_11_26_0020_claim_lookups.ts'
+import * as claims from './2026_11_26_0021_claims.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -38,4 +41,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0016_event_outbox': eventOutbox,
   '2026_11_26_0017_cancellations': cancellations,
   '2026_11_26_0018_earnings_runs': earningsRuns,
+  '2026_11_26_0019_gap_endings': gapEndings,
+  '2026_11_26_0020_claim_lookups': claimLookups,
+  '2026_11_26_0021_claims': claims,
 }

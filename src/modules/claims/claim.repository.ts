@@ -1,0 +1,179 @@
+// The claims' queries (docs/claims.md "Claims: intake, read, index"): plain Kysely functions, the
+// executor and the tenant first; every statement names tenant_id (row-level security is the second
+// line, not the first).
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+import type { ClaimStatusColumn, ClaimTable } from '../../platform/db/schema.claims.ts'
+import type { DB } from '../../platform/db/schema.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
+import { isStorableId } from '../../platform/ids.ts'
+
+export type ClaimRow = Selectable<ClaimTable>
+export type ClaimInsert = Omit<Insertable<ClaimTable>, 'tenant_id' | 'id'>
+
+/** The tenant's next claim sequence number; the counter row's lock serializes numbering until `tx` ends. */
+export async function nextClaimSequence(tx: Transaction<DB>, tenantId: number): Promise<number> {
+  const { rows } = await sql<{ n: string | number }>`
+      insert into claim_number_counter (tenant_id, last_value) values (${tenantId}, 1)
+      on conflict (tenant_id) do update set last_value = claim_number_counter.last_value + 1
+      returning last_value as n`.execute(tx)
+  return Number(rows[0]!.n)
+}
+
+export async function insertClaim(tx: Transaction<DB>, tenantId: number, values: ClaimInsert): Promise<ClaimRow> {
+  return tx
+    .insertInto('claim')
+    .values({ ...values, tenant_id: tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** The claim; undefined for an id no row can have. */
+export async function findClaim(db: Executor, tenantId: number, id: number): Promise<ClaimRow | undefined> {
+  if (!isStorableId(id)) return undefined
+  return db.selectFrom('claim').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()
+}
+
+/** The highest odometer of the contract's claims (not voided) with a loss on or before `lossDate`; null: none. */
+export async function earlierClaimsMaxOdometer(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  lossDate: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('claim')
+    .select((eb) => eb.fn.max('odometer').as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .where('loss_date', '<=', lossDate)
+    .where('status', '!=', 'VOIDED')
+    .executeTakeFirst()
+  return row?.n === null || row?.n === undefined ? null : Number(row.n)
+}
+
+/** Statuses of a claim still to be decided or paid: they block a cancel (cancellations' `claims_open`). */
+export const UNSETTLED_STATUSES = [
+  'OPEN',
+  'PENDING_INSPECTION',
+  'AUTHORIZED',
+  'PENDING_PAYMENT',
+  'PARTIALLY_PAID',
+] as const
+
+/** A contract's claims as a cancel reads them: how many are unsettled, what was paid and whether any payment was made. */
+export async function contractClaimsSummary(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+): Promise<{ unsettled: number; paidCents: number; paidClaims: number }> {
+  const row = await db
+    .selectFrom('claim')
+    .select((eb) => [
+      eb.fn
+        .countAll<string>()
+        .filterWhere('status', 'in', [...UNSETTLED_STATUSES])
+        .as('unsettled'),
+      eb.fn.coalesce(eb.fn.sum<string>('paid_total'), sql<string>`0`).as('paid'),
+      eb.fn.countAll<string>().filterWhere('paid_total', '>', '0').as('paid_claims'),
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .where('status', '!=', 'VOIDED')
+    .executeTakeFirstOrThrow()
+  return {
+    unsettled: Number(row.unsettled),
+    paidCents: Math.round(Number(row.paid) * 100),
+    paidClaims: Number(row.paid_claims),
+  }
+}
+
+export type LookupKindForJob = 'COMPLAINT' | 'CAUSE' | 'CORRECTION'
+
+/** The tenant's complaint, cause and correction entries among `ids` (active or not), by id. */
+export async function threeCsByIds(
+  db: Executor,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, { kind: string; name: string; active: boolean }>> {
+  const storable = [...new Set(ids)].filter(isStorableId)
+  if (storable.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('claim_lookup')
+    .select(['id', 'kind', 'name', 'active'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', storable)
+    .where('kind', 'in', ['COMPLAINT', 'CAUSE', 'CORRECTION'])
+    .execute()
+  return new Map(rows.map((r) => [Number(r.id), { kind: r.kind, name: r.name, active: r.active }]))
+}
+
+export type ClaimFilter = {
+  status?: ClaimStatusColumn | undefined
+  contractId?: number | undefined
+  vin?: string | undefined
+  dealerId?: number | undefined
+  repairFacilityId?: number | undefined
+  lossDateFrom?: string | undefined
+  lossDateTo?: string | undefined
+  createdFrom?: string | undefined
+  createdTo?: string | undefined
+  adjusterUserId?: number | undefined
+}
+
+/** Claims matching every filter, newest first (by id), with the total; `visible`: the dealers a dealer-side caller sees. */
+export async function searchClaims(
+  db: Executor,
+  tenantId: number,
+  f: ClaimFilter,
+  visible: ReadonlySet<number> | null,
+  window: Window,
+): Promise<{ rows: ClaimRow[]; totalCount: number }> {
+  let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
+  if (visible) q = q.where('dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
+  if (f.status !== undefined) q = q.where('status', '=', f.status)
+  if (f.contractId !== undefined) q = q.where('contract_id', '=', f.contractId)
+  if (f.vin !== undefined) q = q.where('vin', '=', f.vin.toUpperCase())
+  if (f.dealerId !== undefined) q = q.where('dealer_id', '=', f.dealerId)
+  if (f.repairFacilityId !== undefined) q = q.where('repair_facility_id', '=', f.repairFacilityId)
+  if (f.lossDateFrom !== undefined) q = q.where('loss_date', '>=', f.lossDateFrom)
+  if (f.lossDateTo !== undefined) q = q.where('loss_date', '<=', f.lossDateTo)
+  if (f.createdFrom !== undefined) q = q.where('created_at', '>=', new Date(f.createdFrom))
+  if (f.createdTo !== undefined) q = q.where('created_at', '<', new Date(f.createdTo))
+  if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
+  const [rows, count] = await Promise.all([
+    windowed(q.selectAll().orderBy('id', 'desc'), window).execute(),
+    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, totalCount: count.n }
+}
+
+/** The claim, its row locked until `tx` ends; undefined for an id no row can have. */
+export async function lockClaim(tx: Transaction<DB>, tenantId: number, id: number): Promise<ClaimRow | undefined> {
+  if (!isStorableId(id)) return undefined
+  return tx
+    .selectFrom('claim')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+export type ClaimUpdate = Partial<Omit<ClaimInsert, 'claim_number' | 'contract_id'>>
+
+/** Writes the changes and the next version; the changed row. */
+export async function updateClaim(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  values: ClaimUpdate,
+): Promise<ClaimRow> {
+  return tx
+    .updateTable('claim')
+    .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
