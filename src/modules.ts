@@ -51,6 +51,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     ...deps,
     settings: settings.service,
     facilities: directory,
+    documents,
     contracts: {
       readRow: (ctx, id) => contracts.core.readRow(ctx, id),
       claimTermsOf: async (tenantId, row) =>

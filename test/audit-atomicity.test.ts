@@ -70,6 +70,9 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/claims': ['claim.created'],
   'PUT /api/claims/{claimId}': ['claim.updated'],
   'PATCH /api/claims/{claimId}': ['claim.updated'],
+  // A claim's note is appended with its audit row; a document as any owner's (docs/claims.md "Notes and documents").
+  'POST /api/claims/{claimId}/notes': ['claim_note.created'],
+  'POST /api/claims/{claimId}/documents': ['document.created'],
 }
 
 /** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */

@@ -260,6 +260,13 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/claims/{claimId}': user('claims:read'),
   'PUT /api/claims/{claimId}': user('claims:write'),
   'PATCH /api/claims/{claimId}': user('claims:write'),
+  // A claim's notes and documents (docs/claims.md "Notes and documents"): read with the claim, added by whoever works it.
+  'POST /api/claims/{claimId}/notes': user('claims:write'),
+  'GET /api/claims/{claimId}/notes/all': user('claims:read'),
+  'GET /api/claims/{claimId}/notes/{noteId}': user('claims:read'),
+  'GET /api/claims/{claimId}/documents': user('claims:read'),
+  'POST /api/claims/{claimId}/documents': user('claims:write'),
+  'GET /api/claims/{claimId}/documents/{claimDocumentId}': user('claims:read'),
 }
 
 /**

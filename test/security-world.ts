@@ -64,6 +64,9 @@ export type World = {
   claimable: { id: number; contractNumber: string }
   /** A claim on `claimable`. */
   claimId: number
+  /** A note and a document of that claim (docs/claims.md "Notes and documents"). */
+  claimNoteId: number
+  claimDocumentId: number
   rateBookVersion: number
   quoteId: string
   finalized: { id: number; contractNumber: string; documentId: number; fileId: number }
@@ -382,6 +385,8 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     cancelId: 0,
     claimable: { id: 0, contractNumber: '' },
     claimId: 0,
+    claimNoteId: 0,
+    claimDocumentId: 0,
     rateBookVersion: versions[0]!.version,
     quoteId: '',
     finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
@@ -447,6 +452,19 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
   await ok(t, admin, 'POST', `/api/contracts/${claimable.id}/finalize`, {})
   world.claimable = { id: claimable.id, contractNumber: claimable.contractNumber }
   world.claimId = (await ok<{ id: number }>(t, admin, 'POST', '/api/claims', claimBody(world))).id
+  world.claimNoteId = (
+    await ok<{ id: number }>(t, admin, 'POST', `/api/claims/${world.claimId}/notes`, { text: `note ${tag}` })
+  ).id
+  world.claimDocumentId = (
+    await ok<{ documentId: number }>(
+      t,
+      admin,
+      'POST',
+      `/api/claims/${world.claimId}/documents?fileName=invoice-${tag}.txt`,
+      `invoice ${tag}`,
+      'text/plain',
+    )
+  ).documentId
   return world
 }
 
@@ -1022,6 +1040,23 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'PATCH /api/claims/{claimId}': (_t, w) => ({
     params: { claimId: w.claimId },
     payload: { repairOrderNumber: `RO-${uniq()}` },
+  }),
+  // Claim notes and documents (docs/claims.md "Notes and documents").
+  'POST /api/claims/{claimId}/notes': (_t, w) => ({
+    params: { claimId: w.claimId },
+    payload: { text: `note ${uniq()}` },
+  }),
+  'GET /api/claims/{claimId}/notes/all': (_t, w) => ({ params: { claimId: w.claimId } }),
+  'GET /api/claims/{claimId}/notes/{noteId}': (_t, w) => ({ params: { claimId: w.claimId, noteId: w.claimNoteId } }),
+  'GET /api/claims/{claimId}/documents': (_t, w) => ({ params: { claimId: w.claimId } }),
+  'POST /api/claims/{claimId}/documents': (_t, w) => ({
+    params: { claimId: w.claimId },
+    query: 'fileName=invoice.txt',
+    payload: `invoice ${uniq()}`,
+    contentType: 'text/plain',
+  }),
+  'GET /api/claims/{claimId}/documents/{claimDocumentId}': (_t, w) => ({
+    params: { claimId: w.claimId, claimDocumentId: w.claimDocumentId },
   }),
 }
 

@@ -177,3 +177,63 @@ export async function updateClaim(
     .returningAll()
     .executeTakeFirstOrThrow()
 }
+
+export type ClaimNoteRow = Selectable<DB['claim_note']>
+
+export async function insertClaimNote(
+  tx: Transaction<DB>,
+  tenantId: number,
+  values: Omit<Insertable<DB['claim_note']>, 'tenant_id' | 'id'>,
+): Promise<ClaimNoteRow> {
+  return tx
+    .insertInto('claim_note')
+    .values({ ...values, tenant_id: tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** The claim's note; undefined for an id no row can have or another claim's note. `staff`: STAFF notes too. */
+export async function findClaimNote(
+  db: Executor,
+  tenantId: number,
+  claimId: number,
+  noteId: number,
+  staff: boolean,
+): Promise<ClaimNoteRow | undefined> {
+  if (!isStorableId(noteId)) return undefined
+  let q = db
+    .selectFrom('claim_note')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('claim_id', '=', claimId)
+    .where('id', '=', noteId)
+  if (!staff) q = q.where('visibility', '=', 'ALL')
+  return q.executeTakeFirst()
+}
+
+/** The claim's notes the caller may read, oldest first (by id), within the window, with their count. */
+export async function listClaimNotes(
+  db: Executor,
+  tenantId: number,
+  claimId: number,
+  staff: boolean,
+  window: Window,
+): Promise<{ rows: ClaimNoteRow[]; totalCount: number }> {
+  let q = db.selectFrom('claim_note').where('tenant_id', '=', tenantId).where('claim_id', '=', claimId)
+  if (!staff) q = q.where('visibility', '=', 'ALL')
+  const rows = await windowed(q.selectAll().orderBy('id'), window).execute()
+  return { rows, totalCount: await countClaimNotes(db, tenantId, claimId, staff) }
+}
+
+/** How many notes of the claim the caller may read. */
+export async function countClaimNotes(
+  db: Executor,
+  tenantId: number,
+  claimId: number,
+  staff: boolean,
+): Promise<number> {
+  let q = db.selectFrom('claim_note').where('tenant_id', '=', tenantId).where('claim_id', '=', claimId)
+  if (!staff) q = q.where('visibility', '=', 'ALL')
+  const row = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -3,7 +3,7 @@
 // and the like: find-my-way matches a static segment first, so both answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
-import { pageWindow, toPage } from '../../platform/http/pagination.ts'
+import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
 import { Paged, problemResponses } from '../../platform/http/schemas.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -13,6 +13,10 @@ import {
   ClaimEditSchema,
   ClaimIdParams,
   ClaimIndexQuery,
+  ClaimNoteBodySchema,
+  ClaimNoteListQuery,
+  ClaimNoteParams,
+  ClaimNoteSchema,
   ClaimSchema,
   ClaimSummarySchema,
 } from './claim.schemas.ts'
@@ -23,6 +27,7 @@ const READ = { permission: 'claims:read' }
 const WRITE = { permission: 'claims:write' }
 const claimRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Claim#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimSummary#' })
+const noteRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimNote#' })
 
 const INTAKE = [
   'Takes a claim against a contract at a repair facility: status OPEN, a number from claimNumberFormat, its jobs PENDING with what they ask (totals.requested; nothing is authorized yet).',
@@ -33,6 +38,7 @@ const INTAKE = [
 export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService }> = async (app, { service }) => {
   app.addSchema(ClaimSchema)
   app.addSchema(ClaimSummarySchema)
+  app.addSchema(ClaimNoteSchema)
 
   app.post(
     '/api/claims',
@@ -62,7 +68,7 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService }> =
         operationId: 'getClaim',
         summary: 'Read a claim',
         description:
-          "The claim with its jobs and totals (payloads.md §7). Holds, benefits, payment requests, inspection, notes and documents come with later parts of the claims issue: [], null and 0 until then. 404 for another tenant's claim or one of a contract a dealer-side user cannot see.",
+          "The claim with its jobs and totals (payloads.md §7), and how many notes (those the caller may read) and documents it has. Holds, benefits, payment requests and inspection come with later parts of the claims issue: [] and null until then. 404 for another tenant's claim or one of a contract a dealer-side user cannot see.",
         params: ClaimIdParams,
         response: { 200: claimRef, ...problemResponses(404) },
       },
@@ -153,5 +159,65 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService }> =
       const result = await service.list(authenticatedContext(req), filter, window)
       return toPage(result.items, result.totalCount, window)
     },
+  )
+
+  // Notes (docs/claims.md "Notes and documents"): append-only. The static `notes/all` is matched
+  // before the integer `notes/:noteId` (find-my-way takes a static segment first).
+  app.post(
+    '/api/claims/:claimId/notes',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createClaimNote',
+        summary: 'Add a note to a claim',
+        description:
+          "Appends a note (notes are never changed or removed; a correction is another note), audited claim_note.created. Any status takes notes. 422 claim_note_invalid for text of blanks only or a STAFF note from a dealer-side user; 400 for text missing, empty or over 4000 characters. 404 for another tenant's claim or one a dealer-side user cannot see.",
+        params: ClaimIdParams,
+        body: ClaimNoteBodySchema,
+        response: { 201: noteRef, ...problemResponses(404, 422) },
+      },
+      config: WRITE,
+    },
+    async (req, res) => {
+      const note = await service.addNote(authenticatedContext(req), req.params.claimId, req.body)
+      res.code(201).header('location', `/api/claims/${req.params.claimId}/notes/${note.id}`)
+      return note
+    },
+  )
+
+  app.get(
+    '/api/claims/:claimId/notes/all',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listClaimNotes',
+        summary: "List a claim's notes",
+        description:
+          "Every note of the claim the caller may read (dealer-side users: ALL notes only), oldest first, as an array bounded by limit/offset, the whole count in X-Total-Count. 404 for another tenant's claim or one a dealer-side user cannot see.",
+        params: ClaimIdParams,
+        querystring: ClaimNoteListQuery,
+        response: { 200: Type.Array(noteRef), ...problemResponses(404) },
+      },
+      config: READ,
+    },
+    async (req, reply) =>
+      sendList(reply, await service.listNotes(authenticatedContext(req), req.params.claimId, listWindow(req.query))),
+  )
+
+  app.get(
+    '/api/claims/:claimId/notes/:noteId',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'getClaimNote',
+        summary: 'Read a note of a claim',
+        description:
+          "404 claim_note_not_found for a note of another claim, or a STAFF note to a dealer-side user; 404 claim_not_found for another tenant's claim or one a dealer-side user cannot see.",
+        params: ClaimNoteParams,
+        response: { 200: noteRef, ...problemResponses(404) },
+      },
+      config: READ,
+    },
+    async (req) => service.getNote(authenticatedContext(req), req.params.claimId, req.params.noteId),
   )
 }

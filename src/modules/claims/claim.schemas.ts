@@ -1,7 +1,7 @@
 // HTTP shapes of claims (docs/claims.md "Claims: intake, read, index"; payloads.md §7): the intake
 // body, the claim as read, its summary in the index, and the index's query.
 import { Type } from 'typebox'
-import { DateTime, IdFilter, IntegerId, PagedQuery, enumOf, nullable } from '../../platform/http/schemas.ts'
+import { DateTime, IdFilter, IntegerId, ListQuery, PagedQuery, enumOf, nullable } from '../../platform/http/schemas.ts'
 import { CLAIM_STATUSES, JOB_STATUSES } from './claim.rules.ts'
 
 const Decimal = (description: string, examples: unknown[]) =>
@@ -315,8 +315,10 @@ export const ClaimSchema = Type.Object(
     inspection: Type.Null({ description: 'Inspections come later: null.' }),
     payee: nullable(Type.Object({ claimPayeeId: nullable(Type.Integer()), type: Type.String() })),
     paymentRequests: Type.Array(Type.Unknown(), { description: 'Payment requests come later: [].' }),
-    notesCount: Type.Integer({ description: 'Notes come later: 0.' }),
-    documentsCount: Type.Integer({ description: 'Documents come later: 0.' }),
+    notesCount: Type.Integer({
+      description: "The claim's notes the caller may read (GET /claims/{claimId}/notes/all).",
+    }),
+    documentsCount: Type.Integer({ description: "The claim's documents (GET /claims/{claimId}/documents)." }),
   },
   { $id: 'Claim', description: 'A claim (payloads.md §7).', examples: [EXAMPLE] },
 )
@@ -371,3 +373,52 @@ export const ClaimIndexQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+
+/** A note's visibility: ALL, whoever sees the claim; STAFF, the administrator's staff only (not dealer-side users). */
+export const CLAIM_NOTE_VISIBILITIES = ['ALL', 'STAFF'] as const
+
+export const ClaimNoteBodySchema = Type.Object(
+  {
+    text: Type.String({
+      minLength: 1,
+      maxLength: 4000,
+      description: 'The note, 1 to 4000 characters (not only blanks).',
+    }),
+    visibility: Type.Optional(
+      enumOf(
+        CLAIM_NOTE_VISIBILITIES,
+        "ALL (the default): whoever sees the claim reads the note. STAFF: the administrator's staff only; a dealer-side user can neither write nor read one.",
+      ),
+    ),
+  },
+  { additionalProperties: false, examples: [{ text: 'Called the service advisor: teardown authorized.' }] },
+)
+
+export const ClaimNoteSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    claimId: Type.Integer(),
+    text: Type.String(),
+    visibility: enumOf(CLAIM_NOTE_VISIBILITIES),
+    createdAt: DateTime('When the note was written.'),
+    createdBy: Type.String({ description: 'Who wrote it (user or API key label).' }),
+  },
+  {
+    $id: 'ClaimNote',
+    additionalProperties: false,
+    examples: [
+      {
+        id: 301,
+        claimId: 55012,
+        text: 'Called the service advisor: teardown authorized.',
+        visibility: 'ALL',
+        createdAt: '2026-09-15T16:02:00.000Z',
+        createdBy: 'adjuster@example.com',
+      },
+    ],
+  },
+)
+
+export const ClaimNoteParams = Type.Object({ claimId: IntegerId('Claim id'), noteId: IntegerId('Note id') })
+
+export const ClaimNoteListQuery = Type.Object({ ...ListQuery }, { additionalProperties: false })

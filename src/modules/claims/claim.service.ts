@@ -63,7 +63,11 @@ export type ClaimsServiceDeps = {
   settings: Pick<SettingsService, 'get'>
   contracts: ClaimContractReader
   facilities: RepairFacilityReader
+  /** How many documents the claim has (the documents module's collection, owner type CLAIM); absent: 0. */
+  documentsCount?: ((tenantId: number, claimId: number) => Promise<number>) | undefined
 }
+
+export type ClaimNoteBody = { text: string; visibility?: 'ALL' | 'STAFF' | undefined }
 
 /** A decimal in JSON: a number or a decimal string. */
 type Dec = number | string
@@ -177,6 +181,7 @@ function jobInput(j: StoredClaimJob): ClaimJobInput {
 
 export function createClaimService(deps: ClaimsServiceDeps) {
   const { db, clock, settings, contracts, facilities } = deps
+  const documentsCount = deps.documentsCount ?? (async () => 0)
 
   const invalid = (errors: FieldError[]) =>
     claimErrors.create('claim_invalid', `Invalid claim: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
@@ -318,7 +323,40 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     }
   }
 
-  function view(row: ClaimRow, texts: Awaited<ReturnType<typeof lookupTexts>>) {
+  /** Whether the caller is the administrator's staff (not dealer-side): STAFF notes are theirs only. */
+  const isStaff = (ctx: AuthenticatedContext) => ctx.principal.visibleAccountHolderIds === null
+
+  /** The claim's notes and documents counts for the view: one count query each, side by side. */
+  async function countsOf(ctx: AuthenticatedContext, claimId: number) {
+    const [notes, documents] = await Promise.all([
+      db.read(ctx.tenantId, (x) => repo.countClaimNotes(x, ctx.tenantId, claimId, isStaff(ctx))),
+      documentsCount(ctx.tenantId, claimId),
+    ])
+    return { notesCount: notes, documentsCount: documents }
+  }
+
+  /** The claim's full view: its row, the three Cs' texts and the counts. */
+  async function fullView(ctx: AuthenticatedContext, row: ClaimRow) {
+    const [texts, counts] = await Promise.all([lookupTexts(ctx.tenantId, [row]), countsOf(ctx, row.id)])
+    return view(row, texts, counts)
+  }
+
+  function noteView(n: repo.ClaimNoteRow) {
+    return {
+      id: Number(n.id),
+      claimId: Number(n.claim_id),
+      text: n.text,
+      visibility: n.visibility,
+      createdAt: n.created_at.toISOString(),
+      createdBy: n.created_by,
+    }
+  }
+
+  function view(
+    row: ClaimRow,
+    texts: Awaited<ReturnType<typeof lookupTexts>>,
+    counts: { notesCount: number; documentsCount: number } = { notesCount: 0, documentsCount: 0 },
+  ) {
     const fig = figures(row)
     if (!fig.ok) throw new Error(`claim ${row.id}: stored jobs refused by the payable rules`)
     const ref = (id: number | null) => (id === null ? null : { id, text: texts.get(id)?.name ?? '' })
@@ -392,8 +430,8 @@ export function createClaimService(deps: ClaimsServiceDeps) {
       totals: totalsOf(row),
       payee: row.payee_type === null ? null : { claimPayeeId: row.payee_account_holder_id, type: row.payee_type },
       paymentRequests: [] as unknown[],
-      notesCount: 0,
-      documentsCount: 0,
+      notesCount: counts.notesCount,
+      documentsCount: counts.documentsCount,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
       version: row.version,
@@ -492,7 +530,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
       })
       return changed
     })
-    return view(row, await lookupTexts(tenantId, [row]))
+    return fullView(ctx, row)
   }
 
   async function visibleClaim(ctx: AuthenticatedContext, id: number): Promise<ClaimRow> {
@@ -658,8 +696,77 @@ export function createClaimService(deps: ClaimsServiceDeps) {
 
     /** GET /claims/{id}: 404 for another tenant's claim or one of a dealer the caller does not see. */
     async get(ctx: AuthenticatedContext, id: number) {
+      return fullView(ctx, await visibleClaim(ctx, id))
+    },
+
+    /** The claim as its documents' owner check reads it: 404 when invisible; 409 on a write to a VOIDED claim. */
+    async documentsOwner(ctx: AuthenticatedContext, id: number, access: 'read' | 'write') {
       const row = await visibleClaim(ctx, id)
-      return view(row, await lookupTexts(ctx.tenantId, [row]))
+      if (access === 'write' && row.status === 'VOIDED')
+        throw claimErrors.create('claim_state_conflict', `claim ${row.claim_number} is voided: it takes no documents`)
+    },
+
+    /**
+     * POST /claims/{id}/notes: appends a note (notes are never changed or removed), audited
+     * `claim_note.created` in its transaction. A claim of any status takes notes. 404 when the
+     * caller cannot see the claim; 422 claim_note_invalid for blank text or a dealer-side STAFF note.
+     */
+    async addNote(ctx: AuthenticatedContext, id: number, body: ClaimNoteBody) {
+      const visibility = body.visibility ?? 'ALL'
+      const errors: FieldError[] = []
+      if (body.text.trim() === '') errors.push({ field: 'text', code: 'blank', message: 'is only blanks' })
+      if (visibility === 'STAFF' && !isStaff(ctx))
+        errors.push({
+          field: 'visibility',
+          code: 'not_allowed',
+          message: "STAFF notes are the administrator's staff's: a dealer-side user writes ALL notes",
+        })
+      const claim = await visibleClaim(ctx, id)
+      if (errors.length > 0)
+        throw claimErrors.create(
+          'claim_note_invalid',
+          `Invalid note: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+          { errors },
+        )
+      const tenantId = ctx.tenantId
+      const now = clock.now()
+      const note = await db.transaction(tenantId, async (tx) => {
+        const inserted = await repo.insertClaimNote(tx, tenantId, {
+          claim_id: claim.id,
+          text: body.text,
+          visibility,
+          created_at: now,
+          created_by: actorLabel(ctx),
+          created_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
+        })
+        await writeAudit(tx, ctx, now, {
+          action: 'claim_note.created',
+          entityType: 'claim',
+          entityId: claim.id,
+          changes: { after: { noteId: Number(inserted.id), visibility, length: body.text.length } },
+        })
+        return inserted
+      })
+      return noteView(note)
+    },
+
+    /** GET /claims/{id}/notes/{noteId}: 404 for another claim's note, or a STAFF note to a dealer-side user. */
+    async getNote(ctx: AuthenticatedContext, id: number, noteId: number) {
+      const claim = await visibleClaim(ctx, id)
+      const note = await db.read(ctx.tenantId, (x) =>
+        repo.findClaimNote(x, ctx.tenantId, claim.id, noteId, isStaff(ctx)),
+      )
+      if (!note) throw claimErrors.create('claim_note_not_found', `claim ${id} has no note ${noteId}`)
+      return noteView(note)
+    },
+
+    /** GET /claims/{id}/notes/all: the notes the caller may read, oldest first, with the count. */
+    async listNotes(ctx: AuthenticatedContext, id: number, window: Window) {
+      const claim = await visibleClaim(ctx, id)
+      const result = await db.read(ctx.tenantId, (x) =>
+        repo.listClaimNotes(x, ctx.tenantId, claim.id, isStaff(ctx), window),
+      )
+      return { items: result.rows.map(noteView), totalCount: result.totalCount }
     },
 
     /** GET /claims: the claims matching the filters the caller may see, newest first. */

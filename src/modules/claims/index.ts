@@ -5,7 +5,9 @@
 // read through the lookup routes. Other code reaches this module only through what is exported here.
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../platform/db/database.ts'
+import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
+import type { DocumentsModule } from '../documents/index.ts'
 import { claimLookupRoutes } from './claim-lookups.routes.ts'
 import { createClaimLookupService } from './claim-lookups.service.ts'
 import { claimRoutes } from './claim.routes.ts'
@@ -24,12 +26,20 @@ export type { ClaimCombination, ClaimLookup, ClaimLookupService } from './claim-
 
 export type { ClaimContractReader, ClaimContractRecord, ClaimService, RepairFacilityReader } from './claim.service.ts'
 
-export type ClaimsDeps = { db: Database } & ClaimsServiceDeps
+/** The documents of a claim (the documents module's owner type and kind; docs/claims.md "Notes and documents"). */
+export const CLAIM_OWNER = 'CLAIM'
+export const CLAIM_DOCUMENT = 'CLAIM_DOCUMENT'
+
+export type ClaimsDeps = { db: Database; documents: DocumentsModule } & Omit<ClaimsServiceDeps, 'documentsCount'>
 
 export function createClaimsModule(deps: ClaimsDeps) {
   const lookups = createClaimLookupService(deps)
   // Intake, read and the index of claims (docs/claims.md "Claims: intake, read, index").
-  const service = createClaimService(deps)
+  const service = createClaimService({
+    ...deps,
+    documentsCount: (tenantId, claimId) =>
+      deps.documents.service.countForOwner(tenantId, CLAIM_OWNER, claimId, [CLAIM_DOCUMENT]),
+  })
   return {
     lookups,
     service,
@@ -48,6 +58,23 @@ export function createClaimsModule(deps: ClaimsDeps) {
     async routes(app: FastifyInstance) {
       await app.register(claimLookupRoutes, { lookups })
       await app.register(claimRoutes, { service })
+      // A claim's documents (invoices, photos, estimates): the documents module's collection.
+      await app.register(
+        deps.documents.ownerFileRoutes({
+          prefix: '/api/claims/:claimId',
+          param: 'claimId',
+          collectionPath: 'documents',
+          itemParam: 'claimDocumentId',
+          ownerType: CLAIM_OWNER,
+          kind: CLAIM_DOCUMENT,
+          tag: 'Claims',
+          ownerLabel: 'claim',
+          readPermission: 'claims:read',
+          writePermission: 'claims:write',
+          // Owner checks run on authenticated routes only; a signed link never reaches them.
+          resolveOwner: (ctx, ownerId, access) => service.documentsOwner(ctx as AuthenticatedContext, ownerId, access),
+        }),
+      )
     },
   }
 }

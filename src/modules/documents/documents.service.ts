@@ -389,6 +389,12 @@ export function createDocumentService(deps: Deps) {
       }))
     },
 
+    /** How many documents (of the given kinds) an owner has: one count query, for the owner's own view. */
+    async countForOwner(tenantId: number, ownerType: string, ownerId: number, kinds?: readonly string[]) {
+      if (!isStorableId(ownerId)) return 0
+      return db.read(tenantId, (x) => repo.countOwnerDocuments(x, tenantId, { ownerType, ownerId, kinds }))
+    },
+
     /** A window of an owner's documents and how many there are in all. */
     async pageForOwner(
       tenantId: number,

@@ -136,9 +136,22 @@ export interface ClaimTable {
   version: Generated<number>
 }
 
+/** A note on a claim (migration 0022): append-only. */
+export interface ClaimNoteTable {
+  tenant_id: number
+  id: Generated<number>
+  claim_id: number
+  text: string
+  visibility: ColumnType<'ALL' | 'STAFF', 'ALL' | 'STAFF' | undefined, never>
+  created_at: Timestamp
+  created_by: string
+  created_by_user_id: number | null
+}
+
 export type ClaimTables = {
   claim_lookup: ClaimLookupTable
   claim_lookup_combination: ClaimLookupCombinationTable
   claim_number_counter: ClaimNumberCounterTable
   claim: ClaimTable
+  claim_note: ClaimNoteTable
 }

@@ -21,6 +21,7 @@ import * as earningsRuns from './2026_11_26_0018_earnings_runs.ts'
 import * as gapEndings from './2026_11_26_0019_gap_endings.ts'
 import * as claimLookups from './2026_11_26_0020_claim_lookups.ts'
 import * as claims from './2026_11_26_0021_claims.ts'
+import * as claimNotes from './2026_11_26_0022_claim_notes.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0019_gap_endings': gapEndings,
   '2026_11_26_0020_claim_lookups': claimLookups,
   '2026_11_26_0021_claims': claims,
+  '2026_11_26_0022_claim_notes': claimNotes,
 }
