@@ -422,7 +422,8 @@ describe('index', () => {
     assert.deepEqual(idsOf(await list(`?dealerId=${theirs.dealerId}`)), [theirs.id])
     assert.deepEqual(idsOf(await list(`?repairFacilityId=${otherFacilityId}`)), [theirs.id])
     assert.equal((await list(`?vin=${DEMO.vins.accord.toLowerCase()}`)).totalCount, 5)
-    assert.equal((await list('?vin=XXXXXXXXXXXXXXXXX')).totalCount, 0)
+    // A well-formed VIN no claim of this file names.
+    assert.equal((await list(`?vin=${DEMO.vins.camry}`)).totalCount, 0)
     assert.equal((await list('?status=OPEN')).totalCount, 5)
     assert.equal((await list('?status=PAID')).totalCount, 0)
     assert.deepEqual(idsOf(await list('?lossDateFrom=2026-06-01')), [mine.id])

@@ -39,6 +39,8 @@ export type GapDueRow = {
   ends_gap: GapEndingColumn | null
   reason_id: number | null
   reason_code: string | null
+  /** The contract's terms snapshot; null for a contract sold before snapshots (resolved on read). */
+  terms: unknown
 }
 
 const IN_FORCE: ContractStatus[] = ['FINALIZED', 'ACTIVE']
@@ -121,6 +123,7 @@ export async function listGapDue(
         'r.ends_gap',
         'r.reason_id',
         'r.reason_code',
+        'c.terms',
       ])
       .orderBy('c.id'),
     window,

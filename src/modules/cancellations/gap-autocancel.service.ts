@@ -64,8 +64,11 @@ export function createGapAutoCancel({ db, contracts, cancellations }: GapAutoCan
 
   async function itemOf(ctx: AuthenticatedContext, row: GapDueRow, asOf: string) {
     const choice = choiceOf(row, asOf)!
-    const contract = await contracts.readRow(ctx, row.id)
-    const terms = await contracts.termsOf(ctx.tenantId, contract)
+    // The snapshot read with the row; only a contract sold before snapshots needs its terms resolved.
+    const terms =
+      row.terms !== null
+        ? (row.terms as ContractTerms)
+        : await contracts.termsOf(ctx.tenantId, await contracts.readRow(ctx, row.id))
     const fromRequest = choice.source === 'CANCEL_REQUEST'
     return {
       contractId: row.id,
