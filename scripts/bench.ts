@@ -1,11 +1,13 @@
-// npm run bench: throughput and latency of the user routes, the rate quote, the contract routes and
-// the cancellations (quotes, processed cancels, the earnings run) against same-run ceilings, on the
-// embedded database and, when DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
+// npm run bench: throughput and latency of the user routes, the rate quote, the contract routes,
+// the cancellations (quotes, processed cancels, the earnings run) and the claims (the index, intake,
+// the flow to a payment request) against same-run ceilings, on the embedded database and, when
+// DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
 //                    [--rates 100000] [--dealers 2000] [--deals 20000]
-//                    [--only users|quote|contracts|cancellations] [--templates 20]
+//                    [--only users|quote|contracts|cancellations|claims] [--templates 20]
 //                    [--quote-contracts 2000] [--cancel-contracts 7800] [--earnings-contracts 100000]
+//                    [--claims 200000]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
@@ -30,8 +32,19 @@ import {
   sellTemplates,
   type SeededContract,
 } from './bench/cancellations.ts'
+import {
+  claimBody,
+  CLAIM_FLOW_TARGET,
+  CLAIMS_INDEX_TARGET,
+  indexAnswers,
+  indexPath,
+  intakeContract,
+  measureFlows,
+  prepareClaims,
+  type ClaimsSetup,
+} from './bench/claims.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
-import { measure, stopLoad, type LoadRequest } from './bench/load.ts'
+import { measure, stopLoad, type LoadRequest, type Measurement } from './bench/load.ts'
 import {
   CANCEL_PROCESS_TARGET,
   CANCEL_QUOTE_TARGET,
@@ -52,8 +65,8 @@ import {
   type Target,
 } from './bench/report.ts'
 
-type Group = 'users' | 'quote' | 'contracts' | 'cancellations'
-const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations']
+type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims'
+const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims']
 
 /** What a route's requests work from, for one database: the server and what earlier routes left. */
 type RouteRun = {
@@ -73,6 +86,17 @@ type RouteRun = {
     serial: number
     date: string
   }
+  /** The claims group's set-up (scripts/bench/claims.ts), made by the index's prepare. */
+  claims: { sizes: { templates: number; intakeContracts: number; claims: number }; setup?: ClaimsSetup }
+}
+
+/** What a route measured by its own load (`RouteSpec.load`) is given. */
+type LoadOptions = {
+  connections: number
+  durationSeconds: number
+  warmupSeconds: number
+  serverCpu: () => Promise<number>
+  log: (line: string) => void
 }
 
 type RouteSpec = {
@@ -87,7 +111,12 @@ type RouteSpec = {
   /** Work before the check and the warm-up (not measured), e.g. quotes for the contracts to create. */
   prepare?(run: RouteRun): Promise<void>
   /** A request generator: each call picks a random user, dealer or contract, or the next prepared deal. */
-  requests(run: RouteRun): () => LoadRequest
+  requests?(run: RouteRun): () => LoadRequest
+  /**
+   * Instead of `requests` and autocannon: a load of its own (several dependent requests per unit,
+   * e.g. a claim's flow), checked and measured by itself; its rps is units completed per second.
+   */
+  load?(run: RouteRun, options: LoadOptions): Promise<Measurement>
   /**
    * Paths requested once each before the warm-up, so the measurement sees the steady state (every
    * dealer's profile, visibility and disbursements cached) rather than 2,000 first requests.
@@ -96,7 +125,7 @@ type RouteSpec = {
   /** The status every answer must have (default 200). */
   status?: number
   /** Whether the body is the expected answer for `path` (checked once before measuring). */
-  check(body: unknown, path: string, server: BenchServer): boolean
+  check?(body: unknown, path: string, server: BenchServer): boolean
   /** Sees every response (the check's too), e.g. to collect the ids of created contracts. */
   onResponse?(run: RouteRun): (status: number, headers: Record<string, string | string[] | undefined>) => void
   /** Throws when the measurement is not valid after all (e.g. the prepared deals ran out). */
@@ -113,7 +142,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/ceiling',
     kind: 'ceiling',
-    groups: ['users', 'cancellations'],
+    groups: ['users', 'cancellations', 'claims'],
     authenticated: false,
     requests: () => get(() => '/bench/ceiling'),
     check: (body) => typeof idOf(body) === 'number',
@@ -121,8 +150,8 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/db-ceiling/{id}',
     kind: 'db-ceiling',
-    // The write route's and the contract read's ceiling too, and the cancellations'.
-    groups: ['users', 'contracts', 'cancellations'],
+    // The write route's and the contract read's ceiling too, and the cancellations' and claims'.
+    groups: ['users', 'contracts', 'cancellations', 'claims'],
     authenticated: false,
     requests: ({ server: { users } }) => get(() => `/bench/db-ceiling/${users.ids[randomIndex(users.ids.length)]}`),
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -318,6 +347,51 @@ const ROUTES: RouteSpec[] = [
       }
     },
   },
+  {
+    route: 'GET /api/claims?dealerId={d}&status={s}',
+    kind: 'measured',
+    groups: ['claims'],
+    target: CLAIMS_INDEX_TARGET,
+    authenticated: true,
+    // Templates sold through the API, a template claim taken through it, then --claims claims copied
+    // from it in bulk onto contracts copied in bulk (scripts/bench/claims.ts, claim-seed.ts).
+    async prepare(run) {
+      run.claims.setup = await prepareClaims(run.server, run.headers, { ...run.claims.sizes, log: run.log })
+    },
+    // A random seeded dealer and a random claim status: the first page (100) and the count.
+    requests:
+      ({ claims }) =>
+      () => ({ method: 'GET', path: indexPath(claims.setup!) }),
+    check: (body, p) => indexAnswers(body, p),
+  },
+  {
+    route: 'POST /api/claims',
+    kind: 'measured',
+    groups: ['claims'],
+    databases: ['postgres'],
+    authenticated: true,
+    // A one-job claim against a random contract of the intake pool (finalized copies, in force).
+    requests: ({ claims }) => {
+      let k = 1_000_000
+      return () => ({
+        method: 'POST',
+        path: '/api/claims',
+        body: claimBody(claims.setup!, intakeContract(claims.setup!), k++),
+      })
+    },
+    status: 201,
+    check: (body) => typeof idOf(body) === 'number' && (body as { status?: unknown }).status === 'OPEN',
+  },
+  {
+    route: 'claim flow: POST /api/claims, PATCH (authorize), POST …/paymentrequests',
+    kind: 'measured',
+    groups: ['claims'],
+    databases: ['postgres'],
+    target: CLAIM_FLOW_TARGET,
+    authenticated: true,
+    // Complete flows per second, each claim taken, authorized and its payment requested.
+    load: (run, o) => measureFlows({ server: run.server, headers: run.headers, setup: run.claims.setup!, ...o }),
+  },
 ]
 
 /**
@@ -330,6 +404,14 @@ const DEALS_PER_SECOND = 1500
 const CANCELS_PER_SECOND = 600
 /** Contracts of the earnings run by default: the issue's 100,000 on PostgreSQL, fewer on the embedded database. */
 const EARNINGS_CONTRACTS: Record<DatabaseKind, number> = { postgres: 100_000, pglite: 5_000 }
+
+/** Claims seeded in bulk for the claims index by default: the issue's 200,000 on PostgreSQL, fewer on the embedded database. */
+const CLAIMS: Record<DatabaseKind, number> = { postgres: 200_000, pglite: 20_000 }
+/**
+ * Contracts copied for claims to be taken against (intake and the claim flow pick one at random);
+ * on PGlite, which measures neither, only the template claim's.
+ */
+const INTAKE_CONTRACTS: Record<DatabaseKind, number> = { postgres: 2000, pglite: 1 }
 
 /** Draft PDFs rendered for the contracts group's PDF figure. */
 const PDF_DOCUMENTS = 200
@@ -365,6 +447,7 @@ function parseOptions() {
       'quote-contracts': { type: 'string', default: '2000' },
       'cancel-contracts': { type: 'string' },
       'earnings-contracts': { type: 'string' },
+      claims: { type: 'string' },
       only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
@@ -383,12 +466,14 @@ function parseOptions() {
         '  --rates <n>         rates in the synthetic rate book (default 100000)',
         '  --dealers <n>       dealers quoting from it (default 2000)',
         `  --deals <n>         deals (a quote each) prepared for POST /api/contracts (default ${DEALS_PER_SECOND} per warm-up and measured second)`,
-        '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts)',
-        '                      or the cancel quote, processed cancels and earnings run (cancellations)',
+        '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts),',
+        '                      the cancel quote, processed cancels and earnings run (cancellations)',
+        '                      or the claims index, intake and claim flow (claims)',
         '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
         '  --quote-contracts <n>     contracts copied for cancel quotes (default 2000)',
         `  --cancel-contracts <n>    contracts copied for processed cancels (default ${CANCELS_PER_SECOND} per warm-up and measured second)`,
         `  --earnings-contracts <n>  contracts copied for the earnings run (default ${EARNINGS_CONTRACTS.postgres} on postgres, ${EARNINGS_CONTRACTS.pglite} on pglite)`,
+        `  --claims <n>        claims seeded in bulk for the claims index (default ${CLAIMS.postgres} on postgres, ${CLAIMS.pglite} on pglite)`,
         '  --json <file>       also write the results as {"runs":[...]}',
         '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
         "  --cpu-prof <dir>    write a CPU profile of each server's serving phase to <dir>/server-<db>.cpuprofile",
@@ -428,6 +513,7 @@ function parseOptions() {
       values['earnings-contracts'] === undefined
         ? undefined
         : positiveInt('earnings-contracts', values['earnings-contracts'], 1),
+    claims: values.claims === undefined ? undefined : positiveInt('claims', values.claims, 1),
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -479,7 +565,7 @@ async function checkRoute(spec: RouteSpec, run: RouteRun, request: LoadRequest):
   } catch {
     body = undefined
   }
-  if (res.status !== (spec.status ?? 200) || !spec.check(body, request.path, server)) {
+  if (res.status !== (spec.status ?? 200) || !(spec.check?.(body, request.path, server) ?? true)) {
     throw new Error(
       `${spec.route} on ${server.database}: ${request.method} ${request.path} answered ${res.status} ${text.slice(0, 300)}`,
     )
@@ -560,6 +646,13 @@ async function main(): Promise<number> {
           serial: 0,
           date: cancelDate(),
         },
+        claims: {
+          sizes: {
+            templates: options.templates,
+            intakeContracts: INTAKE_CONTRACTS[database],
+            claims: options.claims ?? CLAIMS[database],
+          },
+        },
       }
       const specs = ROUTES.filter(
         (r) =>
@@ -568,22 +661,35 @@ async function main(): Promise<number> {
       )
       for (const spec of specs) {
         const headers = spec.authenticated ? authHeaders : {}
-        if (spec.prepare) await spec.prepare({ ...run, log: (line) => log(`[${database}] ${spec.route}: ${line}`) })
-        const next = spec.requests(run)
-        await checkRoute(spec, run, next())
-        if (spec.prewarm)
-          await prewarm(server, headers, spec.prewarm(server), (line) => log(`[${database}] ${spec.route}: ${line}`))
-        log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
-        const m = await measure({
-          baseUrl: server.baseUrl,
-          connections: options.connections,
-          durationSeconds: options.durationSeconds,
-          warmupSeconds: options.warmupSeconds,
-          headers,
-          next,
-          ...(spec.onResponse ? { onResponse: spec.onResponse(run) } : {}),
-          serverCpu: () => serverCpu(server),
-        })
+        const routeLog = (line: string) => log(`[${database}] ${spec.route}: ${line}`)
+        if (spec.prepare) await spec.prepare({ ...run, log: routeLog })
+        let m: Measurement
+        if (spec.load) {
+          log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
+          m = await spec.load(run, {
+            connections: options.connections,
+            durationSeconds: options.durationSeconds,
+            warmupSeconds: options.warmupSeconds,
+            serverCpu: () => serverCpu(server),
+            log: routeLog,
+          })
+        } else {
+          if (!spec.requests) throw new Error(`${spec.route} has neither requests nor a load`)
+          const next = spec.requests(run)
+          await checkRoute(spec, run, next())
+          if (spec.prewarm) await prewarm(server, headers, spec.prewarm(server), routeLog)
+          log(`[${database}] ${spec.route}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s…`)
+          m = await measure({
+            baseUrl: server.baseUrl,
+            connections: options.connections,
+            durationSeconds: options.durationSeconds,
+            warmupSeconds: options.warmupSeconds,
+            headers,
+            next,
+            ...(spec.onResponse ? { onResponse: spec.onResponse(run) } : {}),
+            serverCpu: () => serverCpu(server),
+          })
+        }
         spec.after?.(run)
         const cpuUsPerRequest =
           m.serverCpuMicros === undefined || m.requests === 0 ? Number.NaN : m.serverCpuMicros / m.requests
@@ -671,6 +777,13 @@ async function main(): Promise<number> {
             `${CANCEL_PROCESS_TARGET.minRps.postgres}/s on postgres with no errors; updateEarnings over ` +
             `${EARNINGS_CONTRACTS.postgres} contracts < ${EARNINGS_RUN_TARGET_SECONDS} s on postgres, ` +
             `server live heap growth < ${EARNINGS_RUN_MAX_HEAP_GROWTH_MB} MB`,
+        ]
+      : []),
+    ...(runs('claims')
+      ? [
+          `the claims index by dealer and status p99 < ${(CLAIMS_INDEX_TARGET as { maxP99Ms: number }).maxP99Ms} ms ` +
+            `over ${CLAIMS.postgres} claims on postgres; claims from intake through their payment request >= ` +
+            `${CLAIM_FLOW_TARGET.minRps.postgres}/s on postgres with no errors`,
         ]
       : []),
   ]

@@ -52,6 +52,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     settings: settings.service,
     facilities: directory,
     documents,
+    ledger: finance.ledger,
+    administratorId: (tenantId) => parties.contractParties.administratorId(tenantId),
     contracts: {
       readRow: (ctx, id) => contracts.core.readRow(ctx, id),
       claimTermsOf: async (tenantId, row) =>

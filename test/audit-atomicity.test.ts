@@ -70,9 +70,23 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/claims': ['claim.created'],
   'PUT /api/claims/{claimId}': ['claim.updated'],
   'PATCH /api/claims/{claimId}': ['claim.updated'],
+  // A payment request posts CLAIM_APPROVED with its audit row; a payment CLAIM_PAID (docs/claims.md).
+  'POST /api/claims/{claimId}/paymentrequests': ['journal_entry.posted', 'claim.payment_requested'],
+  'POST /api/claims/{claimId}/lock': ['claim.locked'],
+  'POST /api/claims/{claimId}/paymentrequests/{paymentRequestId}/payments': ['journal_entry.posted', 'claim.paid'],
   // A claim's note is appended with its audit row; a document as any owner's (docs/claims.md "Notes and documents").
   'POST /api/claims/{claimId}/notes': ['claim_note.created'],
   'POST /api/claims/{claimId}/documents': ['document.created'],
+  // Denying the claims of ended contracts: each claim denied with its audit row (docs/claims.md).
+  'POST /api/contracts/denyClaims': ['claim.denied'],
+  // Claim inspections (docs/claims.md "Inspections"): each change of an inspection (and of its claim's
+  // status) with its audit row; its files as any owner's.
+  'POST /api/claims/{claimId}/inspections': ['claim_inspection.requested'],
+  'PUT /api/claims/{claimId}/inspections': ['claim_inspection.completed'],
+  'POST /api/claims/{claimId}/inspections/takereject/{claimInspectionId}': ['claim_inspection.taken'],
+  'POST /api/claims/{claimId}/inspectionfiles/{inspectionId}': ['document.created'],
+  'PATCH /api/claims/inspections/syncinspection': ['claim_inspection.taken'],
+  'PUT /api/claims/inspections/syncpostputinspection': ['claim_inspection.completed'],
 }
 
 /** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */

@@ -258,6 +258,12 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'POST /api/claims': user('claims:write'),
   'GET /api/claims': user('claims:read'),
   'GET /api/claims/{claimId}': user('claims:read'),
+  'GET /api/claims/{claimId}/claimbenefits': user('claims:read'),
+  'GET /api/claims/{claimId}/lock': user('claims:read'),
+  'POST /api/claims/{claimId}/lock': user('claims:write'),
+  'DELETE /api/claims/{claimId}/lock': user('claims:write'),
+  'POST /api/claims/{claimId}/paymentrequests': user('claims:write'),
+  'POST /api/claims/{claimId}/paymentrequests/{paymentRequestId}/payments': user('claims:write'),
   'PUT /api/claims/{claimId}': user('claims:write'),
   'PATCH /api/claims/{claimId}': user('claims:write'),
   // A claim's notes and documents (docs/claims.md "Notes and documents"): read with the claim, added by whoever works it.
@@ -267,6 +273,20 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/claims/{claimId}/documents': user('claims:read'),
   'POST /api/claims/{claimId}/documents': user('claims:write'),
   'GET /api/claims/{claimId}/documents/{claimDocumentId}': user('claims:read'),
+  // PPM services (docs/claims.md "PPM services"): a claim's with the claim; the contract's keeps contracts:read.
+  'GET /api/claims/{claimId}/ppmservices': user('claims:read'),
+  // Denying the claims of ended contracts: claims:write "Open and work claims".
+  'POST /api/contracts/denyClaims': user('claims:write'),
+  // Claim inspections (docs/claims.md "Inspections"): requested and worked by whoever works claims; the
+  // inspection company's users (claims:write) take, reject and report on their own.
+  'POST /api/claims/{claimId}/inspections': user('claims:write'),
+  'PUT /api/claims/{claimId}/inspections': user('claims:write'),
+  'POST /api/claims/{claimId}/inspections/takereject/{claimInspectionId}': user('claims:write'),
+  'POST /api/claims/{claimId}/inspectionfiles/{inspectionId}': user('claims:write'),
+  'GET /api/claims/inspections': user('claims:read'),
+  'GET /api/claims/inspections/{claimInspectionId}': user('claims:read'),
+  'PATCH /api/claims/inspections/syncinspection': user('claims:write'),
+  'PUT /api/claims/inspections/syncpostputinspection': user('claims:write'),
 }
 
 /**

@@ -499,6 +499,11 @@ describe('request, approve, reverse', () => {
     assert.equal(cancel.refundPayee.type, 'DEALER')
     const seen = await inject('GET', `/api/cancels/${cancel.id}`, undefined, dealerUser.headers)
     assert.equal(seen.statusCode, 200, seen.body)
+    // The reply is built from what was written: what is read back. The number, taken last, is the
+    // counter's next one: the request after it takes the one after.
+    assert.deepEqual(json(seen), json(res))
+    const cancelNumber = json<{ cancelNumber: string }>(res).cancelNumber
+    assert.match(cancelNumber, /^CXL-\d{6}-\d{6}$/)
     // Another dealer's contract, its requests and payments: 404 to the dealer-side user, as unknown ones.
     const hidden = await inject(
       'POST',
@@ -509,6 +514,8 @@ describe('request, approve, reverse', () => {
     assert.equal(hidden.statusCode, 404, hidden.body)
     const theirs = await inject('POST', `/api/contracts/${otherDealers.id}/cancelrequests`, BODY)
     assert.equal(theirs.statusCode, 201, theirs.body)
+    const sequence = (n: string) => Number(n.slice(-6))
+    assert.equal(sequence(json<Quote>(theirs).requestNumber!), sequence(cancelNumber) + 1)
     for (const url of [
       `/api/cancelrequests/${json<Quote>(theirs).id}`,
       `/api/cancelrequests/${json<Quote>(theirs).id}/cancelpayments`,

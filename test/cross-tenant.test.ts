@@ -149,6 +149,24 @@ const CLASSIFICATION: Record<string, Classification> = {
   // Claims: tenant B naming A's contract in the body is a 404 like a missing one (test/claims.test.ts).
   'POST /api/claims': CREATE,
   'GET /api/claims': list('claim'),
+  // Denying the claims of ended contracts: the body names the contracts; A's are a 404 like missing ones.
+  'POST /api/contracts/denyClaims': owned,
+  // Claim inspections (docs/claims.md "Inspections"): the work queue lists B's inspections only; the
+  // sync routes name the inspection in the body.
+  'GET /api/claims/inspections': list('claim_inspection'),
+  'PATCH /api/claims/inspections/syncinspection': owned,
+  'PUT /api/claims/inspections/syncpostputinspection': owned,
+}
+
+/** An inspection company's full report (PUT syncpostputinspection), of no inspection yet. */
+const SYNC_REPORT = {
+  status: 'COMPLETED',
+  rejectReasonId: null,
+  note: null,
+  findings: 'B was here',
+  inspectedOdometer: 45100,
+  inspectedOn: '2026-11-20',
+  completedAt: '2026-11-20T18:00:00.000Z',
 }
 
 /** Operations whose body (not path) names A's records: A's ids go into the body instead. */
@@ -160,11 +178,20 @@ const BODY_IDS: Record<string, (a: World, b: World) => unknown> = {
     name: 'B was here',
     paymentMethod: 'CHECK',
   }),
+  'POST /api/contracts/denyClaims': (a) => ({ contractIds: [a.claimable.id] }),
+  'PATCH /api/claims/inspections/syncinspection': (a) => ({ claimInspectionId: a.claimInspection.id, status: 'TAKEN' }),
+  'PUT /api/claims/inspections/syncpostputinspection': (a) => ({
+    ...SYNC_REPORT,
+    claimInspectionId: a.claimInspection.id,
+  }),
 }
 const BODY_MISSING: Record<string, unknown> = {
   'PATCH /api/portalvisibilitygroups': [{ id: 987654321, description: 'B was here' }],
   'POST /api/accountholders/autoexpirerequests': { accountHolderIds: [987654321] },
   'POST /api/disbursementaccounts': { accountHolderId: 987654321, name: 'B was here', paymentMethod: 'CHECK' },
+  'POST /api/contracts/denyClaims': { contractIds: [987654321] },
+  'PATCH /api/claims/inspections/syncinspection': { claimInspectionId: 987654321, status: 'TAKEN' },
+  'PUT /api/claims/inspections/syncpostputinspection': { ...SYNC_REPORT, claimInspectionId: 987654321 },
 }
 
 /** v2 routes whose `{identifier}` is a rating catalogue id or code, not a contract's. */

@@ -18,9 +18,13 @@ export const DEMO = {
     accord: '1HGCV1F37LA012345',
     /** A 2019 Toyota Camry. */
     camry: '4T1B11HK8KU123456',
+    /** A 2025 Honda Accord: young enough for the demo PPM plan (PPM-NEW: 3 years, 36,000 miles at most). */
+    newAccord: '1HGCV1F35SA000001',
   },
   /** The README's example vehicle as rate-quote query parameters: a used 2020 Accord, 42,150 miles. */
   accordQuery: 'vin=1HGCV1F37LA012345&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01',
+  /** The new 2025 Accord as rate-quote query parameters (12 miles): what a PPM sale quotes. */
+  newAccordQuery: 'vin=1HGCV1F35SA000001&vehicleCondition=NEW&odometer=12',
   /** The demo rate book, in force from `effectiveDate`. */
   rateBook: demoRateBook,
 } as const
@@ -61,9 +65,9 @@ export type DemoSale = {
   saleDate: string
   /** The selling dealer; default DEMO.dealerNumber. */
   dealerNumber?: string
-  /** The product quoted; default VSC. */
-  productType?: 'VSC' | 'GAP' | 'TIRE_WHEEL'
-  /** The plan sold, on its first term and first deductible; default PLAT-USED, the demo VSC plan for a used Accord. */
+  /** The product quoted; default VSC. PPM sells the new 2025 Accord at 12 miles (the used Accord is too old for it). */
+  productType?: 'VSC' | 'GAP' | 'TIRE_WHEEL' | 'PPM'
+  /** The plan sold, on its first term and first deductible; default PLAT-USED, the demo VSC plan for a used Accord (PPM-NEW for PPM). */
   planCode?: string
   /** Codes of options of that deductible to add (such as ROADSIDE); none by default. */
   optionCodes?: readonly string[]
@@ -90,10 +94,14 @@ export async function sellDemoContract<
   C extends { id: number } = { id: number; contractNumber: string; status: string },
 >(t: TestApp, tenant: TestTenant, sale: DemoSale): Promise<C> {
   const productType = sale.productType ?? 'VSC'
-  const planCode = sale.planCode ?? 'PLAT-USED'
+  const planCode = sale.planCode ?? (productType === 'PPM' ? 'PPM-NEW' : 'PLAT-USED')
+  const vehicle =
+    productType === 'PPM'
+      ? { query: DEMO.newAccordQuery, vin: DEMO.vins.newAccord, odometer: 12 }
+      : { query: DEMO.accordQuery, vin: DEMO.vins.accord, odometer: 42150 }
   const q = await t.app.inject({
     method: 'GET',
-    url: `/api/Rates/rateQuote/${sale.dealerNumber ?? DEMO.dealerNumber}?${DEMO.accordQuery}&saleDate=${sale.saleDate}&productTypes=${productType}${sale.quoteQuery ? `&${sale.quoteQuery}` : ''}`,
+    url: `/api/Rates/rateQuote/${sale.dealerNumber ?? DEMO.dealerNumber}?${vehicle.query}&saleDate=${sale.saleDate}&productTypes=${productType}${sale.quoteQuery ? `&${sale.quoteQuery}` : ''}`,
     headers: tenant.headers,
   })
   assert.equal(q.statusCode, 200, q.body)
@@ -117,8 +125,8 @@ export async function sellDemoContract<
       retailPrice: deductible.rate.suggestedRetail,
       saleDate: sale.saleDate,
       ...(sale.effectiveDate === undefined ? {} : { effectiveDate: sale.effectiveDate }),
-      saleOdometer: 42150,
-      vehicle: { vin: DEMO.vins.accord },
+      saleOdometer: vehicle.odometer,
+      vehicle: { vin: vehicle.vin },
       customer: sale.customer ?? { firstName: 'Sam', lastName: 'Buyer', emailAddress: 'sam@example.com' },
       customFields: productType === 'VSC' ? { financeManagerCode: 'FM7' } : {},
       ...sale.deal,

@@ -391,6 +391,29 @@ describe('the database refuses unbalanced entries at commit', () => {
     })
     assert.equal((await ledger().entry(s.tenantId, id))?.totalDebit, 10)
   })
+
+  test('lines added to an entry already posted: taken when they balance within their statement (migration 0025)', async () => {
+    const s = await setUp()
+    const a = await accountIds(s)
+    const [posted] = await ledger().entriesForSource(s.tenantId, { type: 'CONTRACT', id: 799 })
+    const entryId = posted!.entryId
+    // Two statements that would balance together by commit: the first is refused at once.
+    await assert.rejects(
+      t.db.transaction(s.tenantId, async (tx) => {
+        await line(s.tenantId, entryId, 6, a.receivable, '5.00', '0').execute(tx)
+        await line(s.tenantId, entryId, 7, a.payable, '0', '5.00').execute(tx)
+      }),
+      unbalanced,
+    )
+    assert.deepEqual(await ledger().entry(s.tenantId, entryId), posted)
+    await t.db.transaction(s.tenantId, (tx) =>
+      sql`insert into journal_line (tenant_id, entry_id, line_no, account_id, debit, credit)
+          values (${s.tenantId}, ${entryId}, 6, ${a.receivable}, 5.00, 0), (${s.tenantId}, ${entryId}, 7, ${a.payable}, 0, 5.00)`.execute(
+        tx,
+      ),
+    )
+    assert.equal((await ledger().entry(s.tenantId, entryId))?.totalDebit, posted!.totalDebit + 5)
+  })
 })
 
 describe('reversal', () => {

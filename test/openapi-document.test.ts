@@ -43,6 +43,8 @@ export const OPERATION_VERBS: ReadonlySet<string> = new Set([
   'reverse',
   // Earnings (docs/earnings.md): posting what is due for one contract.
   'sync',
+  // Claims (docs/claims.md "Denying the claims of ended contracts"): denying the claims of ended contracts.
+  'deny',
 ])
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])

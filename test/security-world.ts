@@ -67,6 +67,10 @@ export type World = {
   /** A note and a document of that claim (docs/claims.md "Notes and documents"). */
   claimNoteId: number
   claimDocumentId: number
+  /** An inspection reason and a reject-inspection reason (claim lookups), and a REQUESTED inspection of a claim of its own (docs/claims.md "Inspections"). */
+  inspectionReasonId: number
+  rejectInspectionReasonId: number
+  claimInspection: { claimId: number; id: number }
   rateBookVersion: number
   quoteId: string
   finalized: { id: number; contractNumber: string; documentId: number; fileId: number }
@@ -160,13 +164,15 @@ export async function freshDeal(
   w: World,
   dealerNumber = w.dealerNumber,
   saleDate = SALE_DATE,
+  /** The vehicle's purchase price, quoted and sold (the claimable contract's limit of liability). */
+  purchasePrice?: number,
 ): Promise<Json> {
   const vin = accordVin(serial++)
   const q = await ok<QuoteReply>(
     t,
     w.admin,
     'GET',
-    `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${saleDate}&productTypes=VSC`,
+    `/api/Rates/rateQuote/${dealerNumber}?vin=${vin}&vehicleCondition=USED&odometer=42150&inServiceDate=2020-05-01&saleDate=${saleDate}&productTypes=VSC${purchasePrice === undefined ? '' : `&vehiclePurchasePrice=${purchasePrice}`}`,
   )
   const plan = q.products
     .find((p) => p.productCode === 'VSC')!
@@ -179,7 +185,7 @@ export async function freshDeal(
     retailPrice: rate.suggestedRetail,
     saleDate,
     saleOdometer: 42150,
-    vehicle: { vin, condition: 'USED' },
+    vehicle: { vin, condition: 'USED', ...(purchasePrice === undefined ? {} : { purchasePrice }) },
     customer: {
       firstName: 'Sam',
       lastName: `Buyer${w.tag}`,
@@ -387,6 +393,9 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     claimId: 0,
     claimNoteId: 0,
     claimDocumentId: 0,
+    inspectionReasonId: await firstId('/api/inspectionreasons'),
+    rejectInspectionReasonId: await firstId('/api/rejectinspectionreasons'),
+    claimInspection: { claimId: 0, id: 0 },
     rateBookVersion: versions[0]!.version,
     quoteId: '',
     finalized: { id: 0, contractNumber: '', documentId: 0, fileId: 0 },
@@ -447,7 +456,7 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     admin,
     'POST',
     '/api/contracts',
-    await freshDeal(t, world, world.dealerNumber, CLAIM_SALE_DATE),
+    await freshDeal(t, world, world.dealerNumber, CLAIM_SALE_DATE, 21500),
   )
   await ok(t, admin, 'POST', `/api/contracts/${claimable.id}/finalize`, {})
   world.claimable = { id: claimable.id, contractNumber: claimable.contractNumber }
@@ -465,6 +474,7 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
       'text/plain',
     )
   ).documentId
+  world.claimInspection = await freshInspection(t, world)
   return world
 }
 
@@ -478,6 +488,52 @@ export function claimBody(w: World): Json {
     repairFacilityId: w.repairFacilityId,
     repairOrderNumber: `RO-${w.tag}`,
     taxRate: 0.0825,
+  }
+}
+
+/**
+ * A new claim on the world's claimable contract, a one-day rental authorized (40.00) and its payment
+ * requested (docs/claims.md "Payment requests and payments"): the claim's and the request's ids.
+ */
+export async function freshPaymentRequest(t: TestApp, w: World): Promise<{ claimId: number; id: number }> {
+  const claimId = (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id
+  await ok(
+    t,
+    w.admin,
+    'PATCH',
+    `/api/claims/${claimId}`,
+    { status: 'AUTHORIZED', benefits: [{ type: 'RENTAL', status: 'AUTHORIZED', days: 1, dailyRate: 40 }] },
+    'application/merge-patch+json',
+  )
+  const request = await ok<{ id: number }>(t, w.admin, 'POST', `/api/claims/${claimId}/paymentrequests`, {
+    invoiceNumber: `INV-${w.tag}`,
+    invoiceDate: '2026-11-15',
+    invoicedTotal: 40,
+  })
+  return { claimId, id: request.id }
+}
+
+/** A new claim on the world's claimable contract with a REQUESTED inspection of the world's inspection company. */
+export async function freshInspection(t: TestApp, w: World): Promise<{ claimId: number; id: number }> {
+  const claimId = (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id
+  const inspection = await ok<{ inspectionId: number }>(t, w.admin, 'POST', `/api/claims/${claimId}/inspections`, {
+    inspectionCompanyId: w.inspectionCompanyId,
+    reasonId: w.inspectionReasonId,
+  })
+  return { claimId, id: inspection.inspectionId }
+}
+
+/** The adjuster's PUT of a claim's inspection: completed with its results. */
+export function inspectionCompletion(w: World): Json {
+  return {
+    inspectionCompanyId: w.inspectionCompanyId,
+    reasonId: w.inspectionReasonId,
+    note: null,
+    status: 'COMPLETED',
+    findings: `findings ${uniq()}`,
+    inspectedOdometer: 45100,
+    inspectedOn: '2026-11-20',
+    completedAt: '2026-11-20T18:00:00.000Z',
   }
 }
 
@@ -499,6 +555,30 @@ export async function freshCancelRequest(t: TestApp, w: World): Promise<{ id: nu
 export async function freshCancel(t: TestApp, w: World): Promise<number> {
   const c = await freshFinalized(t, w)
   return (await ok<{ id: number }>(t, w.admin, 'POST', `/api/contracts/${c.id}/cancels`, CANCEL_BODY)).id
+}
+
+/**
+ * A new claimable contract with a claim (a loss on 2026-11-15), then cancelled as of 2026-11-10 with
+ * its open claim included: POST /api/contracts/denyClaims denies that claim (docs/claims.md "Denying
+ * the claims of ended contracts"). The contract's id.
+ */
+export async function freshEndedContract(t: TestApp, w: World): Promise<number> {
+  const c = await ok<{ id: number }>(
+    t,
+    w.admin,
+    'POST',
+    '/api/contracts',
+    await freshDeal(t, w, w.dealerNumber, CLAIM_SALE_DATE),
+  )
+  await ok(t, w.admin, 'POST', `/api/contracts/${c.id}/finalize`, {})
+  await ok(t, w.admin, 'POST', '/api/claims', { ...claimBody(w), contractId: c.id })
+  await ok(t, w.admin, 'POST', `/api/contracts/${c.id}/cancels`, {
+    cancelDate: '2026-11-10',
+    cancelOdometer: 44000,
+    cancelReasonCode: 'CUSTOMER_REQUEST',
+    includeOpenClaims: true,
+  })
+  return c.id
 }
 
 /**
@@ -1033,6 +1113,45 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'POST /api/claims': (_t, w) => ({ params: {}, payload: claimBody(w) }),
   'GET /api/claims': (_t, w) => ({ params: {}, query: `contractId=${w.claimable.id}` }),
   'GET /api/claims/{claimId}': (_t, w) => ({ params: { claimId: w.claimId } }),
+  // Benefits, payment requests and payments (docs/claims.md "Deciding a claim", "Payment requests and payments").
+  'GET /api/claims/{claimId}/claimbenefits': (_t, w) => ({ params: { claimId: w.claimId } }),
+  // The adjuster's edit lock (docs/claims.md "Deciding a claim"): each on a fresh claim.
+  'GET /api/claims/{claimId}/lock': (_t, w) => ({ params: { claimId: w.claimId } }),
+  'POST /api/claims/{claimId}/lock': async (t, w) => ({
+    params: { claimId: (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id },
+  }),
+  'DELETE /api/claims/{claimId}/lock': async (t, w) => ({
+    params: { claimId: (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id },
+  }),
+  'POST /api/claims/{claimId}/paymentrequests': async (t, w) => {
+    const claimId = (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id
+    await ok(
+      t,
+      w.admin,
+      'PATCH',
+      `/api/claims/${claimId}`,
+      { status: 'AUTHORIZED', benefits: [{ type: 'TOWING', status: 'AUTHORIZED', amount: 60 }] },
+      'application/merge-patch+json',
+    )
+    return {
+      params: { claimId },
+      payload: { invoiceNumber: `INV-${w.tag}`, invoiceDate: '2026-11-15', invoicedTotal: 60 },
+    }
+  },
+  'POST /api/claims/{claimId}/paymentrequests/{paymentRequestId}/payments': async (t, w) => {
+    const request = await freshPaymentRequest(t, w)
+    return {
+      params: { claimId: request.claimId, paymentRequestId: request.id },
+      payload: { method: 'CHECK', amount: 40, paidAt: '2026-11-15', reference: `CHK ${w.tag}` },
+    }
+  },
+  // PPM services (docs/claims.md "PPM services"): the claimable contract is a VSC, so its claim's list is [].
+  'GET /api/claims/{claimId}/ppmservices': (_t, w) => ({ params: { claimId: w.claimId } }),
+  // Denying the claims of ended contracts: a fresh cancelled contract with a claim to deny.
+  'POST /api/contracts/denyClaims': async (t, w) => ({
+    params: {},
+    payload: { contractIds: [await freshEndedContract(t, w)] },
+  }),
   'PUT /api/claims/{claimId}': (_t, w) => ({
     params: { claimId: w.claimId },
     payload: { repairOrderNumber: `RO-${uniq()}`, taxRate: 0.0825, contact: null, jobs: [] },
@@ -1058,6 +1177,45 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/claims/{claimId}/documents/{claimDocumentId}': (_t, w) => ({
     params: { claimId: w.claimId, claimDocumentId: w.claimDocumentId },
   }),
+  // Claim inspections (docs/claims.md "Inspections"): each change on a fresh claim and inspection.
+  'POST /api/claims/{claimId}/inspections': async (t, w) => ({
+    params: { claimId: (await ok<{ id: number }>(t, w.admin, 'POST', '/api/claims', claimBody(w))).id },
+    payload: { inspectionCompanyId: w.inspectionCompanyId, reasonId: w.inspectionReasonId, note: 'Verify.' },
+  }),
+  'PUT /api/claims/{claimId}/inspections': async (t, w) => ({
+    params: { claimId: (await freshInspection(t, w)).claimId },
+    payload: inspectionCompletion(w),
+  }),
+  'POST /api/claims/{claimId}/inspections/takereject/{claimInspectionId}': async (t, w) => {
+    const fresh = await freshInspection(t, w)
+    return { params: { claimId: fresh.claimId, claimInspectionId: fresh.id }, payload: { action: 'TAKE' } }
+  },
+  'POST /api/claims/{claimId}/inspectionfiles/{inspectionId}': (_t, w) => ({
+    params: { claimId: w.claimInspection.claimId, inspectionId: w.claimInspection.id },
+    query: 'fileName=photo.txt',
+    payload: `photo ${uniq()}`,
+    contentType: 'text/plain',
+  }),
+  'GET /api/claims/inspections': (_t, w) => ({ params: {}, query: `claimId=${w.claimInspection.claimId}` }),
+  'GET /api/claims/inspections/{claimInspectionId}': (_t, w) => ({
+    params: { claimInspectionId: w.claimInspection.id },
+  }),
+  'PATCH /api/claims/inspections/syncinspection': async (t, w) => ({
+    params: {},
+    payload: { claimInspectionId: (await freshInspection(t, w)).id, status: 'TAKEN' },
+  }),
+  'PUT /api/claims/inspections/syncpostputinspection': async (t, w) => {
+    const { inspectionCompanyId: _c, reasonId: _r, status: _s, ...results } = inspectionCompletion(w)
+    return {
+      params: {},
+      payload: {
+        claimInspectionId: (await freshInspection(t, w)).id,
+        status: 'COMPLETED',
+        rejectReasonId: null,
+        ...results,
+      },
+    }
+  },
 }
 
 /** The operations of the app's OpenAPI document, as "METHOD path". */

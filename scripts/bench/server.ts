@@ -1,8 +1,8 @@
 // The service under measurement, in its own process so the load generator never shares its event
 // loop. Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR or a fresh
 // temporary directory), seeds a benchmark tenant, builds the production app with a system clock,
-// adds the ceiling routes, /bench/cpu, /bench/memory and /bench/clone-contracts (they exist only
-// here), listens on 127.0.0.1, and prints one line:
+// adds the ceiling routes, /bench/cpu, /bench/memory, /bench/clone-contracts and /bench/seed-claims
+// (they exist only here), listens on 127.0.0.1, and prints one line:
 //   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
 // SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
 //
@@ -25,6 +25,7 @@ import { createInvalidationBus } from '../../src/platform/cache.ts'
 import { systemClock } from '../../src/platform/clock.ts'
 import { openConfiguredDatabase } from '../../src/platform/db/open.ts'
 import { loadSecretBox } from '../../src/platform/secrets.ts'
+import { seedClaims, type SeedClaimsOptions } from './claim-seed.ts'
 import { cloneContracts, type CloneOptions } from './contract-seed.ts'
 import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
@@ -172,6 +173,10 @@ async function main(): Promise<void> {
   // Copies of finalized template contracts, made in bulk by SQL (scripts/bench/contract-seed.ts).
   app.post('/bench/clone-contracts', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
     cloneContracts(db, tenantId, req.body as CloneOptions),
+  )
+  // Claims copied in bulk from a template claim onto contracts copied in bulk (scripts/bench/claim-seed.ts).
+  app.post('/bench/seed-claims', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
+    seedClaims(db, tenantId, req.body as SeedClaimsOptions),
   )
   quoteCeiling = Buffer.from(await sampleQuote(app, seeded, rating.dealerNumbers[0]!))
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })

@@ -174,29 +174,108 @@ export async function countCancels(db: Executor, tenantId: number, contractId: n
   return Number(row.n)
 }
 
+/**
+ * The number of a cancel inserted before its number is taken (finishCancel sets it in the same
+ * transaction, so no other transaction ever sees it): not a number any format makes (a format's
+ * literal characters are letters, digits, -, _, / and .).
+ */
+export const UNNUMBERED = '~'
+
 /** Inserts the cancel; a second processed cancel of the contract fails on the partial unique index (23505). */
-export async function insertCancel(tx: Transaction<DB>, tenantId: number, values: CancelInsert): Promise<number> {
-  const row = await tx
+export async function insertCancel(tx: Transaction<DB>, tenantId: number, values: CancelInsert): Promise<CancelRow> {
+  return tx
     .insertInto('cancel')
     .values({ ...values, tenant_id: tenantId })
-    .returning('id')
+    .returningAll()
     .executeTakeFirstOrThrow()
-  return Number(row.id)
 }
 
-/** Records the cancel's CONTRACT_CANCELLED entry. */
-export async function setCancelEntry(
+/** A payment as finishCancel wrote it, in id order (the columns a reply shows, as the read gives them). */
+export type FinishedPayment = Pick<
+  CancelPaymentRow,
+  'id' | 'cancel_id' | 'contract_id' | 'payee_type' | 'account_holder_id' | 'kind' | 'amount' | 'status' | 'due_date'
+>
+
+/** A number to take from the tenant's counter: prefix, the sequence zero-padded to width (longer in full), suffix. */
+export type NumberParts = { prefix: string; width: number; suffix: string }
+
+/**
+ * The last statement of a processed cancel: its number (`given`, a request's; or the tenant's next,
+ * from cancel_number_counter, whose row lock the transaction then holds only until its commit), its
+ * CONTRACT_CANCELLED entry, its audit record and its outbox event, both of which name the number
+ * (`after.cancelNumber`, `cancelNumber`: null in what is passed, set here). The rows are those
+ * writeAudit and appendEvent write (platform/audit.ts, platform/events/outbox.ts), written here so
+ * that the number costs no statement of its own. Replies the number.
+ */
+export async function finishCancel(
   tx: Transaction<DB>,
   tenantId: number,
-  id: number,
-  entryId: number,
-): Promise<void> {
-  await tx
-    .updateTable('cancel')
-    .set({ journal_entry_id: entryId })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .execute()
+  input: {
+    cancelId: number
+    journalEntryId: number
+    number: { given: string } | NumberParts
+    audit: {
+      occurredAt: Date
+      actorUserId: number | null
+      actorApiKeyId: number | null
+      actorLabel: string
+      requestId: string
+      action: string
+      entityType: string
+      entityId: string
+      changes: { after: Record<string, unknown> }
+    }
+    event: { type: string; createdAt: Date; payload: Record<string, unknown> }
+    payments: readonly CancelPaymentInsert[]
+  },
+): Promise<{ number: string; payments: FinishedPayment[] }> {
+  const { audit, event } = input
+  const p = input.payments.map((v) => ({ ...v, tenant_id: tenantId }))
+  const column = <K extends keyof (typeof p)[number]>(k: K) => p.map((v) => v[k] ?? null)
+  // A data-modifying statement runs only at the top of a WITH: the counter's update is its own CTE.
+  const taken =
+    'given' in input.number
+      ? sql`num as (select ${input.number.given}::text as v),`
+      : sql`counter as (
+          insert into cancel_number_counter (tenant_id, last_value) values (${tenantId}, 1)
+          on conflict (tenant_id) do update set last_value = cancel_number_counter.last_value + 1
+          returning last_value),
+        num as (
+          select ${input.number.prefix}::text || lpad(last_value::text, greatest(${input.number.width}::int, length(last_value::text)), '0') || ${input.number.suffix}::text as v
+            from counter),`
+  const { rows } = await sql<{ cancel_number: string; payments: FinishedPayment[] | null }>`
+    with ${taken}
+    done as (
+      update cancel set cancel_number = num.v, journal_entry_id = ${input.journalEntryId}
+        from num where cancel.tenant_id = ${tenantId} and cancel.id = ${input.cancelId}
+        returning cancel.cancel_number),
+    audited as (
+      insert into audit_log
+        (tenant_id, occurred_at, actor_user_id, actor_api_key_id, actor_label, request_id, action, entity_type, entity_id, changes)
+      select ${tenantId}::bigint, ${audit.occurredAt}::timestamptz, ${audit.actorUserId}::bigint, ${audit.actorApiKeyId}::bigint,
+             ${audit.actorLabel}::text, ${audit.requestId}::text, ${audit.action}::text, ${audit.entityType}::text,
+             ${audit.entityId}::text, jsonb_set(${JSON.stringify(audit.changes)}::jsonb, '{after,cancelNumber}', to_jsonb(done.cancel_number))
+        from done),
+    announced as (
+      insert into event_outbox (tenant_id, type, payload, created_at)
+      select ${tenantId}::bigint, ${event.type}::text, jsonb_set(${JSON.stringify(event.payload)}::jsonb, '{cancelNumber}', to_jsonb(done.cancel_number)),
+             ${event.createdAt}::timestamptz
+        from done),
+    paid as (
+      insert into cancel_payment
+        (tenant_id, cancel_id, contract_id, payee_type, account_holder_id, kind, amount, status, due_date, created_at, updated_at)
+      select * from unnest(${column('tenant_id')}::bigint[], ${column('cancel_id')}::bigint[], ${column('contract_id')}::bigint[],
+                           ${column('payee_type')}::text[], ${column('account_holder_id')}::bigint[], ${column('kind')}::text[],
+                           ${column('amount')}::numeric[], ${column('status')}::text[], ${column('due_date')}::date[],
+                           ${column('created_at')}::timestamptz[], ${column('updated_at')}::timestamptz[])
+      returning id, cancel_id, contract_id, payee_type, account_holder_id, kind, amount::text as amount, status,
+                due_date::text as due_date)
+    select done.cancel_number, (select jsonb_agg(to_jsonb(paid) order by paid.id) from paid) as payments from done`.execute(
+    tx,
+  )
+  const found = rows[0]
+  if (found === undefined) throw new Error(`cancel ${input.cancelId} not found to finish`)
+  return { number: found.cancel_number, payments: found.payments ?? [] }
 }
 
 export async function markCancelReversed(
@@ -221,18 +300,6 @@ export async function contractNumberOf(db: Executor, tenantId: number, contractI
 }
 
 // ---- payments ----------------------------------------------------------------------------------
-
-export async function insertPayments(
-  tx: Transaction<DB>,
-  tenantId: number,
-  values: readonly CancelPaymentInsert[],
-): Promise<void> {
-  if (values.length === 0) return
-  await tx
-    .insertInto('cancel_payment')
-    .values(values.map((v) => ({ ...v, tenant_id: tenantId })))
-    .execute()
-}
 
 /** A cancel's payments in id order. */
 export async function paymentsOfCancel(db: Executor, tenantId: number, cancelId: number): Promise<CancelPaymentRow[]> {

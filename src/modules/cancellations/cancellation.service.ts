@@ -135,6 +135,28 @@ type PaymentPreview = {
 
 const ADMIN_STAFF = (ctx: AuthenticatedContext) => ctx.principal.visibleAccountHolderIds === null
 
+/** The one sequence placeholder of a number format (settings.rules.ts contractNumberFormatProblem). */
+const SEQUENCE_PLACEHOLDER = /\{sequence(?::(\d{1,2}))?\}/
+
+/** What a contract record of a quote is made of, from the contract as the servicing port locked it. */
+function recordOf(locked: ServicedContract): ContractRecord {
+  return {
+    id: locked.id,
+    contract_number: locked.contractNumber,
+    // The status the event is judged from: ACTIVE for a finalized contract in effect.
+    status: locked.status,
+    dealer_id: locked.dealerId,
+    customer_id: locked.customerId,
+    sale_date: locked.saleDate,
+    effective_date: locked.effectiveDate,
+    expiration_date: locked.expirationDate,
+    sale_odometer: locked.saleOdometer,
+    expiration_odometer: locked.expirationOdometer,
+    coverage: locked.coverage,
+    pricing: locked.pricing,
+  }
+}
+
 export function createCancellationService(deps: CancellationsDeps) {
   const { db, clock, settings, contracts, servicing, ledger } = deps
   const claims = deps.claims ?? noClaims
@@ -162,7 +184,12 @@ export function createCancellationService(deps: CancellationsDeps) {
   }
 
   /** Validates the body and computes the quote; every problem of the input listed at once (422). */
-  async function compute(ctx: AuthenticatedContext, contract: ContractRecord, body: CancelBody): Promise<Computed> {
+  async function compute(
+    ctx: AuthenticatedContext,
+    contract: ContractRecord,
+    body: CancelBody,
+    locked?: ContractTerms,
+  ): Promise<Computed> {
     const errors: FieldError[] = []
     const today = await contracts.today(ctx.tenantId)
     const cancelDate = typeof body.cancelDate === 'string' ? body.cancelDate : ''
@@ -176,7 +203,9 @@ export function createCancellationService(deps: CancellationsDeps) {
       })
     assertCancellable(contract, isIsoDate(cancelDate) ? cancelDate : null)
 
-    const terms = await contracts.termsOf(ctx.tenantId, contract)
+    // Under a cancel's lock, the terms the servicing port holds (written back for a contract sold
+    // before snapshots); for a quote, as stored, or resolved unwritten.
+    const terms = locked ?? (await contracts.termsOf(ctx.tenantId, contract))
     const requestedBy: CancelRequester = body.requestedBy ?? (ADMIN_STAFF(ctx) ? 'ADMIN' : 'DEALER')
     const reasonCode = body.cancelReasonCode?.trim().toUpperCase()
     const reasonField = body.cancelReasonId != null ? 'cancelReasonId' : 'cancelReasonCode'
@@ -419,6 +448,25 @@ export function createCancellationService(deps: CancellationsDeps) {
     return { ...calculationView(c), payments: await paymentsPreview(tenantId, c) }
   }
 
+  /** The reply of a quote (status QUOTED, nothing stored). */
+  async function quoteView(ctx: AuthenticatedContext, contract: ContractRecord, body: CancelBody, c: Computed) {
+    return {
+      id: null,
+      requestNumber: null,
+      contractId: contract.id,
+      contractNumber: contract.contract_number,
+      status: 'QUOTED' as const,
+      cancelDate: c.body.cancelDate,
+      cancelOdometer: body.cancelOdometer ?? null,
+      ...(await stored(ctx.tenantId, c)),
+      requestedBy: c.requestedBy,
+      missingDocuments: c.missingDocuments,
+      requestedAt: null,
+      processedAt: null,
+      messages: [] as string[],
+    }
+  }
+
   // ---- numbers --------------------------------------------------------------------------------
 
   async function nextNumber(tx: Transaction<DB>, tenantId: number): Promise<string> {
@@ -429,6 +477,24 @@ export function createCancellationService(deps: CancellationsDeps) {
       sequence,
       date: await contracts.today(tenantId),
     })
+  }
+
+  /**
+   * A new number as the parts the last statement of a direct cancel assembles around the counter's
+   * next value (repo.finishCancel): what the format makes of everything but its one {sequence}
+   * placeholder (settings guarantee exactly one), and the sequence's width. The same number as
+   * formatContractNumber's: a sequence longer than its width is written in full.
+   */
+  async function numberParts(tenantId: number): Promise<repo.NumberParts> {
+    const format = String(await settings.get(tenantId, 'cancelNumberFormat'))
+    const parts = { formPrefix: 'CXL', sequence: 0, date: await contracts.today(tenantId) }
+    const m = SEQUENCE_PLACEHOLDER.exec(format)
+    if (!m) throw new Error(`cancelNumberFormat ${JSON.stringify(format)} has no {sequence} placeholder`)
+    return {
+      prefix: formatContractNumber(format.slice(0, m.index), parts),
+      width: Number(m[1] ?? 0),
+      suffix: formatContractNumber(format.slice(m.index + m[0].length), parts),
+    }
   }
 
   // ---- views ----------------------------------------------------------------------------------
@@ -556,21 +622,26 @@ export function createCancellationService(deps: CancellationsDeps) {
   // ---- processing -----------------------------------------------------------------------------
 
   /**
-   * The contract locked for CANCEL. The second of two cancels at once waits here, then finds the
-   * contract CANCELLED: the state machine's refusal is named as this module's rule.
+   * The contract locked for CANCEL (404 for one the caller cannot see: the lock's visibility filter
+   * locks nothing else). The second of two cancels at once waits here, then finds the contract
+   * CANCELLED: the state machine's refusal is named as this module's rule. `statusFirst` (a direct
+   * cancel): a contract whose status allows no cancel is refused as such (409) even when another
+   * user holds its edit lock, as a look at it before locking would have.
    */
   async function lockForCancel(
     tx: Transaction<DB>,
     ctx: AuthenticatedContext,
     contractId: number,
     cancelDate: string | null | undefined,
+    statusFirst = false,
   ) {
     try {
       return await servicing.lockForEvent(tx, ctx, contractId, 'CANCEL', {
         effectiveDate: cancelDate && isIsoDate(cancelDate) ? cancelDate : undefined,
       })
     } catch (e) {
-      if ((e as { code?: string }).code === 'contract_state_conflict') {
+      const code = (e as { code?: string }).code
+      if (code === 'contract_state_conflict' || (statusFirst && code === 'contract_locked')) {
         const now = await contracts.readRow(ctx, contractId)
         if (now.status === 'CANCELLED')
           throw cancellationErrors.create(
@@ -604,39 +675,42 @@ export function createCancellationService(deps: CancellationsDeps) {
   }
 
   /**
-   * Processes a cancel in the caller's transaction: the contract locked for CANCEL, the quote
-   * recomputed, the sale postings settled, the entry posted, the contract CANCELLED, the cancel and
-   * its payments written. Two at once: the second waits on the row lock, then finds the contract
-   * CANCELLED (409); the partial unique index is the last guard.
+   * Processes a cancel in the caller's transaction: the contract locked for CANCEL (once: the
+   * servicing port's handle serves every later step), the quote recomputed, the sale postings
+   * settled, the entry posted, the contract CANCELLED, the cancel and its payments written. Two at
+   * once: the second waits on the row lock, then finds the contract CANCELLED (409); the partial
+   * unique index is the last guard. A direct cancel takes its number from the tenant's counter in the
+   * last statement before the commit (finishCancel), so that concurrent cancels of other contracts
+   * wait on the counter's row lock for one statement and the commit, not for the whole cancel; the
+   * numbers stay gapless (a rolled-back cancel returns its number with the counter's update).
+   * The reply is built from what was written.
    */
   async function processIn(
     tx: Transaction<DB>,
     ctx: AuthenticatedContext,
-    contractId: number,
+    contract: { locked: ServicedContract } | { id: number },
     body: CancelBody,
     request: { id: number; number: string } | null,
   ) {
     const now = clock.now()
-    const before = await contracts.readRow(ctx, contractId)
-    if (before.status === 'CANCELLED')
-      throw cancellationErrors.create(
-        'contract_already_cancelled',
-        `contract ${before.contract_number} is already cancelled`,
-      )
-    assertCancellable(before, null)
-    const locked = await lockForCancel(tx, ctx, contractId, body.cancelDate)
-    const row = await contracts.readRow(ctx, locked.id)
+    const locked =
+      'locked' in contract ? contract.locked : await lockForCancel(tx, ctx, contract.id, body.cancelDate, true)
     // The terms under the lock, written back for a contract sold before snapshots.
-    await servicing.termsOf(tx, ctx, locked.id)
-    const c = await compute(ctx, { ...row, status: locked.status }, body)
-    await servicing.settleSalePostings(tx, ctx, locked.id)
-    const number = request?.number ?? (await nextNumber(tx, ctx.tenantId))
-    const calc = await stored(ctx.tenantId, c)
-    const cancelId = await repo
+    const terms = await servicing.termsOf(tx, ctx, locked)
+    const c = await compute(ctx, recordOf(locked), body, terms)
+    await servicing.settleSalePostings(tx, ctx, locked)
+    const [calc, parts, postingDate] = await Promise.all([
+      stored(ctx.tenantId, c),
+      request ? null : numberParts(ctx.tenantId),
+      ledger.postingDate(ctx.tenantId),
+    ])
+    const inserted = await repo
       .insertCancel(tx, ctx.tenantId, {
         contract_id: locked.id,
         request_id: request?.id ?? null,
-        cancel_number: number,
+        // A direct cancel's number is set by finishCancel, last; until then the row is this
+        // transaction's own.
+        cancel_number: request?.number ?? repo.UNNUMBERED,
         cancel_date: c.body.cancelDate,
         cancel_odometer: body.cancelOdometer ?? null,
         reason_id: c.reason.id,
@@ -657,66 +731,81 @@ export function createCancellationService(deps: CancellationsDeps) {
           )
         throw e
       })
+    const cancelId = Number(inserted.id)
     const entry = await ledger.post(ctx, {
       kind: 'CONTRACT_CANCELLED',
       source: { type: 'CANCELLATION', id: cancelId },
-      effectiveDate: await ledger.postingDate(ctx.tenantId),
-      memo: `cancel ${number} of contract ${locked.contractNumber}`,
+      effectiveDate: postingDate,
+      // The cancel's number may not be taken yet: the source names the cancel.
+      memo: `cancel of contract ${locked.contractNumber}`,
       lines: await cancelLines(ctx.tenantId, c),
     })
-    await repo.setCancelEntry(tx, ctx.tenantId, cancelId, entry.entryId)
-    await servicing.applyTransition(tx, ctx, locked.id, {
+    await servicing.applyTransition(tx, ctx, locked, {
       event: 'CANCEL',
       effectiveDate: c.body.cancelDate,
       source: { type: 'CANCELLATION', id: cancelId },
-      details: { cancelId, cancelNumber: number, netRefund: calc.calculation.netCustomerRefund },
+      details: { cancelId, netRefund: calc.calculation.netCustomerRefund },
     })
-    if (calc.payments.length > 0)
-      await repo.insertPayments(
-        tx,
-        ctx.tenantId,
-        calc.payments.map((p) => ({
-          cancel_id: cancelId,
-          contract_id: locked.id,
-          payee_type: p.payeeType,
-          account_holder_id: p.accountHolderId,
-          kind: p.kind,
-          amount: p.amount.toFixed(2),
-          status: 'PENDING' as const,
-          due_date: p.dueDate,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-    await writeAudit(tx, ctx, now, {
-      action: 'cancel.processed',
-      entityType: 'cancel',
-      entityId: cancelId,
-      changes: {
-        after: {
-          contractId: locked.id,
-          cancelNumber: number,
-          requestId: request?.id ?? null,
-          cancelDate: c.body.cancelDate,
-          journalEntryId: entry.entryId,
-          netRefund: calc.calculation.netCustomerRefund,
+    // Last: the number (a direct cancel's, from the counter), the entry on the cancel, the payments,
+    // the audit record and the event, in one statement.
+    const { number, payments } = await repo.finishCancel(tx, ctx.tenantId, {
+      cancelId,
+      journalEntryId: entry.entryId,
+      number: request ? { given: request.number } : parts!,
+      audit: {
+        occurredAt: now,
+        actorUserId: ctx.principal && ctx.principal.userId > 0 ? ctx.principal.userId : null,
+        actorApiKeyId: ctx.apiKeyId > 0 ? ctx.apiKeyId : null,
+        actorLabel: actorLabel(ctx),
+        requestId: ctx.requestId,
+        action: 'cancel.processed',
+        entityType: 'cancel',
+        entityId: String(cancelId),
+        changes: {
+          after: {
+            contractId: locked.id,
+            cancelNumber: null,
+            requestId: request?.id ?? null,
+            cancelDate: c.body.cancelDate,
+            journalEntryId: entry.entryId,
+            netRefund: calc.calculation.netCustomerRefund,
+          },
         },
       },
-    })
-    await appendEvent(tx, ctx.tenantId, now, {
-      type: 'cancel.processed',
-      payload: {
-        cancelId,
-        cancelNumber: number,
-        contractId: locked.id,
-        contractNumber: locked.contractNumber,
-        requestId: request?.id ?? null,
-        cancelDate: c.body.cancelDate,
-        netRefund: centsToDecimal(c.quote.netCents).toFixed(2),
-        journalEntryId: entry.entryId,
+      event: {
+        type: 'cancel.processed',
+        createdAt: now,
+        payload: {
+          cancelId,
+          cancelNumber: null,
+          contractId: locked.id,
+          contractNumber: locked.contractNumber,
+          requestId: request?.id ?? null,
+          cancelDate: c.body.cancelDate,
+          netRefund: centsToDecimal(c.quote.netCents).toFixed(2),
+          journalEntryId: entry.entryId,
+        },
       },
+      payments: calc.payments.map((p) => ({
+        cancel_id: cancelId,
+        contract_id: locked.id,
+        payee_type: p.payeeType,
+        account_holder_id: p.accountHolderId,
+        kind: p.kind,
+        amount: p.amount.toFixed(2),
+        status: 'PENDING' as const,
+        due_date: p.dueDate,
+        created_at: now,
+        updated_at: now,
+      })),
     })
-    return cancelId
+    const row: CancelRow = {
+      ...inserted,
+      cancel_number: number,
+      journal_entry_id: entry.entryId,
+      calculation: calc as unknown as CancelRow['calculation'],
+    }
+    return cancelView(row, locked.contractNumber, payments.map(paymentView).map(previewOf))
   }
 
   async function cancelReply(tenantId: number, cancelId: number, x?: Executor) {
@@ -778,23 +867,12 @@ export function createCancellationService(deps: CancellationsDeps) {
   return {
     /** POST contracts/{id}/cancelrequests?quoteOnly=true: the quote, nothing written. */
     async quote(ctx: AuthenticatedContext, contractId: number, body: CancelBody) {
-      const contract = await contracts.readRow(ctx, contractId)
-      const c = await compute(ctx, contract, body)
-      return {
-        id: null,
-        requestNumber: null,
-        contractId: contract.id,
-        contractNumber: contract.contract_number,
-        status: 'QUOTED' as const,
-        cancelDate: c.body.cancelDate,
-        cancelOdometer: body.cancelOdometer ?? null,
-        ...(await stored(ctx.tenantId, c)),
-        requestedBy: c.requestedBy,
-        missingDocuments: c.missingDocuments,
-        requestedAt: null,
-        processedAt: null,
-        messages: [] as string[],
-      }
+      // One read unit of work for the contract and its claims: one connection, one transaction.
+      return db.read(ctx.tenantId, async () => {
+        const contract = await contracts.readRow(ctx, contractId)
+        const c = await compute(ctx, contract, body)
+        return quoteView(ctx, contract, body, c)
+      })
     },
 
     /** POST contracts/{id}/cancelrequests: a stored request (REQUESTED, or PENDING_DOCUMENTS). */
@@ -896,7 +974,7 @@ export function createCancellationService(deps: CancellationsDeps) {
         const now = clock.now()
         // APPROVE locks the contract first (the order of every cancel), then the request.
         const body = bodyOfRequest(seen)
-        if (action === 'APPROVE') await lockForCancel(tx, ctx, seen.contract_id, seen.cancel_date)
+        const locked = action === 'APPROVE' ? await lockForCancel(tx, ctx, seen.contract_id, seen.cancel_date) : null
         const row = await repo.lockRequest(tx, ctx.tenantId, seen.id)
         if (!(allowed[row.status] ?? []).includes(action))
           throw cancellationErrors.create(
@@ -925,7 +1003,7 @@ export function createCancellationService(deps: CancellationsDeps) {
         else if (action === 'WITHDRAW') next = 'WITHDRAWN'
         else next = 'PROCESSED'
         if (action === 'APPROVE')
-          await processIn(tx, ctx, row.contract_id, body, { id: row.id, number: row.request_number })
+          await processIn(tx, ctx, { locked: locked! }, body, { id: row.id, number: row.request_number })
         await repo.updateRequest(tx, ctx.tenantId, row.id, {
           status: next,
           documents: JSON.stringify(documents),
@@ -948,10 +1026,7 @@ export function createCancellationService(deps: CancellationsDeps) {
     /** POST contracts/{id}/cancels: staff process a cancel directly. */
     async process(ctx: AuthenticatedContext, contractId: number, body: CancelBody) {
       requestNotes(body)
-      // Visible first: a contract the caller cannot see is a 404 before anything is locked.
-      await contracts.readRow(ctx, contractId)
-      const cancelId = await db.transaction(ctx.tenantId, (tx) => processIn(tx, ctx, contractId, body, null))
-      return cancelReply(ctx.tenantId, cancelId)
+      return db.transaction(ctx.tenantId, (tx) => processIn(tx, ctx, { id: contractId }, body, null))
     },
 
     async getCancel(ctx: AuthenticatedContext, id: number) {
@@ -979,7 +1054,7 @@ export function createCancellationService(deps: CancellationsDeps) {
       await db.transaction(ctx.tenantId, async (tx) => {
         const now = clock.now()
         const today = await contracts.today(ctx.tenantId)
-        await servicing
+        const locked = await servicing
           .lockForEvent(tx, ctx, seen.contract_id, 'REINSTATE', { effectiveDate: today })
           .catch((e: unknown) => {
             if ((e as { code?: string }).code === 'contract_state_conflict')
@@ -1020,7 +1095,7 @@ export function createCancellationService(deps: CancellationsDeps) {
             })),
           ),
         })
-        await servicing.applyTransition(tx, ctx, row.contract_id, {
+        await servicing.applyTransition(tx, ctx, locked, {
           event: 'REINSTATE',
           effectiveDate: today,
           source: { type: 'CANCELLATION', id: row.id },

@@ -121,16 +121,52 @@ export type ClaimFilter = {
   adjusterUserId?: number | undefined
 }
 
-/** Claims matching every filter, newest first (by id), with the total; `visible`: the dealers a dealer-side caller sees. */
+/**
+ * What the index shows of a claim: no jobs, benefits or contact (the jsonb columns are most of a
+ * row's bytes and parsing them most of a page's cost: docs/benchmarks.md "Claims").
+ */
+export const CLAIM_SUMMARY_COLUMNS = [
+  'id',
+  'claim_number',
+  'contract_id',
+  'contract_number',
+  'dealer_id',
+  'vin',
+  'status',
+  'loss_date',
+  'odometer',
+  'repair_facility_id',
+  'repair_facility_name',
+  'repair_order_number',
+  'adjuster_user_id',
+  'requested_total',
+  'authorized_total',
+  'tax_total',
+  'deductible_total',
+  'payable_total',
+  'paid_total',
+  'reported_at',
+  'created_at',
+  'updated_at',
+  'version',
+] as const
+
+export type ClaimSummaryRow = Pick<ClaimRow, (typeof CLAIM_SUMMARY_COLUMNS)[number]>
+
+/** Claims matching every filter, newest first (by id), with the total; `visible`: the account holders a non-staff caller sees. */
 export async function searchClaims(
   db: Executor,
   tenantId: number,
   f: ClaimFilter,
   visible: ReadonlySet<number> | null,
   window: Window,
-): Promise<{ rows: ClaimRow[]; totalCount: number }> {
+): Promise<{ rows: ClaimSummaryRow[]; totalCount: number }> {
   let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
-  if (visible) q = q.where('dealer_id', 'in', visible.size > 0 ? [...visible] : [0])
+  if (visible) {
+    // A non-staff caller sees its dealers' claims and its repair facilities' (claim.service visibleTo).
+    const ids = visible.size > 0 ? [...visible] : [0]
+    q = q.where((eb) => eb.or([eb('dealer_id', 'in', ids), eb('repair_facility_id', 'in', ids)]))
+  }
   if (f.status !== undefined) q = q.where('status', '=', f.status)
   if (f.contractId !== undefined) q = q.where('contract_id', '=', f.contractId)
   if (f.vin !== undefined) q = q.where('vin', '=', f.vin.toUpperCase())
@@ -142,7 +178,7 @@ export async function searchClaims(
   if (f.createdTo !== undefined) q = q.where('created_at', '<', new Date(f.createdTo))
   if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
   const [rows, count] = await Promise.all([
-    windowed(q.selectAll().orderBy('id', 'desc'), window).execute(),
+    windowed(q.select(CLAIM_SUMMARY_COLUMNS).orderBy('id', 'desc'), window).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, totalCount: count.n }
@@ -236,4 +272,112 @@ export async function countClaimNotes(
   if (!staff) q = q.where('visibility', '=', 'ALL')
   const row = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+export type ClaimHoldRow = Selectable<DB['claim_hold']>
+
+/** The claim's holds, open ones first then released, each in the order placed. */
+export async function claimHolds(db: Executor, tenantId: number, claimId: number): Promise<ClaimHoldRow[]> {
+  return db
+    .selectFrom('claim_hold')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('claim_id', '=', claimId)
+    .orderBy(sql`released_at is not null`)
+    .orderBy('id')
+    .execute()
+}
+
+export async function insertClaimHolds(
+  tx: Transaction<DB>,
+  tenantId: number,
+  values: ReadonlyArray<Omit<Insertable<DB['claim_hold']>, 'tenant_id' | 'id'>>,
+): Promise<void> {
+  if (values.length === 0) return
+  await tx
+    .insertInto('claim_hold')
+    .values(values.map((v) => ({ ...v, tenant_id: tenantId })))
+    .execute()
+}
+
+/** Releases the claim's open holds among `ids`. */
+export async function releaseClaimHolds(
+  tx: Transaction<DB>,
+  tenantId: number,
+  claimId: number,
+  ids: readonly number[],
+  at: Date,
+  by: string,
+): Promise<void> {
+  if (ids.length === 0) return
+  await tx
+    .updateTable('claim_hold')
+    .set({ released_at: at, released_by: by })
+    .where('tenant_id', '=', tenantId)
+    .where('claim_id', '=', claimId)
+    .where('id', 'in', [...ids])
+    .where('released_at', 'is', null)
+    .execute()
+}
+
+/** The tenant's lookup entries of `kind` among `ids`, by id (active or not). */
+export async function lookupsOfKind(
+  db: Executor,
+  tenantId: number,
+  kind: 'DENIED_REASON' | 'HOLD_REASON',
+  ids: readonly number[],
+): Promise<Map<number, { code: string; name: string; active: boolean }>> {
+  const storable = [...new Set(ids)].filter(isStorableId)
+  if (storable.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('claim_lookup')
+    .select(['id', 'code', 'name', 'active'])
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', kind)
+    .where('id', 'in', storable)
+    .execute()
+  return new Map(rows.map((r) => [Number(r.id), { code: r.code, name: r.name, active: r.active }]))
+}
+
+/**
+ * What the contract's other claims (not `claimId`, not voided) hold against its limit of liability:
+ * paid, and authorized but not yet paid (the payable of claims AUTHORIZED, PENDING_PAYMENT or
+ * PARTIALLY_PAID less what they were paid), in cents.
+ */
+export async function otherClaimsLiability(
+  db: Executor,
+  tenantId: number,
+  contractId: number,
+  claimId: number,
+): Promise<{ paidCents: number; authorizedUnpaidCents: number }> {
+  const row = await db
+    .selectFrom('claim')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<string>('paid_total'), sql<string>`0`).as('paid'),
+      eb.fn
+        .coalesce(
+          eb.fn
+            .sum<string>(sql`payable_total - paid_total`)
+            .filterWhere('status', 'in', ['AUTHORIZED', 'PENDING_PAYMENT', 'PARTIALLY_PAID']),
+          sql<string>`0`,
+        )
+        .as('unpaid'),
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', '=', contractId)
+    .where('id', '!=', claimId)
+    .where('status', '!=', 'VOIDED')
+    .executeTakeFirstOrThrow()
+  const cents = (v: string) => Math.round(Number(v) * 100)
+  return { paidCents: cents(row.paid), authorizedUnpaidCents: Math.max(0, cents(row.unpaid)) }
+}
+
+/** Sets or clears the claim's edit lock; not a change of the claim (its version stays). */
+export async function setClaimLock(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  lock: { lock_user_id: number | null; lock_user_label: string | null; lock_expires_at: Date | null },
+): Promise<void> {
+  await tx.updateTable('claim').set(lock).where('tenant_id', '=', tenantId).where('id', '=', id).execute()
 }

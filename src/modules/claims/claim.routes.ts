@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
-import { Paged, problemResponses } from '../../platform/http/schemas.ts'
+import { EmptyBody, Paged, noBodyIsEmpty, problemResponses } from '../../platform/http/schemas.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
 import { Type } from 'typebox'
@@ -19,8 +19,16 @@ import {
   ClaimNoteSchema,
   ClaimSchema,
   ClaimSummarySchema,
+  ClaimBenefitSchema,
+  ClaimLockSchema,
+  ClaimPaymentRequestSchema,
+  ClaimPaymentSchema,
+  PaymentBodySchema,
+  PaymentRequestBodySchema,
+  PaymentRequestParams,
 } from './claim.schemas.ts'
 import type { ClaimService } from './claim.service.ts'
+import type { ClaimPayments } from './claim-payments.service.ts'
 
 const TAGS = ['Claims']
 const READ = { permission: 'claims:read' }
@@ -35,7 +43,14 @@ const INTAKE = [
   "404 for a contract the caller cannot see (another tenant's, a dealer-side user's other dealers').",
 ].join(' ')
 
-export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService }> = async (app, { service }) => {
+export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService; payments: ClaimPayments }> = async (
+  app,
+  { service, payments },
+) => {
+  app.addSchema(ClaimPaymentSchema)
+  app.addSchema(ClaimPaymentRequestSchema)
+  app.addSchema(ClaimBenefitSchema)
+  app.addSchema(ClaimLockSchema)
   app.addSchema(ClaimSchema)
   app.addSchema(ClaimSummarySchema)
   app.addSchema(ClaimNoteSchema)
@@ -219,5 +234,140 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService }> =
       config: READ,
     },
     async (req) => service.getNote(authenticatedContext(req), req.params.claimId, req.params.noteId),
+  )
+
+  app.get(
+    '/api/claims/:claimId/claimbenefits',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listClaimBenefits',
+        summary: "List a claim's benefits",
+        description:
+          "The claim's benefit lines (rental, towing, trip interruption) in order: what was asked, the adjuster's decision and what each pays within the plan's caps (per day, days, per occurrence, per claim). They are set by PATCH /api/claims/{claimId} (`benefits`). 404 for a claim the caller cannot see.",
+        params: ClaimIdParams,
+        response: {
+          200: Type.Array(Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimBenefit#' })),
+          ...problemResponses(404),
+        },
+      },
+      config: READ,
+    },
+    async (req) => service.benefits(authenticatedContext(req), req.params.claimId),
+  )
+
+  // Payment requests and payments (docs/claims.md "Payment requests and payments").
+  app.post(
+    '/api/claims/:claimId/paymentrequests',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createClaimPaymentRequest',
+        summary: 'Request the payment of a claim',
+        description:
+          "The payee's invoice against the authorization: the claim must be AUTHORIZED (409 claim_state_conflict), off hold (409 claim_on_hold), its authorization valid (409 claim_authorization_missing, claim_authorization_expired) and something payable (409 claim_nothing_payable). The amount is the lesser of the claim's payable and the invoiced total. One balanced entry CLAIM_APPROVED: Dr CLAIM_EXPENSE of the risk bearer (the payee of the contract's reserve line), Cr CLAIM_PAYABLE of the payee (the claim's payee; the repair facility when none was chosen). The claim goes PENDING_PAYMENT; audited claim.payment_requested. 422 claim_payment_invalid for an invoice date in the future or before the loss, an invoiced total with more than two places or negative. A PATCH setting the status back to AUTHORIZED withdraws the request (before any payment), reversing its entry.",
+        params: ClaimIdParams,
+        body: PaymentRequestBodySchema,
+        response: {
+          201: Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimPaymentRequest#' }),
+          ...problemResponses(404, 409, 422, 423),
+        },
+      },
+      config: WRITE,
+    },
+    async (req, res) => {
+      const created = await payments.request(authenticatedContext(req), req.params.claimId, req.body)
+      res.code(201).header('location', `/api/claims/${req.params.claimId}`)
+      return created
+    },
+  )
+
+  app.post(
+    '/api/claims/:claimId/paymentrequests/:paymentRequestId/payments',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createClaimPayment',
+        summary: 'Record a payment of a claim',
+        description:
+          "Money paid on the claim's open payment request, more than 0 (422 claim_payment_not_positive) and at most what is left of it (422 claim_payment_above_payable); not while the claim is on hold (409 claim_on_hold). One balanced entry CLAIM_PAID: Dr CLAIM_PAYABLE of the payee, Cr CASH of the administrator company. The claim is PAID when the request is paid in full, else PARTIALLY_PAID; audited claim.paid, event claim.paid. 404 claim_payment_request_not_found for another claim's request; 409 for a request PAID or WITHDRAWN. Beyond the spec's list: the cash issue's disbursement runs record their payments the same way.",
+        params: PaymentRequestParams,
+        body: PaymentBodySchema,
+        response: {
+          201: Type.Object({
+            ...ClaimPaymentSchema.properties,
+            claimStatus: Type.String({ description: "The claim's status after the payment." }),
+            claimPaidTotal: Type.Number({ description: 'Paid on the claim so far.' }),
+          }),
+          ...problemResponses(404, 409, 422, 423),
+        },
+      },
+      config: WRITE,
+    },
+    async (req, res) => {
+      const created = await payments.pay(
+        authenticatedContext(req),
+        req.params.claimId,
+        req.params.paymentRequestId,
+        req.body,
+      )
+      res.code(201)
+      return created
+    },
+  )
+
+  // The adjuster's edit lock (as a contract's): while it is held, changes by any other user answer 423.
+  const lockRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimLock#' })
+  app.get(
+    '/api/claims/:claimId/lock',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'getClaimLock',
+        summary: 'Read the edit lock of a claim',
+        params: ClaimIdParams,
+        response: { 200: lockRef, ...problemResponses(404) },
+      },
+      config: READ,
+    },
+    async (req) => service.lockStatus(authenticatedContext(req), req.params.claimId),
+  )
+
+  app.post(
+    '/api/claims/:claimId/lock',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createClaimLock',
+        summary: 'Take or renew the edit lock of a claim',
+        description:
+          "The lock lasts 15 minutes unless renewed; while it is held, changes by any other user (PUT, PATCH, payment requests and payments) answer 423 claim_locked. 423 when another user holds it. Audited claim.locked. Beyond the spec's list, as contracts have it.",
+        params: ClaimIdParams,
+        body: Type.Optional(EmptyBody),
+        response: { 200: lockRef, ...problemResponses(404, 423) },
+      },
+      preValidation: noBodyIsEmpty,
+      config: WRITE,
+    },
+    async (req) => service.lock(authenticatedContext(req), req.params.claimId),
+  )
+
+  app.delete(
+    '/api/claims/:claimId/lock',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'deleteClaimLock',
+        summary: 'Release the edit lock of a claim',
+        description: '204 also when no lock is held. 423 when another user holds it. Audited claim.unlocked.',
+        params: ClaimIdParams,
+        response: { 204: Type.Null(), ...problemResponses(404, 423) },
+      },
+      config: WRITE,
+    },
+    async (req, res) => {
+      await service.unlock(authenticatedContext(req), req.params.claimId)
+      return res.code(204).send(null)
+    },
   )
 }

@@ -106,6 +106,9 @@ export const CLAIM_TRANSITIONS: Readonly<
   VOID: { from: ['OPEN', 'PENDING_INSPECTION', 'AUTHORIZED', 'DENIED', 'CLOSED'], to: 'VOIDED' },
 }
 
+/** How long an adjuster's edit lock lasts unless renewed, in minutes (as a contract's). */
+export const CLAIM_LOCK_MINUTES = 15
+
 /** The events that hold back while a hold is open. */
 export const BLOCKED_BY_HOLDS: readonly ClaimEvent[] = ['AUTHORIZE', 'REQUEST_PAYMENT', 'RECORD_PAYMENT']
 

@@ -5,11 +5,22 @@
 // one transaction. Contracts are read through a narrow port (ClaimContractReader), repair facilities
 // through the parties module's directory.
 import { writeAudit } from '../../platform/audit.ts'
-import { isIsoDate } from '../../platform/calendar.ts'
+import { jsonEqual } from '../../platform/canonical-json.ts'
+import { addDays, isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
-import type { Database } from '../../platform/db/database.ts'
-import type { StoredClaimContact, StoredClaimJob } from '../../platform/db/schema.claims.ts'
-import type { ContractStatus, CoverageSnapshot } from '../../platform/db/schema.contracts.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import type {
+  ClaimPayeeTypeColumn,
+  StoredClaimBenefit,
+  StoredClaimContact,
+  StoredClaimJob,
+} from '../../platform/db/schema.claims.ts'
+import type {
+  ContractStatus,
+  CoverageSnapshot,
+  PricingSnapshot,
+  VehicleSnapshot,
+} from '../../platform/db/schema.contracts.ts'
 import { appendEvent } from '../../platform/events/outbox.ts'
 import { actorLabel, type AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
@@ -22,10 +33,23 @@ import type { ClaimTerms } from '../rating/index.ts'
 import { formatContractNumber, type SettingsService } from '../settings/index.ts'
 import { claimErrors } from './claim.errors.ts'
 import { intakeProblems, type MilesBasis } from './claim.intake.rules.ts'
-import { claimPayable, type ClaimJob } from './claim.payable.rules.ts'
-import { transition } from './claim.rules.ts'
-import { ClaimEditSchema } from './claim.schemas.ts'
+import { claimPayable, limitOfLiabilityCents, type BenefitLine, type ClaimJob } from './claim.payable.rules.ts'
+import {
+  authorizationExpiresOn,
+  CLAIM_LOCK_MINUTES,
+  transition,
+  type ClaimEvent,
+  type ClaimFacts,
+  type ClaimStatus,
+  type ClaimTransitionRefusal,
+  type JobStatus,
+} from './claim.rules.ts'
+import { ClaimPatchedSchema } from './claim.schemas.ts'
+import type { ClaimPayments } from './claim-payments.service.ts'
+import type { ClaimPpmService } from './claim-ppm.service.ts'
 import * as repo from './claim.repository.ts'
+import type { Transaction } from 'kysely'
+import type { DB } from '../../platform/db/schema.ts'
 import type { ClaimFilter, ClaimRow } from './claim.repository.ts'
 
 /** What of a contract row intake reads (the contracts module's row is one). */
@@ -41,6 +65,12 @@ export type ClaimContractRecord = {
   sale_odometer: number | null
   expiration_odometer: number | null
   coverage: CoverageSnapshot
+  customer_id: number
+  /** VSC, GAP, TIRE_WHEEL, PPM… (GAP contracts take no repair claims: docs/claims.md "GAP and tire & wheel"). */
+  product_type: string
+  retail_price: string
+  pricing: PricingSnapshot
+  vehicle: VehicleSnapshot
 }
 
 /** The contracts module as claims read it (visibility included: 404 for a contract the caller cannot see). */
@@ -55,6 +85,8 @@ export type ClaimContractReader = {
 
 export type RepairFacilityReader = {
   repairFacility(tenantId: number, facilityId: number, dealerId: number): Promise<RepairFacilityForClaim | undefined>
+  /** The kind of each id that is an account holder of the tenant (a claim payee is CLAIM_PAYEE). */
+  accountHolderKinds(tenantId: number, ids: number[]): Promise<Map<number, string>>
 }
 
 export type ClaimsServiceDeps = {
@@ -63,6 +95,12 @@ export type ClaimsServiceDeps = {
   settings: Pick<SettingsService, 'get'>
   contracts: ClaimContractReader
   facilities: RepairFacilityReader
+  /** The claim's payment requests: withdrawing the open one when a PATCH takes the claim back to AUTHORIZED. */
+  payments: Pick<ClaimPayments, 'withdrawOpenRequest' | 'closeOpenRequest' | 'of'>
+  /** PPM redemption: the check intake and edits run on jobs naming a scheduled service. */
+  ppm: Pick<ClaimPpmService, 'redemptionProblems' | 'serviceCodeOf' | 'lockRedemptions'>
+  /** The claim's current inspection for its view (claim-inspections.service.ts); absent: none. */
+  inspectionOf?: ((x: Executor, tenantId: number, claimId: number) => Promise<unknown>) | undefined
   /** How many documents the claim has (the documents module's collection, owner type CLAIM); absent: 0. */
   documentsCount?: ((tenantId: number, claimId: number) => Promise<number>) | undefined
 }
@@ -78,9 +116,29 @@ export type ClaimJobInput = {
   correctionId?: number | null | undefined
   coverageComponentCode?: string | null | undefined
   parts?:
-    Array<{ partNumber: string; description: string; quantity: Dec; unitPrice: Dec; taxable: boolean }> | undefined
-  labor?: Array<{ operationCode?: string | null | undefined; hours: Dec; rate: Dec }> | undefined
-  sublet?: Array<{ description: string; amount: Dec }> | undefined
+    | Array<{
+        partNumber: string
+        description: string
+        quantity: Dec
+        unitPrice: Dec
+        taxable: boolean
+        authorizedUnitPrice?: Dec | null | undefined
+      }>
+    | undefined
+  labor?:
+    | Array<{
+        operationCode?: string | null | undefined
+        hours: Dec
+        rate: Dec
+        authorizedAmount?: Dec | null | undefined
+      }>
+    | undefined
+  sublet?: Array<{ description: string; amount: Dec; authorizedAmount?: Dec | null | undefined }> | undefined
+  /** A service of the contract's PPM schedule the job redeems (instead of a coverage component). */
+  ppmServiceCode?: string | null | undefined
+  /** The adjuster's decision (PUT and PATCH; intake takes every job PENDING). */
+  status?: JobStatus | undefined
+  deniedReasonId?: number | null | undefined
 }
 
 export type ClaimBody = {
@@ -109,10 +167,14 @@ const MAX_AMOUNT = new Decimal('999999999.99')
 const money = (cents: number) => centsToNumber(cents)
 const stored = (cents: number) => centsToDecimal(cents).toFixed(2)
 const centsOf = (text: string) => toCents(new Decimal(text))
-const validatePatched = createPatchedValidator(ClaimEditSchema)
+const validatePatched = createPatchedValidator(ClaimPatchedSchema)
 
-/** The claim's figures of its stored jobs (what the totals columns hold and the view shows per job). */
-function figures(row: Pick<ClaimRow, 'jobs' | 'facility_labor_rate' | 'facility_tax_rate'>) {
+/** The lines of a claim as the payable rules read them: its jobs and benefits, the facility's rates. */
+function payableLines(
+  row: Pick<ClaimRow, 'jobs' | 'facility_labor_rate' | 'facility_tax_rate'> & {
+    benefits?: ReadonlyArray<Omit<StoredClaimBenefit, 'countedCents' | 'cappedBy'>>
+  },
+) {
   const jobs: ClaimJob[] = row.jobs.map((j) => ({
     lineNumber: j.lineNumber,
     status: j.status,
@@ -131,19 +193,159 @@ function figures(row: Pick<ClaimRow, 'jobs' | 'facility_labor_rate' | 'facility_
     })),
     sublet: j.sublet.map((s) => ({ requestedCents: s.requestedCents, authorizedCents: s.authorizedCents })),
   }))
-  return claimPayable({
+  return {
     jobs,
-    benefits: [],
+    benefits: (row.benefits ?? []).map((b) => ({
+      type: b.type as BenefitLine['type'],
+      status: b.status,
+      days: b.days,
+      dailyRateCents: b.dailyRateCents,
+      requestedCents: b.requestedCents,
+      authorizedCents: b.authorizedCents,
+    })),
     facility: {
       laborRateCents: row.facility_labor_rate === null ? null : centsOf(row.facility_labor_rate),
       taxRate: new Decimal(row.facility_tax_rate).toString(),
     },
-    // Nothing is authorized at intake: the deductible and the limits bind from authorization on.
+  }
+}
+
+/**
+ * The figures of a claim's lines alone (what intake stores, and each job's amounts in the view):
+ * no deductible, limits or benefits, which come in when the adjuster decides (`changed`).
+ */
+function figures(row: Pick<ClaimRow, 'jobs' | 'facility_labor_rate' | 'facility_tax_rate'>) {
+  return claimPayable({
+    ...payableLines({ ...row, benefits: [] }),
     deductible: { amountCents: 0, type: 'STANDARD' },
     facilityLinkedToSellingDealer: false,
     terms: { deductibleApplies: 'PER_VISIT', perClaimLimit: null, benefits: [] },
     liability: { limitCents: null, paidOnOtherClaimsCents: 0, authorizedUnpaidOnOtherClaimsCents: 0 },
   })
+}
+
+/** The decisions PATCH may carry beside the edit members (docs/claims.md "Deciding a claim"). */
+export type BenefitDecision = {
+  type: string
+  status?: JobStatus | undefined
+  days?: number | null | undefined
+  dailyRate?: Dec | null | undefined
+  amount?: Dec | null | undefined
+  authorizedAmount?: Dec | null | undefined
+}
+
+export type ClaimDecisions = {
+  status: ClaimStatus
+  deniedReasonId: number | null
+  holds: Array<{ id?: number | undefined; holdReasonId: number; note?: string | null | undefined }>
+  payee: { type: ClaimPayeeTypeColumn; claimPayeeId?: number | null | undefined } | null
+  adjusterUserId: number | null
+  benefits: BenefitDecision[]
+}
+
+/** A change: the edit members, and the decisions (null: as they are). */
+type ClaimChange = { edit: ClaimEdit; decisions: ClaimDecisions | null }
+
+function benefitInput(b: Omit<StoredClaimBenefit, 'countedCents' | 'cappedBy'>): BenefitDecision {
+  return {
+    type: b.type,
+    status: b.status,
+    days: b.days,
+    dailyRate: b.dailyRateCents === null ? null : centsToNumber(b.dailyRateCents),
+    amount: b.requestedCents === null ? null : centsToNumber(b.requestedCents),
+    authorizedAmount: b.authorizedCents === null ? null : centsToNumber(b.authorizedCents),
+  }
+}
+
+/** A benefit as the claim shows it (payloads.md §7): what was asked, authorized and what it pays. */
+export function benefitView(b: StoredClaimBenefit, index: number) {
+  return {
+    lineNumber: index + 1,
+    type: b.type,
+    status: b.status,
+    days: b.days,
+    dailyRate: b.dailyRateCents === null ? null : centsToNumber(b.dailyRateCents),
+    requestedAmount: b.requestedCents === null ? null : centsToNumber(b.requestedCents),
+    authorizedAmount: b.authorizedCents === null ? null : centsToNumber(b.authorizedCents),
+    countedAmount: centsToNumber(b.countedCents),
+    cappedBy: b.cappedBy,
+  }
+}
+
+function payeeOf(row: ClaimRow): ClaimDecisions['payee'] {
+  if (row.payee_type === null) return null
+  return row.payee_type === 'OTHER'
+    ? { type: 'OTHER', claimPayeeId: row.payee_account_holder_id }
+    : { type: row.payee_type }
+}
+
+/**
+ * The claim's authorization as the rules read it: the day it was given (the authorization's expiry
+ * less its validity) and the validity. `validDays` 0 reads the stored expiry alone.
+ */
+export function authorizationOf(
+  row: Pick<ClaimRow, 'authorization_expires_on' | 'authorized_at'>,
+  validDays: number,
+): ClaimFacts['authorization'] {
+  if (row.authorization_expires_on === null || row.authorized_at === null) return null
+  return { authorizedOn: addDays(row.authorization_expires_on, -validDays), validDays }
+}
+
+/** The event that takes a claim from `from` to the status wanted; null when no event does. */
+function eventFor(from: ClaimStatus, wanted: ClaimStatus): ClaimEvent | null {
+  switch (wanted) {
+    case 'AUTHORIZED':
+      return from === 'PENDING_PAYMENT' ? 'CANCEL_PAYMENT_REQUEST' : 'AUTHORIZE'
+    case 'DENIED':
+      return 'DENY'
+    case 'CLOSED':
+      return 'CLOSE'
+    case 'VOIDED':
+      return 'VOID'
+    case 'OPEN':
+      return 'REOPEN'
+    default:
+      return null
+  }
+}
+
+/** The audit action of each event a PATCH can carry (claim.updated when none). */
+const AUDIT_ACTION: Partial<Record<ClaimEvent, string>> = {
+  AUTHORIZE: 'authorized',
+  CANCEL_PAYMENT_REQUEST: 'payment_request_withdrawn',
+  DENY: 'denied',
+  CLOSE: 'closed',
+  VOID: 'voided',
+  REOPEN: 'reopened',
+}
+
+function auditFigures(row: ClaimRow) {
+  return {
+    status: row.status,
+    repairOrderNumber: row.repair_order_number,
+    taxRate: row.facility_tax_rate,
+    jobs: row.jobs.length,
+    jobsAuthorized: row.jobs.filter((j) => j.status === 'AUTHORIZED').length,
+    benefits: row.benefits.length,
+    requested: row.requested_total,
+    authorized: row.authorized_total,
+    payable: row.payable_total,
+    authorizationNumber: row.authorization_number,
+    deniedReasonId: row.denied_reason_id,
+    payeeType: row.payee_type,
+    payeeAccountHolderId: row.payee_account_holder_id,
+    adjusterUserId: row.adjuster_user_id,
+  }
+}
+
+/**
+ * Whether the caller may see a claim: the administrator's staff see every claim of the tenant; any
+ * other user the claims of the account holders its groups list: a dealer's (of its contracts) or a
+ * repair facility's (repaired there).
+ */
+export function visibleTo(ctx: AuthenticatedContext, row: Pick<ClaimRow, 'dealer_id' | 'repair_facility_id'>) {
+  const seen = ctx.principal.visibleAccountHolderIds
+  return seen === null || seen.has(row.dealer_id) || seen.has(row.repair_facility_id)
 }
 
 function storedContact(contact: ClaimBody['contact']): StoredClaimContact | null {
@@ -169,18 +371,28 @@ function jobInput(j: StoredClaimJob): ClaimJobInput {
       quantity: Number(p.quantity),
       unitPrice: centsToNumber(p.requestedUnitCents),
       taxable: p.taxable,
+      authorizedUnitPrice: p.authorizedUnitCents === null ? null : centsToNumber(p.authorizedUnitCents),
     })),
     labor: j.labor.map((l) => ({
       operationCode: l.operationCode,
       hours: Number(l.hours),
       rate: centsToNumber(l.rateCents),
+      authorizedAmount: l.authorizedCents === null ? null : centsToNumber(l.authorizedCents),
     })),
-    sublet: j.sublet.map((s) => ({ description: s.description, amount: centsToNumber(s.requestedCents) })),
+    sublet: j.sublet.map((s) => ({
+      description: s.description,
+      amount: centsToNumber(s.requestedCents),
+      authorizedAmount: s.authorizedCents === null ? null : centsToNumber(s.authorizedCents),
+    })),
+    ppmServiceCode: j.ppmServiceCode ?? null,
+    status: j.status,
+    deniedReasonId: j.deniedReasonId,
   }
 }
 
 export function createClaimService(deps: ClaimsServiceDeps) {
-  const { db, clock, settings, contracts, facilities } = deps
+  const { db, clock, settings, contracts, facilities, payments, ppm } = deps
+  const inspectionOf = deps.inspectionOf ?? (async () => null)
   const documentsCount = deps.documentsCount ?? (async () => 0)
 
   const invalid = (errors: FieldError[]) =>
@@ -189,10 +401,6 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     })
   const notFound = (id: number) => claimErrors.create('claim_not_found', `claim ${id} not found`)
 
-  /** Whether a dealer-side caller may see a claim of `dealerId` (staff see every claim of the tenant). */
-  const visible = (ctx: AuthenticatedContext, dealerId: number) =>
-    ctx.principal.visibleAccountHolderIds === null || ctx.principal.visibleAccountHolderIds.has(dealerId)
-
   /** Every problem of the jobs' money and codes, each naming its field; the stored jobs when none. */
   async function checkJobs(
     tenantId: number,
@@ -200,7 +408,17 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     contract: Pick<ClaimContractRecord, 'coverage'>,
     errors: FieldError[],
   ): Promise<StoredClaimJob[]> {
-    const amount = (field: string, value: Dec): number | null => {
+    // A job redeems a scheduled service or repairs a covered component, not both.
+    jobs.forEach((j, n) => {
+      if (j.ppmServiceCode != null && j.coverageComponentCode != null)
+        errors.push({
+          field: `jobs[${n}].ppmServiceCode`,
+          code: 'not_allowed',
+          message: 'a job names a PPM service or a coverage component, not both',
+        })
+    })
+    const amount = (field: string, value: Dec | null | undefined): number | null => {
+      if (value === null || value === undefined) return null
       const p = decimalProblem(value, { places: 2, min: new Decimal(0), max: MAX_AMOUNT })
       if (p) {
         errors.push({ field, code: p.code, message: p.message })
@@ -211,7 +429,13 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     const ids = jobs
       .flatMap((j) => [j.complaintId, j.causeId ?? null, j.correctionId ?? null])
       .filter((v) => v !== null)
-    const lookups = await db.read(tenantId, (x) => repo.threeCsByIds(x, tenantId, ids as number[]))
+    const deniedIds = jobs.flatMap((j) => (j.deniedReasonId == null ? [] : [j.deniedReasonId]))
+    const [lookups, denied] = await db.read(tenantId, (x) =>
+      Promise.all([
+        repo.threeCsByIds(x, tenantId, ids as number[]),
+        repo.lookupsOfKind(x, tenantId, 'DENIED_REASON', deniedIds),
+      ]),
+    )
     const components = new Set(
       contract.coverage.coverageGroups.flatMap((g) => g.components.map((c) => c.code.toUpperCase())),
     )
@@ -247,20 +471,31 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           code: 'not_covered',
           message: `${code} is not a component of the contract's coverage (plan ${contract.coverage.plan.code})`,
         })
+      const deniedReasonId = j.deniedReasonId ?? null
+      if (deniedReasonId !== null && !denied.get(deniedReasonId)?.active)
+        errors.push({
+          field: `${at}.deniedReasonId`,
+          code: denied.has(deniedReasonId) ? 'inactive_lookup' : 'unknown_lookup',
+          message: `${deniedReasonId} is not one of the tenant's denied reasons in use (GET /api/claims/deniedReasons)`,
+        })
       return {
         lineNumber: n + 1,
         complaintId: j.complaintId,
         causeId: j.causeId ?? null,
         correctionId: j.correctionId ?? null,
         coverageComponentCode: code,
-        status: 'PENDING',
-        deniedReasonId: null,
+        ppmServiceCode:
+          j.ppmServiceCode == null
+            ? null
+            : (ppm.serviceCodeOf(contract, j.ppmServiceCode) ?? j.ppmServiceCode.trim().toUpperCase()),
+        status: j.status ?? 'PENDING',
+        deniedReasonId,
         parts: (j.parts ?? []).map((p, i) => ({
           partNumber: p.partNumber,
           description: p.description,
           quantity: String(p.quantity),
           requestedUnitCents: amount(`${at}.parts[${i}].unitPrice`, p.unitPrice) ?? 0,
-          authorizedUnitCents: null,
+          authorizedUnitCents: amount(`${at}.parts[${i}].authorizedUnitPrice`, p.authorizedUnitPrice),
           taxable: p.taxable,
         })),
         labor: (j.labor ?? []).map((l, i) => ({
@@ -268,12 +503,12 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           hours: String(l.hours),
           rateCents: amount(`${at}.labor[${i}].rate`, l.rate) ?? 0,
           requestedCents: null,
-          authorizedCents: null,
+          authorizedCents: amount(`${at}.labor[${i}].authorizedAmount`, l.authorizedAmount),
         })),
         sublet: (j.sublet ?? []).map((s, i) => ({
           description: s.description,
           requestedCents: amount(`${at}.sublet[${i}].amount`, s.amount) ?? 0,
-          authorizedCents: null,
+          authorizedCents: amount(`${at}.sublet[${i}].authorizedAmount`, s.authorizedAmount),
         })),
       }
     })
@@ -290,7 +525,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     return db.read(tenantId, (x) => repo.threeCsByIds(x, tenantId, ids.filter((v) => v !== null) as number[]))
   }
 
-  function totalsOf(row: ClaimRow) {
+  function totalsOf(row: repo.ClaimSummaryRow) {
     return {
       requested: Number(row.requested_total),
       authorized: Number(row.authorized_total),
@@ -301,7 +536,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     }
   }
 
-  function summaryView(row: ClaimRow) {
+  function summaryView(row: repo.ClaimSummaryRow) {
     return {
       id: row.id,
       claimNumber: row.claim_number,
@@ -335,10 +570,50 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     return { notesCount: notes, documentsCount: documents }
   }
 
-  /** The claim's full view: its row, the three Cs' texts and the counts. */
+  /** The claim's full view: its row, the three Cs' and reasons' texts, its holds, payment requests and counts. */
   async function fullView(ctx: AuthenticatedContext, row: ClaimRow) {
-    const [texts, counts] = await Promise.all([lookupTexts(ctx.tenantId, [row]), countsOf(ctx, row.id)])
-    return view(row, texts, counts)
+    // One read unit for all of it (the reads below join it), or the caller's transaction.
+    return db.read(ctx.tenantId, () => fullViewWithin(ctx, row))
+  }
+
+  async function fullViewWithin(ctx: AuthenticatedContext, row: ClaimRow) {
+    const tenantId = ctx.tenantId
+    const [texts, counts, holds, requests, inspection] = await Promise.all([
+      lookupTexts(tenantId, [row]),
+      countsOf(ctx, row.id),
+      db.read(tenantId, (x) => repo.claimHolds(x, tenantId, row.id)),
+      payments.of(tenantId, row.id),
+      db.read(tenantId, (x) => inspectionOf(x, tenantId, row.id)),
+    ])
+    const reasonIds = [
+      ...holds.map((h) => Number(h.hold_reason_id)),
+      ...row.jobs.flatMap((j) => (j.deniedReasonId === null ? [] : [j.deniedReasonId])),
+      ...(row.denied_reason_id === null ? [] : [Number(row.denied_reason_id)]),
+    ]
+    const reasons =
+      reasonIds.length === 0
+        ? new Map<number, { name: string }>()
+        : await db.read(tenantId, async (x) => {
+            const [hold, denied] = await Promise.all([
+              repo.lookupsOfKind(x, tenantId, 'HOLD_REASON', reasonIds),
+              repo.lookupsOfKind(x, tenantId, 'DENIED_REASON', reasonIds),
+            ])
+            return new Map([...hold, ...denied])
+          })
+    return {
+      ...view(row, texts, counts, reasons),
+      holds: holds.map((h) => ({
+        id: Number(h.id),
+        holdReason: { id: Number(h.hold_reason_id), text: reasons.get(Number(h.hold_reason_id))?.name ?? '' },
+        note: h.note,
+        placedAt: h.placed_at.toISOString(),
+        placedBy: h.placed_by,
+        releasedAt: h.released_at?.toISOString() ?? null,
+        releasedBy: h.released_by,
+      })),
+      paymentRequests: requests,
+      inspection,
+    }
   }
 
   function noteView(n: repo.ClaimNoteRow) {
@@ -356,10 +631,12 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     row: ClaimRow,
     texts: Awaited<ReturnType<typeof lookupTexts>>,
     counts: { notesCount: number; documentsCount: number } = { notesCount: 0, documentsCount: 0 },
+    reasons: ReadonlyMap<number, { name: string }> = new Map(),
   ) {
     const fig = figures(row)
     if (!fig.ok) throw new Error(`claim ${row.id}: stored jobs refused by the payable rules`)
     const ref = (id: number | null) => (id === null ? null : { id, text: texts.get(id)?.name ?? '' })
+    const reason = (id: number | null) => (id === null ? null : { id, text: reasons.get(Number(id))?.name ?? '' })
     return {
       id: row.id,
       claimNumber: row.claim_number,
@@ -368,6 +645,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
       dealerId: row.dealer_id,
       vin: row.vin,
       status: row.status,
+      deniedReason: reason(row.denied_reason_id === null ? null : Number(row.denied_reason_id)),
       holds: [] as unknown[],
       reportedAt: row.reported_at.toISOString(),
       lossDate: row.loss_date,
@@ -398,8 +676,9 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           cause: ref(j.causeId),
           correction: ref(j.correctionId),
           coverageComponentCode: j.coverageComponentCode,
+          ppmServiceCode: j.ppmServiceCode ?? null,
           status: j.status,
-          deniedReason: null,
+          deniedReason: reason(j.deniedReasonId),
           parts: j.parts.map((p, i) => ({
             partNumber: p.partNumber,
             description: p.description,
@@ -425,10 +704,11 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           authorizedTotal: money(f.authorizedCents),
         }
       }),
-      benefits: [] as unknown[],
+      benefits: row.benefits.map(benefitView),
       inspection: null,
       totals: totalsOf(row),
-      payee: row.payee_type === null ? null : { claimPayeeId: row.payee_account_holder_id, type: row.payee_type },
+      payee:
+        row.payee_type === null ? null : { claimPayeeId: Number(row.payee_account_holder_id), type: row.payee_type },
       paymentRequests: [] as unknown[],
       notesCount: counts.notesCount,
       documentsCount: counts.documentsCount,
@@ -439,236 +719,572 @@ export function createClaimService(deps: ClaimsServiceDeps) {
   }
 
   /**
-   * An edit in one transaction: the row locked, 404 when invisible, 423 while another user holds
-   * its edit lock, 409 when its status allows no edit (transition EDIT), If-Match checked; then the
-   * jobs checked as at intake (422 claim_invalid), stored PENDING, the totals recomputed, audited.
+   * The claim locked for a change inside `tx`: 404 when unknown or invisible to the caller, 423 while
+   * another user holds its edit lock.
    */
-  async function edited(
+  async function lockedClaim(tx: Transaction<DB>, ctx: AuthenticatedContext, id: number): Promise<ClaimRow> {
+    const locked = await repo.lockClaim(tx, ctx.tenantId, id)
+    if (!locked || !visibleTo(ctx, locked)) throw notFound(id)
+    const now = clock.now()
+    if (
+      locked.lock_user_id !== null &&
+      locked.lock_expires_at !== null &&
+      locked.lock_expires_at > now &&
+      locked.lock_user_id !== ctx.principal.userId
+    )
+      throw claimErrors.create(
+        'claim_locked',
+        `claim ${locked.claim_number} is locked for editing by ${locked.lock_user_label ?? 'another user'}`,
+        { extensions: { lockedBy: locked.lock_user_label, lockExpiresAt: locked.lock_expires_at.toISOString() } },
+      )
+    return locked
+  }
+
+  /** The payable rules' input of a claim as the adjuster decides it: the contract's deductible, terms and limits. */
+  async function payableInputs(tenantId: number, claimId: number, contract: ClaimContractRecord, facilityId: number) {
+    const [terms, others, facility] = await Promise.all([
+      contracts.claimTermsOf(tenantId, contract),
+      db.read(tenantId, (x) => repo.otherClaimsLiability(x, tenantId, contract.id, claimId)),
+      facilities.repairFacility(tenantId, facilityId, contract.dealer_id),
+    ])
+    const purchase = contract.vehicle.purchasePrice
+    const limit = limitOfLiabilityCents(terms.limitOfLiability, {
+      contractPriceCents: centsOf(contract.retail_price),
+      vehiclePurchasePriceCents: purchase == null ? null : centsOf(purchase),
+    })
+    return {
+      terms,
+      limit,
+      rest: {
+        deductible: { amountCents: contract.coverage.deductible.amountCents, type: contract.coverage.deductible.type },
+        facilityLinkedToSellingDealer: facility?.linkedToDealer ?? false,
+        terms: {
+          deductibleApplies: terms.deductibleApplies,
+          perClaimLimit: terms.perClaimLimit,
+          benefits: terms.benefits,
+        },
+      },
+      others,
+    }
+  }
+
+  /**
+   * A change in one transaction (PUT, PATCH, and the adjuster's decisions): the row locked, 404 when
+   * invisible, 423 while another user holds its edit lock, If-Match checked; then each part of the
+   * change judged by the state machine (EDIT for the repair order and lines, PLACE_HOLD and
+   * RELEASE_HOLD for holds, the event the wanted status names), every refusal of the input listed in
+   * one 422 claim_invalid, the figures recomputed with the contract's deductible and limits, audited;
+   * nothing is written unless all of it is.
+   */
+  async function changed(
     ctx: AuthenticatedContext,
     id: number,
     checkVersion: (v: number) => void,
-    editOf: (row: ClaimRow) => ClaimEdit,
+    changeOf: (row: ClaimRow, holds: readonly repo.ClaimHoldRow[]) => ClaimChange,
   ) {
-    const seen = await visibleClaim(ctx, id)
-    // The coverage the jobs are checked against: the contract's, as the caller may see it.
-    const contract = await contracts.readRow(ctx, seen.contract_id).catch(() => {
-      throw notFound(id)
-    })
     const tenantId = ctx.tenantId
-    const row = await db.transaction(tenantId, async (tx) => {
-      const locked = await repo.lockClaim(tx, tenantId, id)
-      if (!locked || !visible(ctx, locked.dealer_id)) throw notFound(id)
+    // One unit of work, from the lock to the reply: every read joins it (fewer round trips).
+    return db.transaction(tenantId, async (tx) => {
+      const locked = await lockedClaim(tx, ctx, id)
       const now = clock.now()
-      if (
-        locked.lock_user_id !== null &&
-        locked.lock_expires_at !== null &&
-        locked.lock_expires_at > now &&
-        locked.lock_user_id !== ctx.principal.userId
-      )
-        throw claimErrors.create(
-          'claim_locked',
-          `claim ${locked.claim_number} is locked for editing by ${locked.lock_user_label ?? 'another user'}`,
-          {
-            extensions: { lockedBy: locked.lock_user_label, lockExpiresAt: locked.lock_expires_at.toISOString() },
-          },
-        )
-      const step = transition(locked.status, 'EDIT', {
-        openHolds: 0,
-        today: await contracts.today(tenantId),
-        authorization: null,
-        hasAuthorizedLines: false,
-        hasDeniedReason: false,
-        payableCents: centsOf(locked.payable_total),
-        paidCents: centsOf(locked.paid_total),
-      })
-      if (!step.ok) throw claimErrors.create('claim_state_conflict', `claim ${locked.claim_number}: ${step.message}`)
       checkVersion(locked.version)
-      const edit = editOf(locked)
+      // The coverage the jobs are checked against: the contract's, as the caller may see it.
+      const contract = await contracts.readRow(ctx, locked.contract_id).catch(() => {
+        throw notFound(id)
+      })
+      const inputs = await payableInputs(tenantId, id, contract, locked.repair_facility_id)
+      const allHolds = await repo.claimHolds(tx, tenantId, id)
+      const openHolds = allHolds.filter((h) => h.released_at === null)
+      const change = changeOf(locked, openHolds)
+      const edit = change.edit
+      const decisions: ClaimDecisions = change.decisions ?? {
+        status: locked.status,
+        deniedReasonId: locked.denied_reason_id,
+        holds: openHolds.map((h) => ({ id: Number(h.id), holdReasonId: Number(h.hold_reason_id), note: h.note })),
+        payee: payeeOf(locked),
+        adjusterUserId: locked.adjuster_user_id,
+        benefits: locked.benefits.map(benefitInput),
+      }
+      const today = await contracts.today(tenantId)
       const errors: FieldError[] = []
       const taxProblem = decimalProblem(edit.taxRate, { places: 6, min: new Decimal(0), max: new Decimal('0.999999') })
       if (taxProblem) errors.push({ field: 'taxRate', code: taxProblem.code, message: taxProblem.message })
       const jobs = await checkJobs(tenantId, edit.jobs, contract, errors)
+      if (jobs.some((j) => j.ppmServiceCode !== null)) {
+        await ppm.lockRedemptions(tx, tenantId, locked.contract_id)
+        errors.push(
+          ...(await ppm.redemptionProblems(tx, tenantId, contract, {
+            claimId: id,
+            jobs: edit.jobs,
+            lossDate: locked.loss_date,
+            odometer: locked.odometer,
+          })),
+        )
+      }
+      const benefits = checkBenefits(decisions.benefits, errors)
+      const reasons = await db.read(tenantId, (x) =>
+        Promise.all([
+          repo.lookupsOfKind(
+            x,
+            tenantId,
+            'HOLD_REASON',
+            decisions.holds.map((h) => h.holdReasonId),
+          ),
+          repo.lookupsOfKind(
+            x,
+            tenantId,
+            'DENIED_REASON',
+            decisions.deniedReasonId === null ? [] : [decisions.deniedReasonId],
+          ),
+        ]),
+      )
+      const [holdReasons, deniedReasons] = reasons
+
+      // Holds: those with an id are kept (an open hold of this claim), the others placed, the open
+      // ones left out released.
+      const openIds = new Set(openHolds.map((h) => Number(h.id)))
+      const kept = new Set<number>()
+      const placed: Array<{ holdReasonId: number; note: string | null }> = []
+      decisions.holds.forEach((h, i) => {
+        if (h.id !== undefined) {
+          if (!openIds.has(h.id))
+            errors.push({
+              field: `holds[${i}].id`,
+              code: 'not_found',
+              message: `${h.id} is not an open hold of the claim`,
+            })
+          else kept.add(h.id)
+          return
+        }
+        const reason = holdReasons.get(h.holdReasonId)
+        if (!reason)
+          errors.push({
+            field: `holds[${i}].holdReasonId`,
+            code: 'unknown_lookup',
+            message: `${h.holdReasonId} is not one of the tenant's hold reasons (GET /api/claims/holdReasons)`,
+          })
+        else if (!reason.active)
+          errors.push({
+            field: `holds[${i}].holdReasonId`,
+            code: 'inactive_lookup',
+            message: `hold reason ${h.holdReasonId} is no longer offered`,
+          })
+        placed.push({ holdReasonId: h.holdReasonId, note: h.note ?? null })
+      })
+      const released = [...openIds].filter((hid) => !kept.has(hid))
+
+      // The denied reason: any status may keep one; DENY needs it.
+      let deniedReasonId = decisions.deniedReasonId
+      if (deniedReasonId !== null && deniedReasonId !== locked.denied_reason_id) {
+        const reason = deniedReasons.get(deniedReasonId)
+        if (!reason || !reason.active) {
+          errors.push({
+            field: 'deniedReasonId',
+            code: reason ? 'inactive_lookup' : 'unknown_lookup',
+            message: reason
+              ? `denied reason ${deniedReasonId} is no longer offered`
+              : `${deniedReasonId} is not one of the tenant's denied reasons (GET /api/claims/deniedReasons)`,
+          })
+          deniedReasonId = null
+        }
+      }
+
+      const payee = await checkPayee(tenantId, decisions.payee, locked, contract, errors)
       const draft = {
         jobs,
+        benefits,
         facility_labor_rate: locked.facility_labor_rate,
         facility_tax_rate: taxProblem ? '0' : new Decimal(edit.taxRate).toFixed(6),
       }
-      const fig = figures(draft)
+      // The limit binds only what is authorized: a claim of pending lines pays nothing yet, so a
+      // contract without the vehicle's purchase price (a limit on it) is refused only then.
+      const authorizing = jobs.some((j) => j.status === 'AUTHORIZED') || benefits.some((b) => b.status === 'AUTHORIZED')
+      if (!inputs.limit.ok && authorizing) errors.push(...inputs.limit.errors)
+      const fig = claimPayable({
+        ...payableLines(draft),
+        ...inputs.rest,
+        liability: {
+          limitCents: inputs.limit.ok ? inputs.limit.cents : null,
+          paidOnOtherClaimsCents: inputs.others.paidCents,
+          authorizedUnpaidOnOtherClaimsCents: inputs.others.authorizedUnpaidCents,
+        },
+      })
       if (!fig.ok) errors.push(...fig.errors)
       if (errors.length > 0 || !fig.ok) throw invalid(errors)
-      const changed = await repo.updateClaim(tx, tenantId, id, {
+      const storedBenefits = benefits.map((b, i) => ({
+        ...b,
+        countedCents: fig.benefits[i]!.countedCents,
+        cappedBy: [...fig.benefits[i]!.cappedBy],
+      }))
+
+      // What the change touches, each judged by the state machine.
+      const facts = (extra: Partial<ClaimFacts> = {}): ClaimFacts => ({
+        openHolds: openHolds.length - released.length + placed.length,
+        today,
+        authorization: authorizationOf(locked, 0),
+        hasAuthorizedLines:
+          jobs.some((j) => j.status === 'AUTHORIZED') || benefits.some((b) => b.status === 'AUTHORIZED'),
+        hasDeniedReason: deniedReasonId !== null,
+        payableCents: fig.payableCents,
+        paidCents: centsOf(locked.paid_total),
+        ...extra,
+      })
+      const refuse = (step: { ok: false; code: ClaimTransitionRefusal; message: string }) =>
+        claimErrors.create(step.code, `claim ${locked.claim_number}: ${step.message}`)
+      // jsonb keeps object members in its own order: compare as canonical JSON.
+      const linesChanged =
+        !jsonEqual(jobs, locked.jobs) ||
+        !jsonEqual(storedBenefits.map(benefitInput), locked.benefits.map(benefitInput)) ||
+        (edit.repairOrderNumber ?? null) !== locked.repair_order_number ||
+        !jsonEqual(storedContact(edit.contact ?? null), locked.contact) ||
+        draft.facility_tax_rate !== new Decimal(locked.facility_tax_rate).toFixed(6) ||
+        payee.type !== locked.payee_type ||
+        payee.accountHolderId !== locked.payee_account_holder_id
+      const events: ClaimEvent[] = []
+      if (linesChanged || decisions.adjusterUserId !== locked.adjuster_user_id) events.push('EDIT')
+      if (released.length > 0) {
+        const step = transition(locked.status, 'RELEASE_HOLD', facts({ openHolds: openHolds.length }))
+        if (!step.ok) throw refuse(step)
+      }
+      if (placed.length > 0) events.push('PLACE_HOLD')
+      for (const event of events) {
+        const step = transition(locked.status, event, facts())
+        if (!step.ok) throw refuse(step)
+      }
+      const wanted = decisions.status
+      let status = locked.status
+      let event: ClaimEvent | null = null
+      if (wanted !== locked.status) {
+        event = eventFor(locked.status, wanted)
+        if (event === null)
+          throw claimErrors.create(
+            'claim_state_conflict',
+            `claim ${locked.claim_number} is ${locked.status}: it cannot be set to ${wanted}` +
+              (wanted === 'PENDING_INSPECTION'
+                ? ' (request an inspection: POST /api/claims/{claimId}/inspections)'
+                : wanted === 'PENDING_PAYMENT'
+                  ? ' (request the payment: POST /api/claims/{claimId}/paymentrequests)'
+                  : wanted === 'PAID' || wanted === 'PARTIALLY_PAID'
+                    ? ' (payments are recorded on the payment request)'
+                    : ''),
+          )
+        const step = transition(locked.status, event, facts())
+        if (!step.ok) throw refuse(step)
+        status = step.to
+      }
+
+      const values: repo.ClaimUpdate = {
         repair_order_number: edit.repairOrderNumber ?? null,
         contact: edit.contact == null ? null : JSON.stringify(storedContact(edit.contact)),
         jobs: JSON.stringify(jobs),
+        benefits: JSON.stringify(storedBenefits),
         facility_tax_rate: draft.facility_tax_rate,
         requested_total: stored(fig.requestedCents),
         authorized_total: stored(fig.authorizedCents),
         tax_total: stored(fig.taxCents),
         deductible_total: stored(fig.deductibleCents),
         payable_total: stored(fig.payableCents),
+        status,
+        denied_reason_id: status === 'DENIED' || deniedReasonId !== null ? deniedReasonId : null,
+        payee_type: payee.type,
+        payee_account_holder_id: payee.accountHolderId,
+        adjuster_user_id: decisions.adjusterUserId,
         updated_at: now,
         updated_by: actorLabel(ctx),
-      })
+      }
+      if (event === 'AUTHORIZE') {
+        const validDays = Number(await settings.get(tenantId, 'claimAuthorizationValidDays'))
+        values.authorization_number = `${locked.claim_number}-A${locked.authorization_count + 1}`
+        values.authorized_at = now
+        values.authorized_by = actorLabel(ctx)
+        values.authorization_expires_on = authorizationExpiresOn(today, validDays)
+        values.authorization_count = locked.authorization_count + 1
+      }
+      if (event === 'CANCEL_PAYMENT_REQUEST') await payments.withdrawOpenRequest(tx, ctx, locked)
+      if (event === 'CLOSE' && locked.status === 'PARTIALLY_PAID') await payments.closeOpenRequest(tx, ctx, locked)
+      await repo.releaseClaimHolds(tx, tenantId, id, released, now, actorLabel(ctx))
+      await repo.insertClaimHolds(
+        tx,
+        tenantId,
+        placed.map((h) => ({
+          claim_id: id,
+          hold_reason_id: h.holdReasonId,
+          note: h.note,
+          placed_at: now,
+          placed_by: actorLabel(ctx),
+        })),
+      )
+      const after = await repo.updateClaim(tx, tenantId, id, values)
       await writeAudit(tx, ctx, now, {
-        action: 'claim.updated',
+        action: event === null ? 'claim.updated' : `claim.${AUDIT_ACTION[event]}`,
         entityType: 'claim',
         entityId: id,
         changes: {
-          before: {
-            repairOrderNumber: locked.repair_order_number,
-            taxRate: locked.facility_tax_rate,
-            jobs: locked.jobs.length,
-            requested: locked.requested_total,
-          },
+          before: auditFigures(locked),
           after: {
-            repairOrderNumber: changed.repair_order_number,
-            taxRate: changed.facility_tax_rate,
-            jobs: jobs.length,
-            requested: changed.requested_total,
+            ...auditFigures(after),
+            ...(placed.length > 0 ? { holdsPlaced: placed.map((h) => h.holdReasonId) } : {}),
+            ...(released.length > 0 ? { holdsReleased: released } : {}),
           },
         },
       })
-      return changed
+      if (event === 'AUTHORIZE' || event === 'DENY')
+        await appendEvent(tx, tenantId, now, {
+          type: event === 'AUTHORIZE' ? 'claim.authorized' : 'claim.denied',
+          payload: {
+            claimId: id,
+            claimNumber: locked.claim_number,
+            contractId: locked.contract_id,
+            dealerId: locked.dealer_id,
+            repairFacilityId: locked.repair_facility_id,
+            status: after.status,
+            ...(event === 'AUTHORIZE'
+              ? {
+                  authorizationNumber: after.authorization_number,
+                  expiresOn: after.authorization_expires_on,
+                  authorized: after.authorized_total,
+                  payable: after.payable_total,
+                }
+              : { deniedReasonId: after.denied_reason_id }),
+          },
+        })
+      return fullView(ctx, after)
     })
-    return fullView(ctx, row)
+  }
+
+  /** The benefits as the adjuster gives them, each amount checked; stored PENDING unless decided. */
+  function checkBenefits(input: readonly BenefitDecision[], errors: FieldError[]) {
+    const amount = (field: string, value: Dec | null | undefined): number | null => {
+      if (value === null || value === undefined) return null
+      const p = decimalProblem(value, { places: 2, min: new Decimal(0), max: MAX_AMOUNT })
+      if (p) {
+        errors.push({ field, code: p.code, message: p.message })
+        return null
+      }
+      return toCents(parseMoney(value) ?? new Decimal(0))
+    }
+    return input.map((b, i) => ({
+      type: b.type,
+      status: b.status ?? ('PENDING' as const),
+      days: b.days ?? null,
+      dailyRateCents: amount(`benefits[${i}].dailyRate`, b.dailyRate),
+      requestedCents: amount(`benefits[${i}].amount`, b.amount),
+      authorizedCents: amount(`benefits[${i}].authorizedAmount`, b.authorizedAmount),
+    }))
+  }
+
+  /** Who the claim is paid to: the account holder the payee type names (422 for a claim payee that is none). */
+  async function checkPayee(
+    tenantId: number,
+    payee: ClaimDecisions['payee'],
+    row: ClaimRow,
+    contract: ClaimContractRecord,
+    errors: FieldError[],
+  ): Promise<{ type: ClaimPayeeTypeColumn | null; accountHolderId: number | null }> {
+    if (payee === null) return { type: null, accountHolderId: null }
+    if (payee.type === 'REPAIR_FACILITY') return { type: payee.type, accountHolderId: row.repair_facility_id }
+    if (payee.type === 'CONTRACT_HOLDER') return { type: payee.type, accountHolderId: contract.customer_id }
+    const id = payee.claimPayeeId ?? null
+    if (id === null) {
+      errors.push({ field: 'payee.claimPayeeId', code: 'required', message: 'an OTHER payee names its claim payee' })
+      return { type: null, accountHolderId: null }
+    }
+    const kinds = await facilities.accountHolderKinds(tenantId, [id])
+    if (kinds.get(id) !== 'CLAIM_PAYEE') {
+      errors.push({
+        field: 'payee.claimPayeeId',
+        code: 'not_found',
+        message: `${id} is not a claim payee of the tenant (GET /api/claimpayees)`,
+      })
+      return { type: null, accountHolderId: null }
+    }
+    return { type: 'OTHER', accountHolderId: id }
+  }
+
+  function lockView(
+    ctx: AuthenticatedContext,
+    row: Pick<ClaimRow, 'id' | 'lock_user_id' | 'lock_user_label' | 'lock_expires_at'>,
+  ) {
+    const held = row.lock_user_id !== null && row.lock_expires_at !== null && row.lock_expires_at > clock.now()
+    return {
+      claimId: row.id,
+      locked: held,
+      heldByYou: held && row.lock_user_id === ctx.principal.userId,
+      userId: held ? row.lock_user_id : null,
+      user: held ? row.lock_user_label : null,
+      expiresAt: held ? row.lock_expires_at!.toISOString() : null,
+    }
   }
 
   async function visibleClaim(ctx: AuthenticatedContext, id: number): Promise<ClaimRow> {
     const row = await db.read(ctx.tenantId, (x) => repo.findClaim(x, ctx.tenantId, id))
-    if (!row || !visible(ctx, row.dealer_id)) throw notFound(id)
+    if (!row || !visibleTo(ctx, row)) throw notFound(id)
     return row
+  }
+
+  /** POST /claims in its unit of work: every refusal a 422 naming the field and the rule, nothing written. */
+  async function intake(ctx: AuthenticatedContext, body: ClaimBody) {
+    const contract = await contracts.readRow(ctx, body.contractId)
+    const tenantId = ctx.tenantId
+    const [terms, history, today, earlier] = await Promise.all([
+      contracts.claimTermsOf(tenantId, contract),
+      contracts.historyOf(tenantId, contract.id),
+      contracts.today(tenantId),
+      isIsoDate(body.lossDate)
+        ? db.read(tenantId, (x) => repo.earlierClaimsMaxOdometer(x, tenantId, contract.id, body.lossDate))
+        : null,
+    ])
+    const errors = intakeProblems(
+      {
+        history,
+        saleDate: contract.sale_date,
+        effectiveDate: contract.effective_date,
+        expirationDate: contract.expiration_date,
+        saleOdometer: contract.sale_odometer,
+        expirationOdometer: contract.expiration_odometer,
+        termMiles: contract.coverage.term.miles,
+        milesBasis: (contract.coverage.term.milesBasis === 'FROM_ZERO'
+          ? 'FROM_ZERO'
+          : 'FROM_SALE_ODOMETER') as MilesBasis,
+        waitingPeriodDays: terms.waitingPeriodDays,
+        waitingPeriodMiles: terms.waitingPeriodMiles,
+      },
+      { lossDate: body.lossDate, odometer: body.odometer ?? null, today, earlierClaimsMaxOdometer: earlier },
+    )
+    // A GAP benefit is a loan balance, not a repair: it has no three Cs, facility or parts, and
+    // is not taken as a claim here (docs/claims.md "GAP and tire & wheel").
+    if (contract.product_type === 'GAP')
+      errors.push({
+        field: 'contractId',
+        code: 'gap_not_claimable',
+        message: `contract ${contract.contract_number} is a GAP contract: GAP benefits are not taken as repair claims`,
+      })
+    const facility = await facilities.repairFacility(tenantId, body.repairFacilityId, contract.dealer_id)
+    if (!facility)
+      errors.push({
+        field: 'repairFacilityId',
+        code: 'not_found',
+        message: `${body.repairFacilityId} is not a repair facility of the tenant`,
+      })
+    else if (!facility.isActive)
+      errors.push({
+        field: 'repairFacilityId',
+        code: 'inactive',
+        message: `repair facility ${facility.id} is inactive`,
+      })
+    const taxRate = body.taxRate ?? 0
+    const taxProblem = decimalProblem(taxRate, { places: 6, min: new Decimal(0), max: new Decimal('0.999999') })
+    if (taxProblem) errors.push({ field: 'taxRate', code: taxProblem.code, message: taxProblem.message })
+    const jobs = await checkJobs(tenantId, body.jobs ?? [], contract, errors)
+    const redemption = {
+      claimId: null,
+      jobs: body.jobs ?? [],
+      lossDate: body.lossDate,
+      odometer: body.odometer ?? null,
+    }
+    errors.push(...(await db.read(tenantId, (x) => ppm.redemptionProblems(x, tenantId, contract, redemption))))
+    const draft = {
+      jobs,
+      facility_labor_rate: facility?.laborRate == null ? null : new Decimal(facility.laborRate).toFixed(2),
+      facility_tax_rate: taxProblem ? '0' : new Decimal(taxRate).toFixed(6),
+    }
+    const fig = figures(draft)
+    if (!fig.ok) errors.push(...fig.errors)
+    if (errors.length > 0 || !fig.ok || !facility) throw invalid(errors)
+
+    const now = clock.now()
+    const contact = storedContact(body.contact)
+    const redeems = jobs.some((j) => j.ppmServiceCode !== null)
+    const row = await db.transaction(tenantId, async (tx) => {
+      // Two claims cannot both take a service's last use: redemptions of the contract are
+      // serialized and checked again under the lock.
+      if (redeems) {
+        await ppm.lockRedemptions(tx, tenantId, contract.id)
+        const late = await ppm.redemptionProblems(tx, tenantId, contract, redemption)
+        if (late.length > 0) throw invalid(late)
+      }
+      const number = await nextNumber(tx, tenantId)
+      const inserted = await repo.insertClaim(tx, tenantId, {
+        claim_number: number,
+        contract_id: contract.id,
+        contract_number: contract.contract_number,
+        dealer_id: contract.dealer_id,
+        vin: contract.vin,
+        repair_facility_id: facility.id,
+        repair_facility_name: facility.name,
+        status: 'OPEN',
+        loss_date: body.lossDate,
+        odometer: body.odometer ?? null,
+        reported_at: now,
+        repair_order_number: body.repairOrderNumber ?? null,
+        contact: contact === null ? null : JSON.stringify(contact),
+        jobs: JSON.stringify(jobs),
+        benefits: '[]',
+        facility_labor_rate: draft.facility_labor_rate,
+        facility_tax_rate: draft.facility_tax_rate,
+        requested_total: stored(fig.requestedCents),
+        authorized_total: stored(fig.authorizedCents),
+        tax_total: stored(fig.taxCents),
+        deductible_total: stored(fig.deductibleCents),
+        payable_total: stored(fig.payableCents),
+        paid_total: '0.00',
+        created_at: now,
+        created_by: actorLabel(ctx),
+        created_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
+        updated_at: now,
+        updated_by: actorLabel(ctx),
+      })
+      await writeAudit(tx, ctx, now, {
+        action: 'claim.created',
+        entityType: 'claim',
+        entityId: inserted.id,
+        changes: {
+          after: {
+            claimNumber: number,
+            contractId: contract.id,
+            repairFacilityId: facility.id,
+            lossDate: body.lossDate,
+            odometer: body.odometer ?? null,
+            jobs: jobs.length,
+            requested: stored(fig.requestedCents),
+          },
+        },
+      })
+      await appendEvent(tx, tenantId, now, {
+        type: 'claim.created',
+        payload: {
+          claimId: inserted.id,
+          claimNumber: number,
+          contractId: contract.id,
+          contractNumber: contract.contract_number,
+          dealerId: contract.dealer_id,
+          repairFacilityId: facility.id,
+          lossDate: body.lossDate,
+          requested: stored(fig.requestedCents),
+        },
+      })
+      return inserted
+    })
+    return view(row, await lookupTexts(tenantId, [row]))
   }
 
   return {
     /** POST /claims: every refusal a 422 naming the field and the rule, nothing written. */
     async create(ctx: AuthenticatedContext, body: ClaimBody) {
-      const contract = await contracts.readRow(ctx, body.contractId)
-      const tenantId = ctx.tenantId
-      const [terms, history, today, earlier] = await Promise.all([
-        contracts.claimTermsOf(tenantId, contract),
-        contracts.historyOf(tenantId, contract.id),
-        contracts.today(tenantId),
-        isIsoDate(body.lossDate)
-          ? db.read(tenantId, (x) => repo.earlierClaimsMaxOdometer(x, tenantId, contract.id, body.lossDate))
-          : null,
-      ])
-      const errors = intakeProblems(
-        {
-          history,
-          saleDate: contract.sale_date,
-          effectiveDate: contract.effective_date,
-          expirationDate: contract.expiration_date,
-          saleOdometer: contract.sale_odometer,
-          expirationOdometer: contract.expiration_odometer,
-          termMiles: contract.coverage.term.miles,
-          milesBasis: (contract.coverage.term.milesBasis === 'FROM_ZERO'
-            ? 'FROM_ZERO'
-            : 'FROM_SALE_ODOMETER') as MilesBasis,
-          waitingPeriodDays: terms.waitingPeriodDays,
-          waitingPeriodMiles: terms.waitingPeriodMiles,
-        },
-        { lossDate: body.lossDate, odometer: body.odometer ?? null, today, earlierClaimsMaxOdometer: earlier },
-      )
-      const facility = await facilities.repairFacility(tenantId, body.repairFacilityId, contract.dealer_id)
-      if (!facility)
-        errors.push({
-          field: 'repairFacilityId',
-          code: 'not_found',
-          message: `${body.repairFacilityId} is not a repair facility of the tenant`,
-        })
-      else if (!facility.isActive)
-        errors.push({
-          field: 'repairFacilityId',
-          code: 'inactive',
-          message: `repair facility ${facility.id} is inactive`,
-        })
-      const taxRate = body.taxRate ?? 0
-      const taxProblem = decimalProblem(taxRate, { places: 6, min: new Decimal(0), max: new Decimal('0.999999') })
-      if (taxProblem) errors.push({ field: 'taxRate', code: taxProblem.code, message: taxProblem.message })
-      const jobs = await checkJobs(tenantId, body.jobs ?? [], contract, errors)
-      const draft = {
-        jobs,
-        facility_labor_rate: facility?.laborRate == null ? null : new Decimal(facility.laborRate).toFixed(2),
-        facility_tax_rate: taxProblem ? '0' : new Decimal(taxRate).toFixed(6),
-      }
-      const fig = figures(draft)
-      if (!fig.ok) errors.push(...fig.errors)
-      if (errors.length > 0 || !fig.ok || !facility) throw invalid(errors)
-
-      const now = clock.now()
-      const contact = storedContact(body.contact)
-      const row = await db.transaction(tenantId, async (tx) => {
-        const number = await nextNumber(tx, tenantId)
-        const inserted = await repo.insertClaim(tx, tenantId, {
-          claim_number: number,
-          contract_id: contract.id,
-          contract_number: contract.contract_number,
-          dealer_id: contract.dealer_id,
-          vin: contract.vin,
-          repair_facility_id: facility.id,
-          repair_facility_name: facility.name,
-          status: 'OPEN',
-          loss_date: body.lossDate,
-          odometer: body.odometer ?? null,
-          reported_at: now,
-          repair_order_number: body.repairOrderNumber ?? null,
-          contact: contact === null ? null : JSON.stringify(contact),
-          jobs: JSON.stringify(jobs),
-          benefits: '[]',
-          facility_labor_rate: draft.facility_labor_rate,
-          facility_tax_rate: draft.facility_tax_rate,
-          requested_total: stored(fig.requestedCents),
-          authorized_total: stored(fig.authorizedCents),
-          tax_total: stored(fig.taxCents),
-          deductible_total: stored(fig.deductibleCents),
-          payable_total: stored(fig.payableCents),
-          paid_total: '0.00',
-          created_at: now,
-          created_by: actorLabel(ctx),
-          created_by_user_id: ctx.principal.userId > 0 ? ctx.principal.userId : null,
-          updated_at: now,
-          updated_by: actorLabel(ctx),
-        })
-        await writeAudit(tx, ctx, now, {
-          action: 'claim.created',
-          entityType: 'claim',
-          entityId: inserted.id,
-          changes: {
-            after: {
-              claimNumber: number,
-              contractId: contract.id,
-              repairFacilityId: facility.id,
-              lossDate: body.lossDate,
-              odometer: body.odometer ?? null,
-              jobs: jobs.length,
-              requested: stored(fig.requestedCents),
-            },
-          },
-        })
-        await appendEvent(tx, tenantId, now, {
-          type: 'claim.created',
-          payload: {
-            claimId: inserted.id,
-            claimNumber: number,
-            contractId: contract.id,
-            contractNumber: contract.contract_number,
-            dealerId: contract.dealer_id,
-            repairFacilityId: facility.id,
-            lossDate: body.lossDate,
-            requested: stored(fig.requestedCents),
-          },
-        })
-        return inserted
-      })
-      return view(row, await lookupTexts(tenantId, [row]))
+      // One unit of work: the reads, the checks, the write and the reply (fewer round trips); the
+      // claim number is taken last, so its counter row is held only to the commit.
+      return db.transaction(ctx.tenantId, () => intake(ctx, body))
     },
 
-    /** PUT /claims/{id}: the edit replaces the repair order, contact, tax rate and jobs. */
+    /** PUT /claims/{id}: the edit replaces the repair order, contact, tax rate and jobs (with their decisions). */
     async update(ctx: AuthenticatedContext, id: number, edit: ClaimEdit, checkVersion: (v: number) => void) {
-      return edited(ctx, id, checkVersion, () => edit)
+      return changed(ctx, id, checkVersion, () => ({ edit, decisions: null }))
     },
 
-    /** PATCH /claims/{id}: a JSON Patch or merge patch over the edit representation (and the fixed members). */
+    /**
+     * PATCH /claims/{id}: a JSON Patch or merge patch over the edit representation, the fixed members
+     * and the adjuster's decisions (status, denied reason, holds, payee, adjuster, benefits).
+     */
     async patch(
       ctx: AuthenticatedContext,
       id: number,
@@ -676,7 +1292,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
       contentType: string | undefined,
       checkVersion: (v: number) => void,
     ) {
-      return edited(ctx, id, checkVersion, (row) => {
+      return changed(ctx, id, checkVersion, (row, holds) => {
         const current = {
           contractId: row.contract_id,
           lossDate: row.loss_date,
@@ -686,12 +1302,79 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           taxRate: Number(row.facility_tax_rate),
           contact: row.contact,
           jobs: row.jobs.map(jobInput),
+          status: row.status,
+          deniedReasonId: row.denied_reason_id,
+          holds: holds.map((h) => ({ id: Number(h.id), holdReasonId: Number(h.hold_reason_id), note: h.note })),
+          payee: payeeOf(row),
+          adjusterUserId: row.adjuster_user_id,
+          benefits: row.benefits.map(benefitInput),
         }
         const patched = applyPatch(current, body, contentType, IMMUTABLE_ON_EDIT)
         for (const key of IMMUTABLE_ON_EDIT) delete patched[key]
         validatePatched(patched)
-        return patched as unknown as ClaimEdit
+        const p = patched as unknown as ClaimEdit & ClaimDecisions
+        return {
+          edit: { repairOrderNumber: p.repairOrderNumber, taxRate: p.taxRate, contact: p.contact, jobs: p.jobs },
+          decisions: {
+            status: p.status,
+            deniedReasonId: p.deniedReasonId,
+            holds: p.holds,
+            payee: p.payee,
+            adjusterUserId: p.adjusterUserId,
+            benefits: p.benefits,
+          },
+        }
       })
+    },
+
+    lockedClaim,
+
+    /** GET /claims/{id}/lock: who holds the claim's edit lock, if anyone. */
+    async lockStatus(ctx: AuthenticatedContext, id: number) {
+      return lockView(ctx, await visibleClaim(ctx, id))
+    },
+
+    /**
+     * POST /claims/{id}/lock: takes (or renews) the edit lock for CLAIM_LOCK_MINUTES; 423 while
+     * another user holds it. Any status may be locked. Audited; the claim's version stays.
+     */
+    async lock(ctx: AuthenticatedContext, id: number) {
+      return db.transaction(ctx.tenantId, async (tx) => {
+        const row = await lockedClaim(tx, ctx, id)
+        const now = clock.now()
+        const lock = {
+          lock_user_id: ctx.principal.userId,
+          lock_user_label: ctx.principal.emailAddress,
+          lock_expires_at: new Date(now.getTime() + CLAIM_LOCK_MINUTES * 60_000),
+        }
+        await repo.setClaimLock(tx, ctx.tenantId, id, lock)
+        await writeAudit(tx, ctx, now, {
+          action: 'claim.locked',
+          entityType: 'claim',
+          entityId: id,
+          changes: { expiresAt: lock.lock_expires_at.toISOString() },
+        })
+        return lockView(ctx, { ...row, ...lock })
+      })
+    },
+
+    /** DELETE /claims/{id}/lock: releases the caller's lock (nothing to do when none is held); 423 when another user holds it. */
+    async unlock(ctx: AuthenticatedContext, id: number) {
+      await db.transaction(ctx.tenantId, async (tx) => {
+        const row = await lockedClaim(tx, ctx, id)
+        if (row.lock_user_id === null || row.lock_expires_at === null || row.lock_expires_at <= clock.now()) return
+        await repo.setClaimLock(tx, ctx.tenantId, id, {
+          lock_user_id: null,
+          lock_user_label: null,
+          lock_expires_at: null,
+        })
+        await writeAudit(tx, ctx, clock.now(), { action: 'claim.unlocked', entityType: 'claim', entityId: id })
+      })
+    },
+
+    /** GET /claims/{id}/claimbenefits: the claim's benefit lines (rental, towing, trip interruption), in order. */
+    async benefits(ctx: AuthenticatedContext, id: number) {
+      return (await visibleClaim(ctx, id)).benefits.map(benefitView)
     },
 
     /** GET /claims/{id}: 404 for another tenant's claim or one of a dealer the caller does not see. */

@@ -9,10 +9,17 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 import type { DocumentsModule } from '../documents/index.ts'
 import { claimLookupRoutes } from './claim-lookups.routes.ts'
+import { claimDenyRoutes } from './claim-deny.routes.ts'
+import { createClaimDenyService } from './claim-deny.service.ts'
+import { claimPpmRoutes } from './claim-ppm.routes.ts'
+import { createClaimPpmService } from './claim-ppm.service.ts'
 import { createClaimLookupService } from './claim-lookups.service.ts'
 import { claimRoutes } from './claim.routes.ts'
 import { createClaimService, type ClaimsServiceDeps } from './claim.service.ts'
+import { createClaimPayments, type ClaimPaymentsDeps } from './claim-payments.service.ts'
 import { contractClaimsSummary } from './claim.repository.ts'
+import { claimInspectionRoutes } from './claim-inspections.routes.ts'
+import { createClaimInspectionService, INSPECTION_OWNER } from './claim-inspections.service.ts'
 
 export {
   CLAIM_COMBINATION_DEFAULTS,
@@ -25,24 +32,54 @@ export {
 export type { ClaimCombination, ClaimLookup, ClaimLookupService } from './claim-lookups.service.ts'
 
 export type { ClaimContractReader, ClaimContractRecord, ClaimService, RepairFacilityReader } from './claim.service.ts'
+export type { ClaimInspectionService, ClaimInspectionView } from './claim-inspections.service.ts'
 
 /** The documents of a claim (the documents module's owner type and kind; docs/claims.md "Notes and documents"). */
 export const CLAIM_OWNER = 'CLAIM'
 export const CLAIM_DOCUMENT = 'CLAIM_DOCUMENT'
 
-export type ClaimsDeps = { db: Database; documents: DocumentsModule } & Omit<ClaimsServiceDeps, 'documentsCount'>
+export type ClaimsDeps = {
+  db: Database
+  documents: DocumentsModule
+  ledger: ClaimPaymentsDeps['ledger']
+  administratorId: ClaimPaymentsDeps['administratorId']
+} & Omit<ClaimsServiceDeps, 'documentsCount' | 'payments' | 'ppm' | 'inspectionOf'>
 
 export function createClaimsModule(deps: ClaimsDeps) {
   const lookups = createClaimLookupService(deps)
+  // PPM services of contracts and claims, and the redemption check intake and edits run (docs/claims.md "PPM services").
+  const ppm = createClaimPpmService(deps)
   // Intake, read and the index of claims (docs/claims.md "Claims: intake, read, index").
+  // Payment requests and payments (docs/claims.md "Payment requests and payments"); they lock the
+  // claim with the claim service's checks, and the claim service shows and withdraws them.
+  const payments = createClaimPayments({
+    ...deps,
+    lockedClaim: (tx, ctx, id) => service.lockedClaim(tx, ctx, id),
+  })
   const service = createClaimService({
     ...deps,
+    payments,
+    ppm,
+    inspectionOf: (x, tenantId, claimId) => inspections.inspectionOf(x, tenantId, claimId),
     documentsCount: (tenantId, claimId) =>
       deps.documents.service.countForOwner(tenantId, CLAIM_OWNER, claimId, [CLAIM_DOCUMENT]),
   })
+  // Denying the claims of ended contracts (docs/claims.md "Denying the claims of ended contracts"); the processes issue schedules `deny.denyClaims`.
+  const deny = createClaimDenyService(deps)
+  // Inspections (docs/claims.md "Inspections"); their files are guarded by the inspection's visibility.
+  const inspections = createClaimInspectionService({
+    db: deps.db,
+    clock: deps.clock,
+    documents: deps.documents.service,
+  })
+  deps.documents.service.registerOwner(INSPECTION_OWNER, (ctx, id, access) => inspections.filesOwner(ctx, id, access))
   return {
     lookups,
     service,
+    /** Claim inspections; `inspections.inspectionOf(executor, tenantId, claimId)` is the claim view's `inspection`. */
+    inspections,
+    ppm,
+    deny,
     /**
      * What a contract's claims mean to a cancel (the cancellations module's ClaimsPort): unsettled
      * claims block it (`claims_open`), claims paid are deducted and lose the free-look. No claim is
@@ -57,7 +94,10 @@ export function createClaimsModule(deps: ClaimsDeps) {
     initializeTenant: ((tx, tenant, now) => lookups.initializeTenant(tx, tenant.id, now)) satisfies TenantInitializer,
     async routes(app: FastifyInstance) {
       await app.register(claimLookupRoutes, { lookups })
-      await app.register(claimRoutes, { service })
+      await app.register(claimRoutes, { service, payments })
+      await app.register(claimInspectionRoutes, { inspections, documents: deps.documents.service })
+      await app.register(claimPpmRoutes, { ppm })
+      await app.register(claimDenyRoutes, { deny })
       // A claim's documents (invoices, photos, estimates): the documents module's collection.
       await app.register(
         deps.documents.ownerFileRoutes({

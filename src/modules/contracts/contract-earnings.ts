@@ -13,7 +13,7 @@ import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { DB, JsonValue } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { AppError } from '../../platform/http/errors.ts'
-import { centsToDecimal, centsToNumber, toCents } from '../../platform/money.ts'
+import { centsToDecimal, centsToNumber } from '../../platform/money.ts'
 import {
   earnedToDate,
   earningsAsOf,
@@ -249,19 +249,20 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
         const sold = locked.filter((r) => r.status !== 'PENDING' && r.status !== 'VOIDED' && r.earnings !== null)
         const soldIds = sold.map((r) => r.id)
         const cancelled = sold.filter((r) => r.status === 'CANCELLED').map((r) => r.id)
-        const [administratorId, cancelDates, cancelStands, postedByContract, saleLines, postingDate] =
-          await Promise.all([
+        const [administratorId, cancelDates, cancelStands, postedByContract, saleNets, postingDate] = await Promise.all(
+          [
             parties.administratorId(tenantId),
             earningsRepo.lastCancelDates(tx, tenantId, cancelled),
             earningsRepo.cancelEntriesStand(tx, tenantId, cancelled),
             ledger.earnedByCodeOf(tenantId, soldIds),
-            ledger.linesBySource(
+            ledger.netsBySource(
               tenantId,
               'CONTRACT',
               sold.filter((r) => r.finalized_at !== null).map((r) => r.id),
             ),
             ledger.postingDate(tenantId),
-          ])
+          ],
+        )
         const done = new Set<number>()
         const entries: PostEntryInput[] = []
         const synced: Array<{ id: number; asOf: string; dueLines: ReckonedLine[] }> = []
@@ -269,13 +270,14 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
         for (const row of sold) {
           try {
             // settleSalePostings would post a difference: left to syncIn, which posts it first.
+            // differenceLines nets by account and code, so the nets the sale entries posted stand for their lines.
             if (row.finalized_at !== null) {
-              const posted: PostingLine[] = (saleLines.get(row.id) ?? []).map((l) => ({
-                accountHolderId: l.accountHolderId,
-                purpose: l.purpose as PostingLine['purpose'],
-                side: l.debit.isZero() ? 'CREDIT' : 'DEBIT',
-                cents: toCents(l.debit.isZero() ? l.credit : l.debit),
-                ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
+              const posted: PostingLine[] = (saleNets.get(row.id) ?? []).map((n) => ({
+                accountHolderId: n.accountHolderId,
+                purpose: n.purpose as PostingLine['purpose'],
+                side: n.netCents > 0 ? 'DEBIT' : 'CREDIT',
+                cents: Math.abs(n.netCents),
+                ...(n.disbursementCode === null ? {} : { disbursementCode: n.disbursementCode }),
               }))
               const wanted = finalizationLines({ dealerId: row.dealer_id, administratorId }, row.lines)
               if (differenceLines(wanted, posted).length > 0) continue

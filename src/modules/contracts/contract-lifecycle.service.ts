@@ -2,7 +2,6 @@
 // lock, the co-buyer, finalization and refinalization (posting to the ledger and producing the final
 // document), contract documents, and the coverage views.
 import { writeAudit } from '../../platform/audit.ts'
-import { addMonths } from '../../platform/calendar.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { centsToDecimal, Decimal, toCents } from '../../platform/money.ts'
 import { isStorableId } from '../../platform/ids.ts'
@@ -533,23 +532,6 @@ export function createContractLifecycle(ports: Ports) {
       return row.coverage.coverageGroups.flatMap((g) =>
         g.components.map((c) => ({ groupCode: g.code, groupName: g.name, code: c.code, name: c.name })),
       )
-    },
-
-    /** The plan's prepaid-maintenance services with each occurrence's due date and odometer, counted from the effective date and sale odometer. */
-    async ppmServices(ctx: AuthenticatedContext, contractId: number) {
-      const row = await core.readRow(ctx, contractId)
-      return row.coverage.ppmServices.map((s) => ({
-        code: s.code,
-        name: s.name,
-        intervalMonths: s.intervalMonths ?? null,
-        intervalMiles: s.intervalMiles ?? null,
-        count: s.count,
-        schedule: Array.from({ length: s.count }, (_, i) => ({
-          sequence: i + 1,
-          dueDate: s.intervalMonths ? addMonths(row.effective_date, s.intervalMonths * (i + 1)) : null,
-          dueOdometer: s.intervalMiles ? (row.sale_odometer ?? 0) + s.intervalMiles * (i + 1) : null,
-        })),
-      }))
     },
   }
 }

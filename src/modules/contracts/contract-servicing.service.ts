@@ -34,7 +34,12 @@ import type { ContractTerms } from './contract-terms.ts'
 /** The status changes a servicing module may apply (finalization posts and is the contract routes' own). */
 export type ServicingEvent = Extract<ContractEvent, 'ACTIVATE' | 'VOID' | 'EXPIRE' | 'CANCEL' | 'REINSTATE'>
 
-/** A contract as a servicing module needs it, read under the row lock. */
+/**
+ * A contract as a servicing module needs it, read under the row lock. The one lockForEvent answers
+ * also stands for that lock: given back to termsOf, settleSalePostings or applyTransition in the
+ * same transaction, it is used as it is instead of locking and reading the row again (a cancel
+ * locks its contract once); anywhere else, or given as an id, the contract is locked afresh.
+ */
 export type ServicedContract = {
   id: number
   contractNumber: string
@@ -103,11 +108,14 @@ export type ContractServicing = {
     event: ServicingEvent,
     facts?: ChangeFacts,
   ): Promise<ServicedContract>
-  /** Checks the rules again, writes the status, the history row, the audit record and `contract.<event>` to the outbox. */
+  /**
+   * Checks the rules again (on the row already locked when given lockForEvent's answer of `tx`),
+   * writes the status, the history row, the audit record and `contract.<event>` to the outbox.
+   */
   applyTransition(
     tx: Transaction<DB>,
     ctx: AuthenticatedContext,
-    contractId: number,
+    contract: number | ServicedContract,
     request: TransitionRequest,
   ): Promise<AppliedTransition>
   /** The contract's status changes, oldest first; through `tx` when given (else the ambient transaction of the tenant, if any). */
@@ -118,14 +126,18 @@ export type ContractServicing = {
    * The terms the contract is sold under (contract-terms.ts), under its row lock; a contract sold
    * before snapshots gets them resolved from its own rate-book version and written back.
    */
-  termsOf(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<ContractTerms>
+  termsOf(tx: Transaction<DB>, ctx: AuthenticatedContext, contract: number | ServicedContract): Promise<ContractTerms>
   /**
    * Under the row lock, brings the contract's sale postings to what its lines call for (the
    * refinalize difference, CONTRACT_REFINALIZED, no PDF): call it before posting a cancel or earnings,
    * so an old contract's administrator lines are in UNEARNED_REVENUE (decision 0012). The entry's id,
    * or null when nothing differed or the contract was never finalized.
    */
-  settleSalePostings(tx: Transaction<DB>, ctx: AuthenticatedContext, contractId: number): Promise<number | null>
+  settleSalePostings(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    contract: number | ServicedContract,
+  ): Promise<number | null>
 }
 
 export type ServicingPorts = {
@@ -134,20 +146,49 @@ export type ServicingPorts = {
   settle: (ctx: AuthenticatedContext, row: repo.ContractRow) => Promise<number | null>
 }
 
+/**
+ * The row behind each ServicedContract lockForEvent answered, with the transaction holding its lock
+ * and the tenant it was read for: weakly held, so a handle and its row go with the caller's work.
+ * The row is kept current with what the port writes to it (terms, sale postings, status).
+ */
+const lockedRows = new WeakMap<
+  ServicedContract,
+  { tx: Transaction<DB>; tenantId: number; visible: ReadonlySet<number> | null; row: repo.ContractRow }
+>()
+
 export function createContractServicing({ db, core, settle }: ServicingPorts) {
   const notFound = (id: number) => contractErrors.create('contract_not_found', `no contract ${id}`)
+
+  /** The row `contract` stands for, locked in `tx`: the handle's own when it was locked there, else locked now. */
+  const lockedRow = async (tx: Transaction<DB>, ctx: AuthenticatedContext, contract: number | ServicedContract) => {
+    if (typeof contract !== 'number') {
+      const held = lockedRows.get(contract)
+      // The same transaction, tenant and visibility as the lock's: anything else locks (and filters) afresh.
+      if (
+        held &&
+        held.tx === tx &&
+        held.tenantId === ctx.tenantId &&
+        held.visible === ctx.principal.visibleAccountHolderIds
+      )
+        return held.row
+    }
+    return core.lockRow(tx, ctx, typeof contract === 'number' ? contract : contract.id)
+  }
 
   const port: ContractServicing = {
     async lockForEvent(tx, ctx, contractId, event, facts = {}) {
       if (facts.effectiveDate !== undefined) assertDate(facts.effectiveDate)
       const { row, from } = await core.forChange(tx, ctx, contractId, event, facts)
-      return serviced(row, from)
+      const contract = serviced(row, from)
+      lockedRows.set(contract, { tx, tenantId: ctx.tenantId, visible: ctx.principal.visibleAccountHolderIds, row })
+      return contract
     },
 
-    async applyTransition(tx, ctx, contractId, request) {
+    async applyTransition(tx, ctx, target, request) {
       assertDate(request.effectiveDate)
       const { event, effectiveDate, source } = request
-      const { row, from, to, now } = await core.forChange(tx, ctx, contractId, event, {
+      // Every check of forChange, on the row as locked (by lockForEvent in this transaction, or now).
+      const { row, from, to, now } = await core.judgeChange(tx, ctx, await lockedRow(tx, ctx, target), event, {
         effectiveDate,
         odometer: request.facts?.odometer,
       })
@@ -165,6 +206,10 @@ export function createContractServicing({ db, core, settle }: ServicingPorts) {
           at: now,
         })
       await repo.updateContract(tx, ctx.tenantId, row.id, { status: to }, now)
+      // The locked row as it now stands, for whatever the caller does next with its handle.
+      row.status = to
+      row.version += 1
+      row.updated_at = now
       const recorded = await core.recorder.record(tx, ctx, {
         contract,
         event,
@@ -208,15 +253,21 @@ export function createContractServicing({ db, core, settle }: ServicingPorts) {
       return tx ? read(tx) : db.read(tenantId, read)
     },
 
-    async settleSalePostings(tx, ctx, contractId) {
-      return settle(ctx, await core.lockRow(tx, ctx, contractId))
+    async settleSalePostings(tx, ctx, contract) {
+      const row = await lockedRow(tx, ctx, contract)
+      const entryId = await settle(ctx, row)
+      if (entryId !== null) row.journal_entry_ids = [...row.journal_entry_ids, entryId]
+      return entryId
     },
 
-    async termsOf(tx, ctx, contractId) {
+    async termsOf(tx, ctx, contract) {
       // Under the row lock: a contract sold before snapshots gets its terms resolved from its own
       // rate-book version and written back, once.
-      const row = await core.lockRow(tx, ctx, contractId)
-      return core.ensureTerms(tx, ctx.tenantId, row)
+      const row = await lockedRow(tx, ctx, contract)
+      const terms = await core.ensureTerms(tx, ctx.tenantId, row)
+      row.terms = terms as unknown as repo.ContractRow['terms']
+      if (typeof contract !== 'number') contract.terms = terms
+      return terms
     },
   }
 

@@ -2,13 +2,13 @@
 // (v1 and v2), PATCH while pending, holds, the edit lock, the co-buyer, finalize and refinalize,
 // documents, coverage, the status history; and the draft PDF of a deal before it is a contract.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
-import { Paged, problemResponses } from '../../platform/http/schemas.ts'
+import { Paged, noBodyIsEmpty, problemResponses } from '../../platform/http/schemas.ts'
 import { DocumentSchema } from '../documents/index.ts'
 import type { ContractLifecycle } from './contract-lifecycle.service.ts'
 import type { ContractServicingService } from './contract-servicing.service.ts'
@@ -32,7 +32,6 @@ import {
   LockSchema,
   PagedSearchQuery,
   PostingSchema,
-  PpmServiceSchema,
   ResolutionSchema,
   ResolveHoldBody,
   SearchQuery,
@@ -49,10 +48,6 @@ const contractRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Contract#' })
 const holdRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractHold#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractSummary#' })
 const statusChangeRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ContractStatusChange#' })
-/** Routes whose body is optional: no body reads as an empty one. */
-const noBodyIsEmpty = async (req: FastifyRequest) => {
-  req.body ??= {}
-}
 const LOCKED = 'Changes by another user while that user holds the edit lock: 423 contract_locked.'
 
 export const contractRoutes: FastifyPluginAsyncTypebox<{
@@ -545,22 +540,5 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{
       const result = await servicing.statusHistory(authenticatedContext(req), req.params.contractId, window)
       return toPage(result.items, result.totalCount, window)
     },
-  )
-
-  app.get(
-    '/api/contracts/:contractId/ppmservices',
-    {
-      schema: {
-        tags: TAGS,
-        operationId: 'listContractPpmServices',
-        summary: 'List the prepaid-maintenance services of a contract',
-        description:
-          'Each service with its schedule, counted from the effective date and the sale odometer. Empty for other products.',
-        params: ContractIdParams,
-        response: { 200: Type.Array(PpmServiceSchema), ...problemResponses(404) },
-      },
-      config: READ,
-    },
-    async (req) => lifecycle.ppmServices(authenticatedContext(req), req.params.contractId),
   )
 }

@@ -612,7 +612,7 @@ export const CoBuyerBody = Type.Object(PersonSchema.properties, {
   examples: [{ firstName: 'Alex', lastName: 'Buyer', emailAddress: 'alex@example.com' }],
 })
 /** Routes that take no body accept an empty object (or none). */
-export const EmptyBody = Type.Object({}, { additionalProperties: false, examples: [{}] })
+export { EmptyBody } from '../../platform/http/schemas.ts'
 
 export const POSTING_EXAMPLE = {
   contract: {
@@ -696,41 +696,6 @@ export const CoverageComponentSchema = Type.Object(
   { groupCode: Type.String(), groupName: Type.String(), code: Type.String(), name: Type.String() },
   {
     examples: [{ groupCode: 'ENGINE', groupName: 'Engine', code: 'BLOCK', name: 'Cylinder block' }],
-  },
-)
-export const PpmServiceSchema = Type.Object(
-  {
-    code: Type.String(),
-    name: Type.String(),
-    intervalMonths: nullable(Type.Integer()),
-    intervalMiles: nullable(Type.Integer()),
-    count: Type.Integer(),
-    schedule: Type.Array(
-      Type.Object({
-        sequence: Type.Integer(),
-        dueDate: nullable(Type.String()),
-        dueOdometer: nullable(Type.Integer()),
-      }),
-      {
-        description:
-          'Each service occurrence with when it falls due (by date or odometer, whichever the service counts by).',
-      },
-    ),
-  },
-  {
-    examples: [
-      {
-        code: 'OIL',
-        name: 'Oil and filter change',
-        intervalMonths: 6,
-        intervalMiles: 5000,
-        count: 2,
-        schedule: [
-          { sequence: 1, dueDate: '2027-05-21', dueOdometer: 47150 },
-          { sequence: 2, dueDate: '2027-11-21', dueOdometer: 52150 },
-        ],
-      },
-    ],
   },
 )
 

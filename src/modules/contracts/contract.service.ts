@@ -142,7 +142,20 @@ export function createContractCore(ports: ContractPorts) {
     event: ContractEvent,
     given: ChangeFacts = {},
   ) {
-    const row = await lockRow(tx, ctx, id)
+    return judgeChange(tx, ctx, await lockRow(tx, ctx, id), event, given)
+  }
+
+  /**
+   * forChange's checks of a row the caller already locked in `tx` (lockRow, or a forChange of the
+   * same transaction): the servicing port locks a contract once and judges each step on that row.
+   */
+  async function judgeChange(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    row: repo.ContractRow,
+    event: ContractEvent,
+    given: ChangeFacts = {},
+  ) {
     const now = clock.now()
     if (lockedAgainst({ holder: row.lock_user_id, expiresAt: row.lock_expires_at }, ctx.principal.userId, now)) {
       throw contractErrors.create(
@@ -392,6 +405,7 @@ export function createContractCore(ports: ContractPorts) {
     today,
     recorder,
     forChange,
+    judgeChange,
     lockRow,
     readRow,
     view,

@@ -16,7 +16,13 @@ import { createLinkKeys } from './link-key.ts'
 import { createLinkSigner } from './signed-link.ts'
 
 export { StagedUpload, type BlobSource, type BlobStore, type StorageKind } from './blob-store.ts'
-export { ALLOWED_CONTENT_TYPES, MAX_VERSIONS } from './documents.rules.ts'
+export {
+  ALLOWED_CONTENT_TYPES,
+  defaultFileName,
+  fileNameFromDisposition,
+  MAX_VERSIONS,
+  normalizeContentType,
+} from './documents.rules.ts'
 export { DocumentSchema } from './documents.schemas.ts'
 export type {
   DocumentService,

@@ -213,6 +213,7 @@ describe('entry kinds and the sources they record', () => {
     ['CANCEL_REVERSED', ['CANCELLATION']],
     ['EARNINGS_RECOGNIZED', ['PROCESS']],
     ['CLAIM_APPROVED', ['CLAIM']],
+    ['CLAIM_RELEASED', ['CLAIM']],
     ['CLAIM_PAID', ['CLAIM']],
     ['CASH_RECEIVED', ['CASH']],
     ['CASH_APPLIED', ['CASH']],

@@ -94,6 +94,11 @@ export const ENTRY_KIND_RULES = {
     posting:
       "Dr CLAIM_EXPENSE of the risk bearer (the payee of the contract's reserve line); Cr CLAIM_PAYABLE of the claim payee",
   },
+  /** The unpaid rest of a claim's payment request released when the claim is closed partly paid (claims). */
+  CLAIM_RELEASED: {
+    sources: ['CLAIM'],
+    posting: 'Dr CLAIM_PAYABLE (claim payee) the unpaid rest; Cr CLAIM_EXPENSE of the risk bearer',
+  },
   /** A claim paid out (claims). */
   CLAIM_PAID: { sources: ['CLAIM'], posting: 'Dr CLAIM_PAYABLE (claim payee); Cr CASH (administrator company)' },
   /** Money received (cash). */
@@ -192,6 +197,10 @@ export function isAccountPurpose(value: unknown): value is AccountPurpose {
 function readAmount(value: unknown): { amount: Decimal } | { problem: Omit<FieldError, 'field'> } {
   let d: Decimal | null
   if (typeof value === 'string') d = parseMoney(value, { signed: true })
+  // Ours as it is (a Decimal is immutable); one of another decimal.js clone (which would compute with
+  // its own precision and rounding) copied into ours.
+  else if (Decimal.isDecimal(value) && (value as Decimal).constructor === Decimal)
+    d = (value as Decimal).isFinite() ? (value as Decimal) : null
   else if (Decimal.isDecimal(value)) d = (value as Decimal).isFinite() ? new Decimal(value as Decimal) : null
   else return { problem: { code: 'invalid_type', message: 'must be a Decimal or a decimal string' } }
   if (!d) return { problem: { code: 'invalid_format', message: 'must be a plain decimal with at most 2 decimals' } }

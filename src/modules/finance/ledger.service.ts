@@ -64,13 +64,13 @@ type Header = {
 
 const accountKey = (accountHolderId: number, purpose: string) => `${accountHolderId}/${purpose}`
 
-/** A line of a source's entries (linesBySource). */
-export type SourceLine = {
+/** What a source's entries posted to one account and disbursement code (netsBySource). */
+export type SourceNet = {
   accountHolderId: number
   purpose: string
-  debit: Decimal
-  credit: Decimal
   disbursementCode: string | null
+  /** Debit − credit, in cents: positive on the debit side. */
+  netCents: number
 }
 
 export type LedgerDeps = {
@@ -273,13 +273,20 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
         )
         if (entries.length !== checked.length || entries.some((e, i) => e.memo !== (checked[i]!.input.memo ?? null)))
           throw new Error('postMany: the inserted entries do not line up with the inputs')
+        // Lines often share one amount (an earnings entry's two lines of a code): its text is made once.
+        const texts = new Map<Decimal, string>()
+        const text = (amount: Decimal) => {
+          let t = texts.get(amount)
+          if (t === undefined) texts.set(amount, (t = amount.toFixed(2)))
+          return t
+        }
         const rows = checked.flatMap(({ lines }, i) =>
           lines.map((l) => ({
             entry_id: entries[i]!.id,
             line_no: l.lineNo,
             account_id: accounts.get(accountKey(l.accountHolderId, l.purpose))!,
-            debit: (l.side === 'DEBIT' ? l.amount : ZERO).toFixed(2),
-            credit: (l.side === 'CREDIT' ? l.amount : ZERO).toFixed(2),
+            debit: l.side === 'DEBIT' ? text(l.amount) : '0',
+            credit: l.side === 'CREDIT' ? text(l.amount) : '0',
             contract_id: l.contractId,
             disbursement_code: l.disbursementCode,
             memo: l.memo,
@@ -493,7 +500,7 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
 
     /** earnedByCode of several contracts in one read: contract id → code → cents (contracts without postings absent). */
     async earnedByCodeOf(tenantId: number, contractIds: readonly number[]): Promise<Map<number, Map<string, number>>> {
-      const ids = contractIds.filter(isStorableId)
+      const ids = [...new Set(contractIds.filter(isStorableId))]
       const rows = await db.read(tenantId, (x) =>
         repo.contractsPurposeTotals(x, tenantId, ids, 'ADMINISTRATOR_REVENUE', ['EARNINGS_RECOGNIZED']),
       )
@@ -508,26 +515,26 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
     },
 
     /**
-     * The lines of every entry of several sources of one type (entriesForSource's lines, reversals
-     * included), by source id, in entry and line order; in the caller's transaction when there is one.
+     * What the entries of several sources of one type (reversals included) have posted, by source id:
+     * the net per account holder, purpose and disbursement code, in cents (debit − credit; zero nets
+     * left out), summed by the database; in the caller's transaction when there is one.
      */
-    async linesBySource(
+    async netsBySource(
       tenantId: number,
       sourceType: EntrySource['type'],
       sourceIds: readonly number[],
-    ): Promise<Map<number, SourceLine[]>> {
-      const ids = sourceIds.filter(isStorableId)
-      const rows = await db.read(tenantId, (x) => repo.linesOfSources(x, tenantId, sourceType, ids))
-      const out = new Map<number, SourceLine[]>()
+    ): Promise<Map<number, SourceNet[]>> {
+      const ids = [...new Set(sourceIds.filter(isStorableId))]
+      const rows = await db.read(tenantId, (x) => repo.sourceNets(x, tenantId, sourceType, ids))
+      const out = new Map<number, SourceNet[]>()
       for (const r of rows) {
-        let lines = out.get(r.source_id)
-        if (!lines) out.set(r.source_id, (lines = []))
-        lines.push({
+        let nets = out.get(r.source_id)
+        if (!nets) out.set(r.source_id, (nets = []))
+        nets.push({
           accountHolderId: r.account_holder_id,
           purpose: r.purpose,
-          debit: new Decimal(r.debit),
-          credit: new Decimal(r.credit),
           disbursementCode: r.disbursement_code,
+          netCents: r.net_cents,
         })
       }
       return out

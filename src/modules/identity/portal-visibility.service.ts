@@ -35,8 +35,8 @@ export type DealerSummary = {
 
 /** What identity needs to know about dealers; provided by the parties module (src/modules.ts). */
 export type DealerDirectory = {
-  /** Ids among `ids` that are dealers of the tenant (joins the caller's transaction). */
-  existingDealerIds(tenantId: number, ids: number[]): Promise<ReadonlySet<number>>
+  /** Ids among `ids` a portal visibility group may list: dealers, repair facilities, inspection companies. */
+  existingPortalMemberIds(tenantId: number, ids: number[]): Promise<ReadonlySet<number>>
   /** Summaries of the dealers among `ids`, ascending by id. */
   dealerSummaries(tenantId: number, ids: number[]): Promise<DealerSummary[]>
 }
@@ -102,7 +102,8 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
     const storable = [...new Set(ids.filter(isStorableId))]
     const found = new Set<number>()
     for (let i = 0; i < storable.length; i += CHECK_CHUNK) {
-      for (const id of await dealers.existingDealerIds(tenantId, storable.slice(i, i + CHECK_CHUNK))) found.add(id)
+      for (const id of await dealers.existingPortalMemberIds(tenantId, storable.slice(i, i + CHECK_CHUNK)))
+        found.add(id)
     }
     return found
   }
@@ -225,7 +226,7 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
             fieldErrors.push({
               field: `[${i}].${field}[${k}]`,
               code: 'unknown_reference',
-              message: `dealer ${id} does not exist`,
+              message: `${id} is not a dealer, repair facility or inspection company of the tenant`,
             })
         })
       }
@@ -303,7 +304,7 @@ export function createPortalVisibilityService({ db, clock, bus, dealers }: Deps)
               fieldErrors.push({
                 field: `dealerIds[${i}]`,
                 code: 'unknown_reference',
-                message: `dealer ${id} does not exist`,
+                message: `${id} is not a dealer, repair facility or inspection company of the tenant`,
               })
           })
           if (fieldErrors.length > 0)

@@ -6,15 +6,11 @@ import type { Clock } from '../../platform/clock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import type { AccountHolderKind } from '../../platform/db/schema.ts'
-import {
-  existingOfKind,
-  findDealerByNumber,
-  idsByBusinessKey,
-  kindsOf,
-  listAccountHolders,
-} from './account-holder.repository.ts'
+import { findDealerByNumber, idsByBusinessKey, kindsOf, listAccountHolders } from './account-holder.repository.ts'
 import { ACCOUNT_HOLDER_TOPIC } from './account-holder.service.ts'
 import { isActiveAccountHolder } from './contact.rules.ts'
+
+const PORTAL_MEMBER_KINDS: ReadonlySet<string> = new Set(['DEALER', 'REPAIR_FACILITY', 'INSPECTION_COMPANY'])
 
 /** What a rate quote needs of its dealer (see createDealerDirectory.dealerByNumber). */
 export type DealerProfile = {
@@ -56,8 +52,14 @@ export function createDealerDirectory({ db, clock, bus }: { db: Database; clock:
         )
       })
     },
-    existingDealerIds: (tenantId: number, ids: number[]) =>
-      db.read(tenantId, (x) => existingOfKind(x, tenantId, 'DEALER', ids)),
+    /**
+     * The ids among `ids` that a portal visibility group may list: dealers (their users see their
+     * contracts), repair facilities (their claims) and inspection companies (their inspections).
+     */
+    existingPortalMemberIds: async (tenantId: number, ids: number[]) => {
+      const kinds = await db.read(tenantId, (x) => kindsOf(x, tenantId, ids))
+      return new Set([...kinds].filter(([, kind]) => PORTAL_MEMBER_KINDS.has(kind)).map(([id]) => id))
+    },
     /** Ids of account holders by kind and business key, keyed `KIND/lower-case key`; unknown ones are absent. */
     idsByBusinessKey: (tenantId: number, keys: Array<{ kind: AccountHolderKind; businessKey: string }>) =>
       db.read(tenantId, (x) => idsByBusinessKey(x, tenantId, keys)),

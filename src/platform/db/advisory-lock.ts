@@ -27,12 +27,16 @@ import type { DB } from './schema.ts'
  *   that the second finds the first as a duplicate (contracts, contract.repository.ts lockDeal).
  * - `rate_book_import` (tenant id): rate-book imports of a tenant, so that versions are numbered
  *   without gaps or races (rating, ratebook.repository.ts lockRateBooks).
+ * - `claim_ppm_redemption` (tenant id, contract id): claims redeeming a contract's prepaid-maintenance
+ *   services, so that two cannot both take the last use left (claims, claim-ppm.repository.ts
+ *   lockPpmRedemptions).
  */
 export type LockNamespaces = {
   idempotency_key: readonly [tenantId: number, scopeKey: string]
   custom_field_name: readonly [tenantId: number, kind: string, lowerCaseName: string]
   contract_deal: readonly [tenantId: number, dealerId: number, vin: string, planId: number, saleDate: string]
   rate_book_import: readonly [tenantId: number]
+  claim_ppm_redemption: readonly [tenantId: number, contractId: number]
 }
 
 export type LockNamespace = keyof LockNamespaces

@@ -154,3 +154,11 @@ export const nullable = <T extends TSchema>(schema: T, description?: string) =>
 /** One of `values`, a string enum in the document, typed as their union. */
 export const enumOf = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
+
+/** The body of an action that takes none: `{}` (or no body at all, with `noBodyIsEmpty`). */
+export const EmptyBody = Type.Object({}, { additionalProperties: false, examples: [{}] })
+
+/** preValidation of a route whose body is optional (`Type.Optional(EmptyBody)`): no body reads as `{}`. */
+export const noBodyIsEmpty = async (req: { body: unknown }) => {
+  req.body ??= {}
+}

@@ -22,6 +22,9 @@ import * as gapEndings from './2026_11_26_0019_gap_endings.ts'
 import * as claimLookups from './2026_11_26_0020_claim_lookups.ts'
 import * as claims from './2026_11_26_0021_claims.ts'
 import * as claimNotes from './2026_11_26_0022_claim_notes.ts'
+import * as claimPayments from './2026_11_26_0023_claim_payments.ts'
+import * as claimInspections from './2026_11_26_0024_claim_inspections.ts'
+import * as ledgerStatementBalance from './2026_11_26_0025_ledger_statement_balance.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -46,4 +49,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0020_claim_lookups': claimLookups,
   '2026_11_26_0021_claims': claims,
   '2026_11_26_0022_claim_notes': claimNotes,
+  '2026_11_26_0023_claim_payments': claimPayments,
+  '2026_11_26_0024_claim_inspections': claimInspections,
+  '2026_11_26_0025_ledger_statement_balance': ledgerStatementBalance,
 }
