@@ -108,11 +108,22 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
     return toCents(new Decimal(value))
   }
 
-  function dateOf(field: string, value: string, today: string, errors: FieldError[], notBefore?: string) {
+  /** A date not after today nor before `notBefore` (the loss for an invoice, the invoice for a payment). */
+  function dateOf(
+    field: string,
+    value: string,
+    today: string,
+    errors: FieldError[],
+    notBefore: { date: string; code: string; what: string },
+  ) {
     if (!isIsoDate(value)) errors.push({ field, code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
     else if (value > today) errors.push({ field, code: 'in_future', message: `${value} is after today (${today})` })
-    else if (notBefore !== undefined && value < notBefore)
-      errors.push({ field, code: 'before_loss_date', message: `${value} is before the loss date ${notBefore}` })
+    else if (value < notBefore.date)
+      errors.push({
+        field,
+        code: notBefore.code,
+        message: `${value} is before the ${notBefore.what} ${notBefore.date}`,
+      })
   }
 
   async function openHolds(tx: Transaction<DB>, tenantId: number, claimId: number) {
@@ -132,7 +143,11 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
         const claim = await deps.lockedClaim(tx, ctx, claimId)
         const errors: FieldError[] = []
         const invoiced = amountOf('invoicedTotal', body.invoicedTotal, errors, new Decimal(0))
-        dateOf('invoiceDate', body.invoiceDate, today, errors, claim.loss_date)
+        dateOf('invoiceDate', body.invoiceDate, today, errors, {
+          date: claim.loss_date,
+          code: 'before_loss_date',
+          what: 'loss date',
+        })
         if (errors.length > 0 || invoiced === null) throw invalid(errors)
         const payable = cents(claim.payable_total)
         const amount = Math.min(payable, invoiced)
@@ -245,7 +260,11 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
           )
         const errors: FieldError[] = []
         const amount = amountOf('amount', body.amount, errors, new Decimal('0.01'))
-        dateOf('paidAt', body.paidAt, today, errors, request.invoice_date)
+        dateOf('paidAt', body.paidAt, today, errors, {
+          date: request.invoice_date,
+          code: 'before_invoice_date',
+          what: 'invoice date',
+        })
         if (errors.length > 0 || amount === null) throw invalid(errors)
         const requestPaid = cents(request.paid_total)
         const step = transition(claim.status, 'RECORD_PAYMENT', {

@@ -169,6 +169,17 @@ const stored = (cents: number) => centsToDecimal(cents).toFixed(2)
 const centsOf = (text: string) => toCents(new Decimal(text))
 const validatePatched = createPatchedValidator(ClaimPatchedSchema)
 
+/** An amount of a line in whole cents (0 or more, two places); null when absent or refused (listed in `errors`). */
+function amountCents(field: string, value: Dec | null | undefined, errors: FieldError[]): number | null {
+  if (value === null || value === undefined) return null
+  const p = decimalProblem(value, { places: 2, min: new Decimal(0), max: MAX_AMOUNT })
+  if (p) {
+    errors.push({ field, code: p.code, message: p.message })
+    return null
+  }
+  return toCents(parseMoney(value) ?? new Decimal(0))
+}
+
 /** The lines of a claim as the payable rules read them: its jobs and benefits, the facility's rates. */
 function payableLines(
   row: Pick<ClaimRow, 'jobs' | 'facility_labor_rate' | 'facility_tax_rate'> & {
@@ -417,15 +428,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           message: 'a job names a PPM service or a coverage component, not both',
         })
     })
-    const amount = (field: string, value: Dec | null | undefined): number | null => {
-      if (value === null || value === undefined) return null
-      const p = decimalProblem(value, { places: 2, min: new Decimal(0), max: MAX_AMOUNT })
-      if (p) {
-        errors.push({ field, code: p.code, message: p.message })
-        return null
-      }
-      return toCents(parseMoney(value) ?? new Decimal(0))
-    }
+    const amount = (field: string, value: Dec | null | undefined) => amountCents(field, value, errors)
     const ids = jobs
       .flatMap((j) => [j.complaintId, j.causeId ?? null, j.correctionId ?? null])
       .filter((v) => v !== null)
@@ -985,7 +988,8 @@ export function createClaimService(deps: ClaimsServiceDeps) {
         deductible_total: stored(fig.deductibleCents),
         payable_total: stored(fig.payableCents),
         status,
-        denied_reason_id: status === 'DENIED' || deniedReasonId !== null ? deniedReasonId : null,
+        // A claim's denied reason is kept while it is DENIED; reopened, it has none.
+        denied_reason_id: status === 'DENIED' ? deniedReasonId : null,
         payee_type: payee.type,
         payee_account_holder_id: payee.accountHolderId,
         adjuster_user_id: decisions.adjusterUserId,
@@ -1054,15 +1058,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
 
   /** The benefits as the adjuster gives them, each amount checked; stored PENDING unless decided. */
   function checkBenefits(input: readonly BenefitDecision[], errors: FieldError[]) {
-    const amount = (field: string, value: Dec | null | undefined): number | null => {
-      if (value === null || value === undefined) return null
-      const p = decimalProblem(value, { places: 2, min: new Decimal(0), max: MAX_AMOUNT })
-      if (p) {
-        errors.push({ field, code: p.code, message: p.message })
-        return null
-      }
-      return toCents(parseMoney(value) ?? new Decimal(0))
-    }
+    const amount = (field: string, value: Dec | null | undefined) => amountCents(field, value, errors)
     return input.map((b, i) => ({
       type: b.type,
       status: b.status ?? ('PENDING' as const),
