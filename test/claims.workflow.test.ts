@@ -110,7 +110,9 @@ async function take(contractIndex: number, lossDate = '2026-05-20'): Promise<Cla
 const AUTHORIZE = [
   { op: 'replace', path: '/jobs/0/status', value: 'AUTHORIZED' },
   { op: 'replace', path: '/jobs/0/parts/0/authorizedUnitPrice', value: 118.4 },
+  { op: 'replace', path: '/jobs/0/parts/0/reductionReason', value: 'MSRP list price' },
   { op: 'replace', path: '/jobs/0/labor/0/authorizedAmount', value: 87 },
+  { op: 'replace', path: '/jobs/0/labor/0/reductionReason', value: 'Labor guide: 0.6 h at 145.00' },
   { op: 'replace', path: '/benefits', value: [{ type: 'RENTAL', status: 'AUTHORIZED', days: 2, dailyRate: 40 }] },
   { op: 'replace', path: '/status', value: 'AUTHORIZED' },
 ]
@@ -364,6 +366,16 @@ describe('withdraw, deny, close, reopen, void', () => {
         .errors!.map((e) => `${e.field} ${e.code}`)
         .toSorted(),
       ['benefits[0].type not_covered', 'holds[0].holdReasonId unknown_lookup'],
+    )
+    // A line authorized for less than was asked says why.
+    res = await patch(claim.id, [
+      { op: 'replace', path: '/jobs/0/status', value: 'AUTHORIZED' },
+      { op: 'replace', path: '/jobs/0/sublet/0/authorizedAmount', value: 15 },
+    ])
+    assert.equal(res.statusCode, 422, res.body)
+    assert.deepEqual(
+      json<Problem>(res).errors!.map((e) => `${e.field} ${e.code}`),
+      ['jobs[0].sublet[0].reductionReason required'],
     )
     res = await patch(claim.id, [{ op: 'replace', path: '/status', value: 'PAID' }])
     assert.equal(res.statusCode, 409, res.body)

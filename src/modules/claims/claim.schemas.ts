@@ -132,15 +132,33 @@ const authorized = (description: string) =>
   Type.Optional(nullable(Money(description), 'null or absent: as requested (labor: capped at the allowed rate).'))
 
 const EditPartInput = Type.Object(
-  { ...PartInput.properties, authorizedUnitPrice: authorized('The unit price authorized.') },
+  {
+    ...PartInput.properties,
+    authorizedUnitPrice: authorized('The unit price authorized.'),
+    reductionReason: Type.Optional(
+      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
+    ),
+  },
   { additionalProperties: false },
 )
 const EditLaborInput = Type.Object(
-  { ...LaborInput.properties, authorizedAmount: authorized('The labor amount authorized.') },
+  {
+    ...LaborInput.properties,
+    authorizedAmount: authorized('The labor amount authorized.'),
+    reductionReason: Type.Optional(
+      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
+    ),
+  },
   { additionalProperties: false },
 )
 const EditSubletInput = Type.Object(
-  { ...SubletInput.properties, authorizedAmount: authorized('The sublet amount authorized.') },
+  {
+    ...SubletInput.properties,
+    authorizedAmount: authorized('The sublet amount authorized.'),
+    reductionReason: Type.Optional(
+      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
+    ),
+  },
   { additionalProperties: false },
 )
 
@@ -326,9 +344,19 @@ const EXAMPLE = {
           authorizedUnitPrice: null,
           taxable: true,
           requestedAmount: 125,
+          reductionReason: null,
         },
       ],
-      labor: [{ operationCode: 'IGN-COIL', hours: 0.6, rate: 145, requestedAmount: 87, authorizedAmount: null }],
+      labor: [
+        {
+          operationCode: 'IGN-COIL',
+          hours: 0.6,
+          rate: 145,
+          requestedAmount: 87,
+          authorizedAmount: null,
+          reductionReason: null,
+        },
+      ],
       sublet: [],
       requestedTotal: 212,
       authorizedTotal: 0,
@@ -365,6 +393,7 @@ const JobSchema = Type.Object({
       authorizedUnitPrice: nullable(Type.Number()),
       taxable: Type.Boolean(),
       requestedAmount: Type.Number({ description: 'quantity × requestedUnitPrice, rounded once to the cent.' }),
+      reductionReason: nullable(Type.String(), 'Why it was authorized for less than was asked.'),
     }),
   ),
   labor: Type.Array(
@@ -374,6 +403,7 @@ const JobSchema = Type.Object({
       rate: Type.Number(),
       requestedAmount: Type.Number({ description: 'hours × rate, rounded once to the cent.' }),
       authorizedAmount: nullable(Type.Number()),
+      reductionReason: nullable(Type.String(), 'Why it was authorized for less than was asked.'),
     }),
   ),
   sublet: Type.Array(
@@ -381,6 +411,7 @@ const JobSchema = Type.Object({
       description: Type.String(),
       requestedAmount: Type.Number(),
       authorizedAmount: nullable(Type.Number()),
+      reductionReason: nullable(Type.String(), 'Why it was authorized for less than was asked.'),
     }),
   ),
   requestedTotal: Type.Number(),

@@ -26,7 +26,15 @@ import { actorLabel, type AuthenticatedContext } from '../../platform/http/conte
 import type { FieldError } from '../../platform/http/errors.ts'
 import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
 import type { Window } from '../../platform/http/pagination.ts'
-import { centsToDecimal, centsToNumber, Decimal, decimalProblem, parseMoney, toCents } from '../../platform/money.ts'
+import {
+  centsToDecimal,
+  centsToNumber,
+  Decimal,
+  decimalProblem,
+  multiplyCentsByRatio,
+  parseMoney,
+  toCents,
+} from '../../platform/money.ts'
 import type { StatusHistoryPoint } from '../contracts/index.ts'
 import type { RepairFacilityForClaim } from '../parties/index.ts'
 import type { ClaimTerms } from '../rating/index.ts'
@@ -123,6 +131,7 @@ export type ClaimJobInput = {
         unitPrice: Dec
         taxable: boolean
         authorizedUnitPrice?: Dec | null | undefined
+        reductionReason?: string | null | undefined
       }>
     | undefined
   labor?:
@@ -131,9 +140,17 @@ export type ClaimJobInput = {
         hours: Dec
         rate: Dec
         authorizedAmount?: Dec | null | undefined
+        reductionReason?: string | null | undefined
       }>
     | undefined
-  sublet?: Array<{ description: string; amount: Dec; authorizedAmount?: Dec | null | undefined }> | undefined
+  sublet?:
+    | Array<{
+        description: string
+        amount: Dec
+        authorizedAmount?: Dec | null | undefined
+        reductionReason?: string | null | undefined
+      }>
+    | undefined
   /** A service of the contract's PPM schedule the job redeems (instead of a coverage component). */
   ppmServiceCode?: string | null | undefined
   /** The adjuster's decision (PUT and PATCH; intake takes every job PENDING). */
@@ -383,17 +400,20 @@ function jobInput(j: StoredClaimJob): ClaimJobInput {
       unitPrice: centsToNumber(p.requestedUnitCents),
       taxable: p.taxable,
       authorizedUnitPrice: p.authorizedUnitCents === null ? null : centsToNumber(p.authorizedUnitCents),
+      reductionReason: p.reductionReason ?? null,
     })),
     labor: j.labor.map((l) => ({
       operationCode: l.operationCode,
       hours: Number(l.hours),
       rate: centsToNumber(l.rateCents),
       authorizedAmount: l.authorizedCents === null ? null : centsToNumber(l.authorizedCents),
+      reductionReason: l.reductionReason ?? null,
     })),
     sublet: j.sublet.map((s) => ({
       description: s.description,
       amount: centsToNumber(s.requestedCents),
       authorizedAmount: s.authorizedCents === null ? null : centsToNumber(s.authorizedCents),
+      reductionReason: s.reductionReason ?? null,
     })),
     ppmServiceCode: j.ppmServiceCode ?? null,
     status: j.status,
@@ -429,6 +449,27 @@ export function createClaimService(deps: ClaimsServiceDeps) {
         })
     })
     const amount = (field: string, value: Dec | null | undefined) => amountCents(field, value, errors)
+    /**
+     * The reason a line of an AUTHORIZED job is reduced (authorized below what was asked): required
+     * then (422 `reductionReason` `required`), kept as given otherwise.
+     */
+    const reduction = (
+      at: string,
+      job: ClaimJobInput,
+      requested: number | null,
+      authorized: number | null,
+      reason: string | null | undefined,
+    ): string | null => {
+      const text = reason?.trim() ? reason.trim() : null
+      const reduced = requested !== null && authorized !== null && authorized < requested
+      if (reduced && text === null && job.status === 'AUTHORIZED')
+        errors.push({
+          field: `${at}.reductionReason`,
+          code: 'required',
+          message: 'a line authorized for less than was asked says why',
+        })
+      return text
+    }
     const ids = jobs
       .flatMap((j) => [j.complaintId, j.causeId ?? null, j.correctionId ?? null])
       .filter((v) => v !== null)
@@ -493,26 +534,44 @@ export function createClaimService(deps: ClaimsServiceDeps) {
             : (ppm.serviceCodeOf(contract, j.ppmServiceCode) ?? j.ppmServiceCode.trim().toUpperCase()),
         status: j.status ?? 'PENDING',
         deniedReasonId,
-        parts: (j.parts ?? []).map((p, i) => ({
-          partNumber: p.partNumber,
-          description: p.description,
-          quantity: String(p.quantity),
-          requestedUnitCents: amount(`${at}.parts[${i}].unitPrice`, p.unitPrice) ?? 0,
-          authorizedUnitCents: amount(`${at}.parts[${i}].authorizedUnitPrice`, p.authorizedUnitPrice),
-          taxable: p.taxable,
-        })),
-        labor: (j.labor ?? []).map((l, i) => ({
-          operationCode: l.operationCode ?? null,
-          hours: String(l.hours),
-          rateCents: amount(`${at}.labor[${i}].rate`, l.rate) ?? 0,
-          requestedCents: null,
-          authorizedCents: amount(`${at}.labor[${i}].authorizedAmount`, l.authorizedAmount),
-        })),
-        sublet: (j.sublet ?? []).map((s, i) => ({
-          description: s.description,
-          requestedCents: amount(`${at}.sublet[${i}].amount`, s.amount) ?? 0,
-          authorizedCents: amount(`${at}.sublet[${i}].authorizedAmount`, s.authorizedAmount),
-        })),
+        parts: (j.parts ?? []).map((p, i) => {
+          const requested = amount(`${at}.parts[${i}].unitPrice`, p.unitPrice) ?? 0
+          const authorized = amount(`${at}.parts[${i}].authorizedUnitPrice`, p.authorizedUnitPrice)
+          return {
+            partNumber: p.partNumber,
+            description: p.description,
+            quantity: String(p.quantity),
+            requestedUnitCents: requested,
+            authorizedUnitCents: authorized,
+            taxable: p.taxable,
+            reductionReason: reduction(`${at}.parts[${i}]`, j, requested, authorized, p.reductionReason),
+          }
+        }),
+        labor: (j.labor ?? []).map((l, i) => {
+          const rate = amount(`${at}.labor[${i}].rate`, l.rate) ?? 0
+          const authorized = amount(`${at}.labor[${i}].authorizedAmount`, l.authorizedAmount)
+          // hours × rate as asked (a cap alone needs no reason: only an amount the adjuster writes lower).
+          const hours = /^\d{1,4}(\.\d{1,2})?$/.test(String(l.hours)) ? Math.round(Number(l.hours) * 100) : null
+          const requested = hours === null ? null : multiplyCentsByRatio(rate, hours, 100)
+          return {
+            operationCode: l.operationCode ?? null,
+            hours: String(l.hours),
+            rateCents: rate,
+            requestedCents: null,
+            authorizedCents: authorized,
+            reductionReason: reduction(`${at}.labor[${i}]`, j, requested, authorized, l.reductionReason),
+          }
+        }),
+        sublet: (j.sublet ?? []).map((s, i) => {
+          const requested = amount(`${at}.sublet[${i}].amount`, s.amount) ?? 0
+          const authorized = amount(`${at}.sublet[${i}].authorizedAmount`, s.authorizedAmount)
+          return {
+            description: s.description,
+            requestedCents: requested,
+            authorizedCents: authorized,
+            reductionReason: reduction(`${at}.sublet[${i}]`, j, requested, authorized, s.reductionReason),
+          }
+        }),
       }
     })
   }
@@ -690,6 +749,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
             authorizedUnitPrice: p.authorizedUnitCents === null ? null : money(p.authorizedUnitCents),
             taxable: p.taxable,
             requestedAmount: money(f.parts[i]!.requestedCents),
+            reductionReason: p.reductionReason ?? null,
           })),
           labor: j.labor.map((l, i) => ({
             operationCode: l.operationCode,
@@ -697,11 +757,13 @@ export function createClaimService(deps: ClaimsServiceDeps) {
             rate: money(l.rateCents),
             requestedAmount: money(f.labor[i]!.requestedCents),
             authorizedAmount: l.authorizedCents === null ? null : money(f.labor[i]!.authorizedCents),
+            reductionReason: l.reductionReason ?? null,
           })),
           sublet: j.sublet.map((s) => ({
             description: s.description,
             requestedAmount: money(s.requestedCents),
             authorizedAmount: s.authorizedCents === null ? null : money(s.authorizedCents),
+            reductionReason: s.reductionReason ?? null,
           })),
           requestedTotal: money(f.requestedCents),
           authorizedTotal: money(f.authorizedCents),
@@ -936,7 +998,8 @@ export function createClaimService(deps: ClaimsServiceDeps) {
         claimErrors.create(step.code, `claim ${locked.claim_number}: ${step.message}`)
       // jsonb keeps object members in its own order: compare as canonical JSON.
       const linesChanged =
-        !jsonEqual(jobs, locked.jobs) ||
+        // Both as the edit representation: a job stored before a member existed reads it as null.
+        !jsonEqual(jobs.map(jobInput), locked.jobs.map(jobInput)) ||
         !jsonEqual(storedBenefits.map(benefitInput), locked.benefits.map(benefitInput)) ||
         (edit.repairOrderNumber ?? null) !== locked.repair_order_number ||
         !jsonEqual(storedContact(edit.contact ?? null), locked.contact) ||

@@ -74,6 +74,8 @@ export type StoredClaimJob = {
     requestedUnitCents: number
     authorizedUnitCents: number | null
     taxable: boolean
+    /** Why an authorized line was reduced (authorized below what was asked). */
+    reductionReason?: string | null
   }>
   labor: Array<{
     operationCode: string | null
@@ -81,8 +83,14 @@ export type StoredClaimJob = {
     rateCents: number
     requestedCents: number | null
     authorizedCents: number | null
+    reductionReason?: string | null
   }>
-  sublet: Array<{ description: string; requestedCents: number; authorizedCents: number | null }>
+  sublet: Array<{
+    description: string
+    requestedCents: number
+    authorizedCents: number | null
+    reductionReason?: string | null
+  }>
 }
 
 /** A benefit line as stored in `claim.benefits` (amounts in whole cents); `countedCents`: what it pays, caps applied. */
