@@ -262,8 +262,8 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/claims/{claimId}/lock': user('claims:read'),
   'POST /api/claims/{claimId}/lock': user('claims:write'),
   'DELETE /api/claims/{claimId}/lock': user('claims:write'),
-  'POST /api/claims/{claimId}/paymentrequests': user('claims:write'),
-  'POST /api/claims/{claimId}/paymentrequests/{paymentRequestId}/payments': user('claims:write'),
+  'POST /api/claims/{claimId}/paymentrequests': user('claims:approve'),
+  'POST /api/claims/{claimId}/paymentrequests/{paymentRequestId}/payments': user('claims:approve'),
   'PUT /api/claims/{claimId}': user('claims:write'),
   'PATCH /api/claims/{claimId}': user('claims:write'),
   // A claim's notes and documents (docs/claims.md "Notes and documents"): read with the claim, added by whoever works it.

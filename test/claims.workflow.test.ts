@@ -479,3 +479,38 @@ describe('GAP and tire & wheel', () => {
     assert.equal(json<Claim>(res).totals.payable, 1500)
   })
 })
+
+describe('claims:approve', () => {
+  test('a claims clerk (claims:write, not claims:approve) edits a claim but cannot authorize, deny or pay it', async () => {
+    await t.db.transaction(demo.tenantId, (tx) =>
+      tx
+        .insertInto('membership_role')
+        .values({
+          tenant_id: demo.tenantId,
+          code: 'CLAIMS_CLERK',
+          name: 'Claims clerk',
+          description: 'Takes and works claims; does not decide them',
+          permissions: ['claims:read', 'claims:write', 'contracts:read', 'accountholders:read'],
+          created_at: new Date(),
+        })
+        .execute(),
+    )
+    const clerk = await createUserWithRoles(t, demo, ['CLAIMS_CLERK'])
+    const claim = await take(2, '2026-05-22')
+    let res = await patch(claim.id, [{ op: 'replace', path: '/repairOrderNumber', value: 'RO-CLERK' }], clerk.headers)
+    assert.equal(res.statusCode, 200, res.body)
+    res = await patch(claim.id, AUTHORIZE, clerk.headers)
+    assert.equal(res.statusCode, 403, res.body)
+    assert.equal(json<Problem>(res).code, 'permission_denied')
+    res = await patch(claim.id, [{ op: 'replace', path: '/jobs/0/status', value: 'AUTHORIZED' }], clerk.headers)
+    assert.equal(res.statusCode, 403, res.body)
+    assert.equal((await patch(claim.id, AUTHORIZE)).statusCode, 200)
+    res = await inject(
+      'POST',
+      `/api/claims/${claim.id}/paymentrequests`,
+      { invoiceNumber: 'INV-C', invoiceDate: '2026-05-28', invoicedTotal: 10 },
+      clerk.headers,
+    )
+    assert.equal(res.statusCode, 403, res.body)
+  })
+})

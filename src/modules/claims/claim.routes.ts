@@ -33,6 +33,8 @@ import type { ClaimPayments } from './claim-payments.service.ts'
 const TAGS = ['Claims']
 const READ = { permission: 'claims:read' }
 const WRITE = { permission: 'claims:write' }
+/** Authorizing, denying and paying claims (docs/permissions.md). */
+const APPROVE = { permission: 'claims:approve' }
 const claimRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Claim#' })
 const summaryRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimSummary#' })
 const noteRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'ClaimNote#' })
@@ -273,7 +275,7 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService; pay
           ...problemResponses(404, 409, 422, 423),
         },
       },
-      config: WRITE,
+      config: APPROVE,
     },
     async (req, res) => {
       const created = await payments.request(authenticatedContext(req), req.params.claimId, req.body)
@@ -302,7 +304,7 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService; pay
           ...problemResponses(404, 409, 422, 423),
         },
       },
-      config: WRITE,
+      config: APPROVE,
     },
     async (req, res) => {
       const created = await payments.pay(

@@ -22,8 +22,8 @@ import type {
   VehicleSnapshot,
 } from '../../platform/db/schema.contracts.ts'
 import { appendEvent } from '../../platform/events/outbox.ts'
-import { actorLabel, type AuthenticatedContext } from '../../platform/http/context.ts'
-import type { FieldError } from '../../platform/http/errors.ts'
+import { actorLabel, hasPermission, type AuthenticatedContext } from '../../platform/http/context.ts'
+import { platformErrors, type FieldError } from '../../platform/http/errors.ts'
 import { applyPatch, createPatchedValidator } from '../../platform/http/patch.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import {
@@ -317,6 +317,38 @@ export function authorizationOf(
 ): ClaimFacts['authorization'] {
   if (row.authorization_expires_on === null || row.authorized_at === null) return null
   return { authorizedOn: addDays(row.authorization_expires_on, -validDays), validDays }
+}
+
+/**
+ * What of a job or benefit (in its edit form) is the adjuster's decision: its status, denied reason
+ * and every authorized amount (claims:approve), as opposed to what was asked (claims:write).
+ */
+function decisionOf(x: Record<string, unknown>): string {
+  const lines = (key: string) =>
+    ((x[key] as Array<Record<string, unknown>> | undefined) ?? []).flatMap((l, i) => {
+      const amount = l.authorizedUnitPrice ?? l.authorizedAmount ?? null
+      const reason = l.reductionReason ?? null
+      return amount === null && reason === null ? [] : [[i, amount, reason]]
+    })
+  return JSON.stringify([
+    x.status ?? 'PENDING',
+    x.deniedReasonId ?? null,
+    x.authorizedAmount ?? null,
+    lines('parts'),
+    lines('labor'),
+    lines('sublet'),
+  ])
+}
+
+/** Whether two lists of jobs or benefits (edit form) differ in a decision; an absent one is undecided. */
+function decisionsDiffer(a: ReadonlyArray<Record<string, unknown>>, b: ReadonlyArray<Record<string, unknown>>) {
+  const undecided = decisionOf({})
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] === undefined ? undecided : decisionOf(a[i]!)
+    const y = b[i] === undefined ? undecided : decisionOf(b[i]!)
+    if (x !== y) return true
+  }
+  return false
 }
 
 /** The event that takes a claim from `from` to the status wanted; null when no event does. */
@@ -1018,6 +1050,17 @@ export function createClaimService(deps: ClaimsServiceDeps) {
         if (!step.ok) throw refuse(step)
       }
       const wanted = decisions.status
+      // Authorizing, denying and the money's decisions are claims:approve's (docs/permissions.md):
+      // a status of AUTHORIZED or DENIED, a job's or benefit's decision or authorized amounts.
+      const approving =
+        (wanted !== locked.status && (wanted === 'AUTHORIZED' || wanted === 'DENIED')) ||
+        decisionsDiffer(jobs.map(jobInput), locked.jobs.map(jobInput)) ||
+        decisionsDiffer(storedBenefits.map(benefitInput), locked.benefits.map(benefitInput))
+      if (approving && !hasPermission(ctx.principal.permissions, 'claims:approve'))
+        throw platformErrors.create(
+          'permission_denied',
+          'Authorizing, denying or deciding the lines of a claim requires the claims:approve permission',
+        )
       let status = locked.status
       let event: ClaimEvent | null = null
       if (wanted !== locked.status) {
