@@ -276,7 +276,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // PPM services (docs/claims.md "PPM services"): a claim's with the claim; the contract's keeps contracts:read.
   'GET /api/claims/{claimId}/ppmservices': user('claims:read'),
   // Denying the claims of ended contracts: claims:write "Open and work claims".
-  'POST /api/contracts/denyClaims': user('claims:write'),
+  'POST /api/contracts/denyClaims': user('claims:approve'),
   // Claim inspections (docs/claims.md "Inspections"): requested and worked by whoever works claims; the
   // inspection company's users (claims:write) take, reject and report on their own.
   'POST /api/claims/{claimId}/inspections': user('claims:write'),

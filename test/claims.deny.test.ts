@@ -267,7 +267,7 @@ describe('POST /api/contracts/denyClaims', () => {
     assert.equal((await claimRow(claim)).status, 'DENIED')
   })
 
-  test('400 for a body of the wrong shape; 403 without claims:write', async () => {
+  test('400 for a body of the wrong shape; 403 without claims:approve', async () => {
     for (const body of [
       {},
       { contractIds: [] },

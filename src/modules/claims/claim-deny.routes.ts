@@ -24,7 +24,7 @@ export const claimDenyRoutes: FastifyPluginAsyncTypebox<{ deny: ClaimDenyService
         body: DenyClaimsBodySchema,
         response: { 200: DenyClaimsReplySchema, ...problemResponses(404) },
       },
-      config: { permission: 'claims:write' },
+      config: { permission: 'claims:approve' },
     },
     async (req) => {
       const body = req.body
