@@ -21,6 +21,7 @@ import { claimErrors } from './claim.errors.ts'
 import { transition } from './claim.rules.ts'
 import * as repo from './claim.repository.ts'
 import type { ClaimRow } from './claim.repository.ts'
+import { authorizationOf } from './claim.service.ts'
 import * as payRepo from './claim-payments.repository.ts'
 import type { PaymentRequestRow, PaymentRow } from './claim-payments.repository.ts'
 
@@ -155,10 +156,7 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
           openHolds: await openHolds(tx, tenantId, claimId),
           today,
           // The stored expiry read with a validity of 0: expired from that day on (claim.rules.ts).
-          authorization:
-            claim.authorization_expires_on === null
-              ? null
-              : { authorizedOn: claim.authorization_expires_on, validDays: 0 },
+          authorization: authorizationOf(claim, 0),
           hasAuthorizedLines: true,
           hasDeniedReason: false,
           payableCents: amount,

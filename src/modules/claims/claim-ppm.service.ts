@@ -9,7 +9,7 @@ import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { claimErrors } from './claim.errors.ts'
 import * as claims from './claim.repository.ts'
-import type { ClaimContractReader, ClaimContractRecord } from './claim.service.ts'
+import { visibleTo, type ClaimContractReader, type ClaimContractRecord } from './claim.service.ts'
 import { lockPpmRedemptions, ppmUsedCounts } from './claim-ppm.repository.ts'
 import {
   ppmRedemptionProblems,
@@ -38,8 +38,6 @@ const datesOf = (contract: ContractForPpm): PpmContractDates => ({
 
 export function createClaimPpmService(deps: ClaimPpmServiceDeps) {
   const { db, contracts } = deps
-  const visible = (ctx: AuthenticatedContext, dealerId: number) =>
-    ctx.principal.visibleAccountHolderIds === null || ctx.principal.visibleAccountHolderIds.has(dealerId)
 
   return {
     /**
@@ -61,8 +59,7 @@ export function createClaimPpmService(deps: ClaimPpmServiceDeps) {
      */
     async claimServices(ctx: AuthenticatedContext, claimId: number): Promise<ClaimPpmServiceStatus[]> {
       const claim = await db.read(ctx.tenantId, (x) => claims.findClaim(x, ctx.tenantId, claimId))
-      if (!claim || !visible(ctx, claim.dealer_id))
-        throw claimErrors.create('claim_not_found', `claim ${claimId} not found`)
+      if (!claim || !visibleTo(ctx, claim)) throw claimErrors.create('claim_not_found', `claim ${claimId} not found`)
       const contract = await contracts.readRow(ctx, claim.contract_id).catch(() => {
         throw claimErrors.create('claim_not_found', `claim ${claimId} not found`)
       })

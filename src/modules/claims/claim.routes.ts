@@ -164,7 +164,7 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService; pay
         operationId: 'listClaims',
         summary: 'Search claims (paged)',
         description:
-          "Filters combine (AND): status, contract, VIN, dealer, repair facility, loss dates (inclusive), creation instants (from inclusive, to exclusive), adjuster. Newest first; a page: items, pageNumber, pageSize, totalCount, totalPages. Dealer-side users see their dealers' claims only.",
+          "Filters combine (AND): status, contract, VIN, dealer, repair facility, loss dates (inclusive), creation instants (from inclusive, to exclusive), adjuster. Newest first; a page: items, pageNumber, pageSize, totalCount, totalPages. A user who is not the administrator's staff sees the claims of its portal groups' dealers (their contracts) and repair facilities (repaired there) only.",
         querystring: ClaimIndexQuery,
         response: { 200: Paged(summaryRef, 'ClaimSearchResults'), ...problemResponses() },
       },

@@ -131,13 +131,15 @@ const TaxRate = Decimal(
 const authorized = (description: string) =>
   Type.Optional(nullable(Money(description), 'null or absent: as requested (labor: capped at the allowed rate).'))
 
+const reductionReason = Type.Optional(
+  nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
+)
+
 const EditPartInput = Type.Object(
   {
     ...PartInput.properties,
     authorizedUnitPrice: authorized('The unit price authorized.'),
-    reductionReason: Type.Optional(
-      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
-    ),
+    reductionReason,
   },
   { additionalProperties: false },
 )
@@ -145,9 +147,7 @@ const EditLaborInput = Type.Object(
   {
     ...LaborInput.properties,
     authorizedAmount: authorized('The labor amount authorized.'),
-    reductionReason: Type.Optional(
-      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
-    ),
+    reductionReason,
   },
   { additionalProperties: false },
 )
@@ -155,9 +155,7 @@ const EditSubletInput = Type.Object(
   {
     ...SubletInput.properties,
     authorizedAmount: authorized('The sublet amount authorized.'),
-    reductionReason: Type.Optional(
-      nullable(Type.String({ maxLength: 200 }), 'Why the line is authorized for less than was asked: required then.'),
-    ),
+    reductionReason,
   },
   { additionalProperties: false },
 )
