@@ -35,8 +35,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
   const parties = createPartiesModule(deps)
   const { directory } = parties
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
-  const finance = createFinanceModule({ ...deps, settings: settings.service })
   const documents = createDocumentsModule({ ...deps, documents: config.documents })
+  const finance = createFinanceModule({ ...deps, settings: settings.service, documents: documents.service })
   const contracts = createContractsModule({
     ...deps,
     settings: settings.service,

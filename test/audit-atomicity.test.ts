@@ -79,6 +79,8 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/claims/{claimId}/documents': ['document.created'],
   // Denying the claims of ended contracts: each claim denied with its audit row (docs/claims.md).
   'POST /api/contracts/denyClaims': ['claim.denied'],
+  // A statement request of a small statement: the request, then its document, with the statement (docs/statements.md).
+  'POST /api/accountholders/{accountHolderId}/statementrequests': ['statement.requested', 'document.created'],
   // Claim inspections (docs/claims.md "Inspections"): each change of an inspection (and of its claim's
   // status) with its audit row; its files as any owner's.
   'POST /api/claims/{claimId}/inspections': ['claim_inspection.requested'],

@@ -208,6 +208,10 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // finance:read "Read cash transactions and ledgers" (the route also checks contracts:read, which
   // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
   'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
+  // finance:write "Record and apply cash; request statements"; reading a request's status and link is
+  // reading ledgers (finance:read). docs/statements.md.
+  'POST /api/accountholders/{accountHolderId}/statementrequests': user('finance:write'),
+  'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': user('finance:read'),
   'GET /api/contracts/{contractId}/earningdetails': user('contracts:read'),
   // cancellations:read "Read cancel requests and cancels"; cancellations:write "Quote and request
   // cancellations" (a request's actions: APPROVE and REJECT also need cancellations:approve, checked

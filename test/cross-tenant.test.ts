@@ -78,6 +78,9 @@ const CLASSIFICATION: Record<string, Classification> = {
   },
   'GET /api/dealers': list('account_holder'),
   'POST /api/dealers': CREATE,
+  // Statements (docs/statements.md): the path names the account holder (and its request).
+  'POST /api/accountholders/{accountHolderId}/statementrequests': owned,
+  'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': owned,
   'GET /api/dealergroups': list('account_holder'),
   'POST /api/dealergroups': CREATE,
   'GET /api/agents': list('account_holder'),

@@ -540,6 +540,13 @@ export function inspectionCompletion(w: World): Json {
 /** The body of a cancel on the sale date: inside the free-look, a full refund. */
 const CANCEL_BODY = { cancelDate: SALE_DATE, cancelOdometer: 42150, cancelReasonCode: 'CUSTOMER_REQUEST' }
 
+const STATEMENT_BODY = { from: '2026-11-01', to: SALE_DATE, format: 'CSV' }
+
+/** A statement request of the world's dealer (made at once: the world has few lines). */
+export async function freshStatementRequest(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', `/api/accountholders/${w.dealerId}/statementrequests`, STATEMENT_BODY)
+}
+
 /** A new cancel request on the world's finalized contract. */
 export async function freshCancelRequest(t: TestApp, w: World): Promise<{ id: number; requestNumber: string }> {
   return ok<{ id: number; requestNumber: string }>(
@@ -1023,6 +1030,14 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/statushistory': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  // Statements (docs/statements.md): of the world's dealer; the read of a request made for it.
+  'POST /api/accountholders/{accountHolderId}/statementrequests': (_t, w) => ({
+    params: { accountHolderId: w.dealerId },
+    payload: STATEMENT_BODY,
+  }),
+  'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': async (t, w) => ({
+    params: { accountHolderId: w.dealerId, statementRequestId: (await freshStatementRequest(t, w)).id },
+  }),
   // Cancellations (docs/cancellations.md).
   'POST /api/contracts/{contractId}/cancelrequests': (_t, w) => ({
     params: { contractId: w.finalized.id },

@@ -4,8 +4,11 @@
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
+import type { DocumentService } from '../documents/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { createLedgerService } from './ledger.service.ts'
+import { statementRoutes } from './statement.routes.ts'
+import { createStatementService } from './statement.service.ts'
 
 export { ledgerErrors } from './ledger.errors.ts'
 export type {
@@ -56,18 +59,29 @@ export {
   type LineEarnings,
 } from './earnings.rules.ts'
 
-export type FinanceDeps = { db: Database; clock: Clock; settings: Pick<SettingsService, 'get'> }
+export type FinanceDeps = {
+  db: Database
+  clock: Clock
+  settings: Pick<SettingsService, 'get'>
+  /** Stores statements (docs/statements.md) and signs their download links. */
+  documents: Pick<DocumentService, 'stage' | 'store' | 'get' | 'registerOwner'>
+}
 
 export function createFinanceModule(deps: FinanceDeps) {
   const ledger = createLedgerService(deps)
+  const statements = createStatementService(deps)
   return {
     ledger,
+    /** Account-holder statements (docs/statements.md). */
+    statements,
     /**
      * The ledger has no routes of its own yet: /ledgers, /payReceiveLedgers, /cashtransactions and
      * the other views over the entries come with a later issue. A contract's journal entries are a
      * route of the contracts module (contract-ledger.routes.ts), which knows who may see the contract.
      */
-    async routes(_app: FastifyInstance) {},
+    async routes(app: FastifyInstance) {
+      await app.register(statementRoutes, { service: statements })
+    },
   }
 }
 

@@ -7,6 +7,7 @@ import type { ClaimTables } from './schema.claims.ts'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
 import type { LedgerTables } from './schema.ledger.ts'
+import type { StatementTables } from './schema.statements.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
@@ -359,6 +360,7 @@ export type DealerRateVisibilityTable = {
 export type DB = ContractTables &
   CancellationTables &
   ClaimTables &
+  StatementTables &
   LedgerTables &
   DocumentTables & {
     tenant: TenantTable
