@@ -13,6 +13,7 @@ import { createPartiesModule } from './modules/parties/index.ts'
 import { createContractsModule } from './modules/contracts/index.ts'
 import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
+import { createSalesTaxModule } from './modules/salestax/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
@@ -78,6 +79,24 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       today: (tenantId) => contracts.core.today(tenantId),
     },
   })
+  const salesTax = createSalesTaxModule({
+    ...deps,
+    contracts: {
+      saleOf: async (ctx, id) => {
+        const row = await contracts.core.readRow(ctx, id)
+        const address = row.customer.address
+        return {
+          id: row.id,
+          productType: row.product_type,
+          retailPrice: row.retail_price,
+          dealerCost: row.dealer_cost,
+          address: address ? { state: address.state, city: address.city } : null,
+          storedSalesTax: (await contracts.core.termsOf(ctx.tenantId, row)).salesTax,
+        }
+      },
+      today: (tenantId) => contracts.core.today(tenantId),
+    },
+  })
   const identity = createIdentityModule({
     ...deps,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
@@ -101,6 +120,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     contracts,
     cancellations,
     claims,
+    salesTax,
     /** Route plugins, in registration order. */
     routes: [
       identity.routes,
@@ -112,6 +132,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       contracts.routes,
       cancellations.routes,
       claims.routes,
+      salesTax.routes,
     ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }

@@ -79,6 +79,10 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/claims/{claimId}/documents': ['document.created'],
   // Denying the claims of ended contracts: each claim denied with its audit row (docs/claims.md).
   'POST /api/contracts/denyClaims': ['claim.denied'],
+  // Sales tax rules (docs/sales-tax.md): each change with its audit row.
+  'POST /api/salestax/rules': ['sales_tax_rule.created'],
+  'PATCH /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.updated'],
+  'DELETE /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.deleted'],
   // A statement request of a small statement: the request, then its document, with the statement (docs/statements.md).
   'POST /api/accountholders/{accountHolderId}/statementrequests': ['statement.requested', 'document.created'],
   // Claim inspections (docs/claims.md "Inspections"): each change of an inspection (and of its claim's

@@ -213,6 +213,16 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'POST /api/accountholders/{accountHolderId}/statementrequests': user('finance:write'),
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': user('finance:read'),
   'GET /api/contracts/{contractId}/earningdetails': user('contracts:read'),
+  // Sales tax (docs/sales-tax.md): the rules are the tenant's configuration (settings:read / settings:write);
+  // the calculation is what a dealer menu system asks beside the rate quote (rates:read); a contract's
+  // recalculation reads the contract (contracts:read).
+  'GET /api/salestax/rules': user('settings:read'),
+  'POST /api/salestax/rules': user('settings:write'),
+  'GET /api/salestax/rules/{salesTaxRuleId}': user('settings:read'),
+  'PATCH /api/salestax/rules/{salesTaxRuleId}': user('settings:write'),
+  'DELETE /api/salestax/rules/{salesTaxRuleId}': user('settings:write'),
+  'POST /api/salestax/calculations': user('rates:read'),
+  'GET /api/contracts/{contractId}/recalculatepurchasesalestax': user('contracts:read'),
   // cancellations:read "Read cancel requests and cancels"; cancellations:write "Quote and request
   // cancellations" (a request's actions: APPROVE and REJECT also need cancellations:approve, checked
   // in the service: the matrix's request withdraws); cancellations:approve "Approve and process

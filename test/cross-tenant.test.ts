@@ -78,6 +78,16 @@ const CLASSIFICATION: Record<string, Classification> = {
   },
   'GET /api/dealers': list('account_holder'),
   'POST /api/dealers': CREATE,
+  // Sales tax (docs/sales-tax.md): rules are tenant rows; the calculation reads B's rules only.
+  'GET /api/salestax/rules': list('sales_tax_rule'),
+  'POST /api/salestax/rules': CREATE,
+  'GET /api/salestax/rules/{salesTaxRuleId}': owned,
+  'PATCH /api/salestax/rules/{salesTaxRuleId}': owned,
+  'DELETE /api/salestax/rules/{salesTaxRuleId}': owned,
+  'POST /api/salestax/calculations': {
+    skip: 'no path id: it names a location and a product type, and reads only the caller’s rules',
+  },
+  'GET /api/contracts/{contractId}/recalculatepurchasesalestax': owned,
   // Statements (docs/statements.md): the path names the account holder (and its request).
   'POST /api/accountholders/{accountHolderId}/statementrequests': owned,
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': owned,

@@ -542,6 +542,21 @@ const CANCEL_BODY = { cancelDate: SALE_DATE, cancelOdometer: 42150, cancelReason
 
 const STATEMENT_BODY = { from: '2026-11-01', to: SALE_DATE, format: 'CSV' }
 
+/** A sales tax rule of a city of its own, so that fresh rules never overlap (docs/sales-tax.md). */
+export async function freshSalesTaxRule(t: TestApp, w: World): Promise<{ salesTaxRuleId: number }> {
+  return ok<{ salesTaxRuleId: number }>(t, w.admin, 'POST', '/api/salestax/rules', {
+    ...SALES_TAX_RULE_BODY,
+    city: `City ${uniq()}`,
+  })
+}
+const SALES_TAX_RULE_BODY = {
+  state: 'TX',
+  rate: 0.01,
+  taxableBase: 'RETAIL_PRICE',
+  collectedBy: 'DEALER',
+  effectiveFrom: '2026-01-01',
+}
+
 /** A statement request of the world's dealer (made at once: the world has few lines). */
 export async function freshStatementRequest(t: TestApp, w: World): Promise<{ id: number }> {
   return ok<{ id: number }>(t, w.admin, 'POST', `/api/accountholders/${w.dealerId}/statementrequests`, STATEMENT_BODY)
@@ -1037,6 +1052,27 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   }),
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': async (t, w) => ({
     params: { accountHolderId: w.dealerId, statementRequestId: (await freshStatementRequest(t, w)).id },
+  }),
+  // Sales tax (docs/sales-tax.md): rules of a city of their own; a calculation; a contract's recalculation.
+  'GET /api/salestax/rules': none,
+  'POST /api/salestax/rules': () => ({ params: {}, payload: { ...SALES_TAX_RULE_BODY, city: `City ${uniq()}` } }),
+  'GET /api/salestax/rules/{salesTaxRuleId}': async (t, w) => ({
+    params: { salesTaxRuleId: (await freshSalesTaxRule(t, w)).salesTaxRuleId },
+  }),
+  'PATCH /api/salestax/rules/{salesTaxRuleId}': async (t, w) => ({
+    params: { salesTaxRuleId: (await freshSalesTaxRule(t, w)).salesTaxRuleId },
+    payload: { rate: 0.02 },
+    contentType: MERGE,
+  }),
+  'DELETE /api/salestax/rules/{salesTaxRuleId}': async (t, w) => ({
+    params: { salesTaxRuleId: (await freshSalesTaxRule(t, w)).salesTaxRuleId },
+  }),
+  'POST /api/salestax/calculations': () => ({
+    params: {},
+    payload: { state: 'TX', city: 'Austin', productType: 'VSC', retailPrice: 2695, dealerCost: 876.4 },
+  }),
+  'GET /api/contracts/{contractId}/recalculatepurchasesalestax': (_t, w) => ({
+    params: { contractId: w.finalized.id },
   }),
   // Cancellations (docs/cancellations.md).
   'POST /api/contracts/{contractId}/cancelrequests': (_t, w) => ({

@@ -52,6 +52,7 @@ export {
 } from './vin/index.ts'
 export {
   demoRateBook,
+  PRODUCT_TYPES,
   RateBookRefused,
   type CustomFieldDefinition,
   type ImportResult,

@@ -30,6 +30,8 @@ import type { DB } from './schema.ts'
  * - `claim_ppm_redemption` (tenant id, contract id): claims redeeming a contract's prepaid-maintenance
  *   services, so that two cannot both take the last use left (claims, claim-ppm.repository.ts
  *   lockPpmRedemptions).
+ * - `sales_tax_rule` (tenant id, state): writes of a state's sales tax rules, so that two cannot
+ *   both pass the no-overlap check (salestax, sales-tax.service.ts assertNoOverlap).
  */
 export type LockNamespaces = {
   idempotency_key: readonly [tenantId: number, scopeKey: string]
@@ -37,6 +39,7 @@ export type LockNamespaces = {
   contract_deal: readonly [tenantId: number, dealerId: number, vin: string, planId: number, saleDate: string]
   rate_book_import: readonly [tenantId: number]
   claim_ppm_redemption: readonly [tenantId: number, contractId: number]
+  sales_tax_rule: readonly [tenantId: number, state: string]
 }
 
 export type LockNamespace = keyof LockNamespaces

@@ -8,6 +8,7 @@ import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
 import type { LedgerTables } from './schema.ledger.ts'
 import type { StatementTables } from './schema.statements.ts'
+import type { SalesTaxTables } from './schema.salestax.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
@@ -361,6 +362,7 @@ export type DB = ContractTables &
   CancellationTables &
   ClaimTables &
   StatementTables &
+  SalesTaxTables &
   LedgerTables &
   DocumentTables & {
     tenant: TenantTable
