@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
 //                    [--rates 100000] [--dealers 2000] [--deals 20000]
-//                    [--only users|quote|contracts|cancellations|claims] [--templates 20]
+//                    [--only users|quote|contracts|cancellations|claims|ledgers] [--templates 20]
 //                    [--quote-contracts 2000] [--cancel-contracts 7800] [--earnings-contracts 100000]
 //                    [--claims 200000]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
@@ -43,6 +43,16 @@ import {
   prepareClaims,
   type ClaimsSetup,
 } from './bench/claims.ts'
+import {
+  LEDGER_CONTRACTS,
+  LEDGER_VIEW_TARGET,
+  prepareLedgers,
+  summaryAnswers,
+  summaryPath,
+  unpaidAnswers,
+  unpaidPath,
+  type LedgersSetup,
+} from './bench/ledgers.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
 import { measure, stopLoad, type LoadRequest, type Measurement } from './bench/load.ts'
 import {
@@ -65,8 +75,8 @@ import {
   type Target,
 } from './bench/report.ts'
 
-type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims'
-const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims']
+type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims' | 'ledgers'
+const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims', 'ledgers']
 
 /** What a route's requests work from, for one database: the server and what earlier routes left. */
 type RouteRun = {
@@ -88,6 +98,8 @@ type RouteRun = {
   }
   /** The claims group's set-up (scripts/bench/claims.ts), made by the index's prepare. */
   claims: { sizes: { templates: number; intakeContracts: number; claims: number }; setup?: ClaimsSetup }
+  /** The ledgers group's set-up (scripts/bench/ledgers.ts). */
+  ledgers: { sizes: { templates: number; contracts: number }; setup?: LedgersSetup }
 }
 
 /** What a route measured by its own load (`RouteSpec.load`) is given. */
@@ -142,7 +154,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET /bench/ceiling',
     kind: 'ceiling',
-    groups: ['users', 'cancellations', 'claims'],
+    groups: ['users', 'cancellations', 'claims', 'ledgers'],
     authenticated: false,
     requests: () => get(() => '/bench/ceiling'),
     check: (body) => typeof idOf(body) === 'number',
@@ -151,7 +163,7 @@ const ROUTES: RouteSpec[] = [
     route: 'GET /bench/db-ceiling/{id}',
     kind: 'db-ceiling',
     // The write route's and the contract read's ceiling too, and the cancellations' and claims'.
-    groups: ['users', 'contracts', 'cancellations', 'claims'],
+    groups: ['users', 'contracts', 'cancellations', 'claims', 'ledgers'],
     authenticated: false,
     requests: ({ server: { users } }) => get(() => `/bench/db-ceiling/${users.ids[randomIndex(users.ids.length)]}`),
     check: (body, p) => idOf(body) === lastSegment(p),
@@ -348,6 +360,33 @@ const ROUTES: RouteSpec[] = [
     },
   },
   {
+    route: 'GET /api/ledgerSummary?accountHolderId={dealer}',
+    kind: 'measured',
+    groups: ['ledgers'],
+    target: LEDGER_VIEW_TARGET,
+    authenticated: true,
+    // Templates sold through the API, then contracts copied in bulk with their journal lines.
+    async prepare(run) {
+      run.ledgers.setup = await prepareLedgers(run.server, run.headers, { ...run.ledgers.sizes, log: run.log })
+    },
+    requests:
+      ({ ledgers }) =>
+      () => ({ method: 'GET', path: summaryPath(ledgers.setup!) }),
+    check: (body) => summaryAnswers(body),
+  },
+  {
+    route: 'GET /api/ledgers/unpaidLedgersProducts?dealerId={dealer}',
+    kind: 'measured',
+    groups: ['ledgers'],
+    target: LEDGER_VIEW_TARGET,
+    authenticated: true,
+    // The first page (100 oldest open items) and the count of a random seeded dealer.
+    requests:
+      ({ ledgers }) =>
+      () => ({ method: 'GET', path: unpaidPath(ledgers.setup!) }),
+    check: (body) => unpaidAnswers(body),
+  },
+  {
     route: 'GET /api/claims?dealerId={d}&status={s}',
     kind: 'measured',
     groups: ['claims'],
@@ -468,7 +507,8 @@ function parseOptions() {
         `  --deals <n>         deals (a quote each) prepared for POST /api/contracts (default ${DEALS_PER_SECOND} per warm-up and measured second)`,
         '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts),',
         '                      the cancel quote, processed cancels and earnings run (cancellations)',
-        '                      or the claims index, intake and claim flow (claims)',
+        '                      the claims index, intake and claim flow (claims)',
+        "                      or a dealer's ledger summary and unpaid items (ledgers)",
         '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
         '  --quote-contracts <n>     contracts copied for cancel quotes (default 2000)',
         `  --cancel-contracts <n>    contracts copied for processed cancels (default ${CANCELS_PER_SECOND} per warm-up and measured second)`,
@@ -653,6 +693,7 @@ async function main(): Promise<number> {
             claims: options.claims ?? CLAIMS[database],
           },
         },
+        ledgers: { sizes: { templates: options.templates, contracts: LEDGER_CONTRACTS[database] } },
       }
       const specs = ROUTES.filter(
         (r) =>
@@ -778,6 +819,9 @@ async function main(): Promise<number> {
             `${EARNINGS_CONTRACTS.postgres} contracts < ${EARNINGS_RUN_TARGET_SECONDS} s on postgres, ` +
             `server live heap growth < ${EARNINGS_RUN_MAX_HEAP_GROWTH_MB} MB`,
         ]
+      : []),
+    ...(runs('ledgers')
+      ? [`a dealer's ledgerSummary and unpaidLedgersProducts p99 < 50 ms over ${LEDGER_CONTRACTS.postgres} contracts`]
       : []),
     ...(runs('claims')
       ? [

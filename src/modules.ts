@@ -37,7 +37,12 @@ export function createModules({ config, ...deps }: ModuleDeps) {
   const { directory } = parties
   const rating = createRatingModule({ ...deps, directory, settings: settings.service })
   const documents = createDocumentsModule({ ...deps, documents: config.documents })
-  const finance = createFinanceModule({ ...deps, settings: settings.service, documents: documents.service })
+  const finance = createFinanceModule({
+    ...deps,
+    settings: settings.service,
+    documents: documents.service,
+    administratorId: (tenantId) => parties.contractParties.administratorId(tenantId),
+  })
   const contracts = createContractsModule({
     ...deps,
     settings: settings.service,

@@ -83,6 +83,27 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/salestax/rules': ['sales_tax_rule.created'],
   'PATCH /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.updated'],
   'DELETE /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.deleted'],
+  // Payment methods (docs/payment-methods.md): a record and its removal, each with its audit row.
+  'POST /api/availablePaymentMethods': ['payment_method.created'],
+  'DELETE /api/availablePaymentMethods/{availablePaymentMethodId}': ['payment_method.deleted'],
+  // Cash (docs/cash.md): a receipt posts CASH_RECEIVED, then CASH_APPLIED to the world's sale (oldest
+  // first), each with its audit row; processing an in-process receipt does the same and marks it.
+  'POST /api/cashtransactions': [
+    'journal_entry.posted',
+    'cash_transaction.received',
+    'journal_entry.posted',
+    'cash_transaction.applied',
+  ],
+  'PATCH /api/cashtransactions/{cashTransactionId}': ['cash_transaction.updated'],
+  'POST /api/inprocesscashtransactions': ['in_process_cash_transaction.created'],
+  'DELETE /api/inprocesscashtransactions/{inProcessCashTransactionId}': ['in_process_cash_transaction.deleted'],
+  'POST /api/inprocesscashtransactions/{inProcessCashTransactionId}/processrequests': [
+    'journal_entry.posted',
+    'cash_transaction.received',
+    'journal_entry.posted',
+    'cash_transaction.applied',
+    'in_process_cash_transaction.processed',
+  ],
   // A statement request of a small statement: the request, then its document, with the statement (docs/statements.md).
   'POST /api/accountholders/{accountHolderId}/statementrequests': ['statement.requested', 'document.created'],
   // Claim inspections (docs/claims.md "Inspections"): each change of an inspection (and of its claim's

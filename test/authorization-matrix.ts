@@ -213,6 +213,27 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'POST /api/accountholders/{accountHolderId}/statementrequests': user('finance:write'),
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': user('finance:read'),
   'GET /api/contracts/{contractId}/earningdetails': user('contracts:read'),
+  // Payment methods (docs/payment-methods.md): reads and the resolution finance:read; records finance:write.
+  'GET /api/availablePaymentMethods': user('finance:read'),
+  'POST /api/availablePaymentMethods': user('finance:write'),
+  'DELETE /api/availablePaymentMethods/{availablePaymentMethodId}': user('finance:write'),
+  'POST /api/availablePaymentMethods/paymentMethod': user('finance:read'),
+  // Ledger views (docs/ledgers.md): read only, finance:read.
+  'GET /api/ledgers': user('finance:read'),
+  'GET /api/ledgers/payReceiveLedgers': user('finance:read'),
+  'GET /api/ledgers/unpaidLedgersProducts': user('finance:read'),
+  'GET /api/ledgerSummary': user('finance:read'),
+  // Cash (docs/cash.md): reads finance:read; recording, processing, applying, returning finance:write.
+  'GET /api/inprocesscashtransactions': user('finance:read'),
+  'POST /api/inprocesscashtransactions': user('finance:write'),
+  'GET /api/inprocesscashtransactions/{inProcessCashTransactionId}': user('finance:read'),
+  'DELETE /api/inprocesscashtransactions/{inProcessCashTransactionId}': user('finance:write'),
+  'POST /api/inprocesscashtransactions/{inProcessCashTransactionId}/processrequests': user('finance:write'),
+  'GET /api/cashtransactions': user('finance:read'),
+  'GET /api/v2/cashtransactions': user('finance:read'),
+  'POST /api/cashtransactions': user('finance:write'),
+  'GET /api/cashtransactions/{cashTransactionId}': user('finance:read'),
+  'PATCH /api/cashtransactions/{cashTransactionId}': user('finance:write'),
   // Sales tax (docs/sales-tax.md): the rules are the tenant's configuration (settings:read / settings:write);
   // the calculation is what a dealer menu system asks beside the rate quote (rates:read); a contract's
   // recalculation reads the contract (contracts:read).

@@ -562,6 +562,28 @@ export async function freshStatementRequest(t: TestApp, w: World): Promise<{ id:
   return ok<{ id: number }>(t, w.admin, 'POST', `/api/accountholders/${w.dealerId}/statementrequests`, STATEMENT_BODY)
 }
 
+/** A receipt of the world's dealer (docs/cash.md): a small amount, applied oldest first. */
+const CASH_BODY = { paymentMethod: 'CHECK', amount: 1, reference: 'W-1', receivedDate: '2026-01-02' }
+
+/** A new cash transaction of the world's dealer. */
+export async function freshCash(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/cashtransactions', { ...CASH_BODY, payerId: w.dealerId })
+}
+
+/** A new in-process (PENDING) receipt of the world's dealer. */
+/** A payment-method record of the world's dealer (docs/payment-methods.md): CHECK, needs no account. */
+export async function freshPaymentMethod(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/availablePaymentMethods', {
+    accountHolderId: w.dealerId,
+    direction: 'PAY',
+    paymentMethod: 'CHECK',
+  })
+}
+
+export async function freshInProcessCash(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/inprocesscashtransactions', { ...CASH_BODY, payerId: w.dealerId })
+}
+
 /** A new cancel request on the world's finalized contract. */
 export async function freshCancelRequest(t: TestApp, w: World): Promise<{ id: number; requestNumber: string }> {
   return ok<{ id: number; requestNumber: string }>(
@@ -1052,6 +1074,48 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   }),
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': async (t, w) => ({
     params: { accountHolderId: w.dealerId, statementRequestId: (await freshStatementRequest(t, w)).id },
+  }),
+  // Payment methods (docs/payment-methods.md): records of the world's dealer.
+  'GET /api/availablePaymentMethods': none,
+  'POST /api/availablePaymentMethods': (_t, w) => ({
+    params: {},
+    payload: { accountHolderId: w.dealerId, direction: 'RECEIVE', paymentMethod: 'CHECK' },
+  }),
+  'DELETE /api/availablePaymentMethods/{availablePaymentMethodId}': async (t, w) => ({
+    params: { availablePaymentMethodId: (await freshPaymentMethod(t, w)).id },
+  }),
+  'POST /api/availablePaymentMethods/paymentMethod': (_t, w) => ({
+    params: {},
+    payload: { accountHolderId: w.dealerId, direction: 'PAY' },
+  }),
+  // Ledger views (docs/ledgers.md): read only, over the world's dealer.
+  'GET /api/ledgers': (_t, w) => ({ params: {}, query: `accountHolderId=${w.dealerId}` }),
+  'GET /api/ledgers/payReceiveLedgers': none,
+  'GET /api/ledgers/unpaidLedgersProducts': none,
+  'GET /api/ledgerSummary': none,
+  // Cash (docs/cash.md): receipts of the world's dealer; in-process rows of their own.
+  'GET /api/inprocesscashtransactions': none,
+  'POST /api/inprocesscashtransactions': (_t, w) => ({ params: {}, payload: { ...CASH_BODY, payerId: w.dealerId } }),
+  'GET /api/inprocesscashtransactions/{inProcessCashTransactionId}': async (t, w) => ({
+    params: { inProcessCashTransactionId: (await freshInProcessCash(t, w)).id },
+  }),
+  'DELETE /api/inprocesscashtransactions/{inProcessCashTransactionId}': async (t, w) => ({
+    params: { inProcessCashTransactionId: (await freshInProcessCash(t, w)).id },
+  }),
+  'POST /api/inprocesscashtransactions/{inProcessCashTransactionId}/processrequests': async (t, w) => ({
+    params: { inProcessCashTransactionId: (await freshInProcessCash(t, w)).id },
+    payload: {},
+  }),
+  'GET /api/cashtransactions': none,
+  'GET /api/v2/cashtransactions': none,
+  'POST /api/cashtransactions': (_t, w) => ({ params: {}, payload: { ...CASH_BODY, payerId: w.dealerId } }),
+  'GET /api/cashtransactions/{cashTransactionId}': async (t, w) => ({
+    params: { cashTransactionId: (await freshCash(t, w)).id },
+  }),
+  'PATCH /api/cashtransactions/{cashTransactionId}': async (t, w) => ({
+    params: { cashTransactionId: (await freshCash(t, w)).id },
+    payload: { memo: 'checked' },
+    contentType: MERGE,
   }),
   // Sales tax (docs/sales-tax.md): rules of a city of their own; a calculation; a contract's recalculation.
   'GET /api/salestax/rules': none,

@@ -6,7 +6,13 @@ import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DocumentService } from '../documents/index.ts'
 import type { SettingsService } from '../settings/index.ts'
+import { cashRoutes } from './cash.routes.ts'
+import { createCashService } from './cash.service.ts'
+import { ledgerViewRoutes } from './ledger-views.routes.ts'
+import { createLedgerViewsService } from './ledger-views.service.ts'
 import { createLedgerService } from './ledger.service.ts'
+import { paymentMethodRoutes } from './payment-method.routes.ts'
+import { createPaymentMethodService } from './payment-method.service.ts'
 import { statementRoutes } from './statement.routes.ts'
 import { createStatementService } from './statement.service.ts'
 
@@ -65,22 +71,36 @@ export type FinanceDeps = {
   settings: Pick<SettingsService, 'get'>
   /** Stores statements (docs/statements.md) and signs their download links. */
   documents: Pick<DocumentService, 'stage' | 'store' | 'get' | 'registerOwner'>
+  /** The administrator company: the holder of the CASH account (docs/cash.md). */
+  administratorId(tenantId: number): Promise<number>
 }
 
 export function createFinanceModule(deps: FinanceDeps) {
   const ledger = createLedgerService(deps)
   const statements = createStatementService(deps)
+  const cash = createCashService({ ...deps, ledger })
+  const paymentMethods = createPaymentMethodService(deps)
+  const ledgerViews = createLedgerViewsService({ db: deps.db, ledger })
   return {
     ledger,
     /** Account-holder statements (docs/statements.md). */
     statements,
+    /** Cash receipts, applications and returned payments (docs/cash.md). */
+    cash,
+    /** Payment methods of the tenant and account holders, and their resolution (docs/payment-methods.md). */
+    paymentMethods,
+    /** Read-only views over the journal lines (docs/ledgers.md). */
+    ledgerViews,
     /**
-     * The ledger has no routes of its own yet: /ledgers, /payReceiveLedgers, /cashtransactions and
-     * the other views over the entries come with a later issue. A contract's journal entries are a
+     * The ledger's read views are ledgerViews' routes (/api/ledgers…, /api/ledgerSummary: docs/ledgers.md);
+     * cash has its own (docs/cash.md). A contract's journal entries are a
      * route of the contracts module (contract-ledger.routes.ts), which knows who may see the contract.
      */
     async routes(app: FastifyInstance) {
       await app.register(statementRoutes, { service: statements })
+      await app.register(cashRoutes, { service: cash })
+      await app.register(paymentMethodRoutes, { service: paymentMethods })
+      await app.register(ledgerViewRoutes, { service: ledgerViews })
     },
   }
 }

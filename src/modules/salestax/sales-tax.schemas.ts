@@ -7,7 +7,13 @@ import { PRODUCT_TYPES } from '../rating/index.ts'
 import { COLLECTORS, TAXABLE_BASES } from './sales-tax.rules.ts'
 
 const DateOnly = (description: string) => Type.String({ format: 'date', description, examples: ['2026-01-01'] })
-const State = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Two-letter state code.', examples: ['TX'] })
+const State = Type.String({
+  minLength: 2,
+  maxLength: 2,
+  pattern: '^[A-Za-z]{2}$',
+  description: 'Two-letter state code.',
+  examples: ['TX'],
+})
 const Place = (what: string) => Type.String({ minLength: 1, maxLength: 100, description: what })
 
 export const SALES_TAX_RULE_EXAMPLE = {

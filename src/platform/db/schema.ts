@@ -3,9 +3,11 @@
 import type { JWK } from 'jose'
 import type { ColumnType, Generated } from 'kysely'
 import type { CancellationTables } from './schema.cancellations.ts'
+import type { CashTables } from './schema.cash.ts'
 import type { ClaimTables } from './schema.claims.ts'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
+import type { PaymentMethodTables } from './schema.payment-methods.ts'
 import type { LedgerTables } from './schema.ledger.ts'
 import type { StatementTables } from './schema.statements.ts'
 import type { SalesTaxTables } from './schema.salestax.ts'
@@ -363,6 +365,8 @@ export type DB = ContractTables &
   ClaimTables &
   StatementTables &
   SalesTaxTables &
+  CashTables &
+  PaymentMethodTables &
   LedgerTables &
   DocumentTables & {
     tenant: TenantTable

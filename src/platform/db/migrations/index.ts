@@ -25,6 +25,8 @@ import * as claimNotes from './2026_11_26_0022_claim_notes.ts'
 import * as claimPayments from './2026_11_26_0023_claim_payments.ts'
 import * as claimInspections from './2026_11_26_0024_claim_inspections.ts'
 import * as ledgerStatementBalance from './2026_11_26_0025_ledger_statement_balance.ts'
+import * as cash from './2026_11_26_0026_cash.ts'
+import * as paymentMethods from './2026_11_26_0028_payment_methods.ts'
 import * as salesTax from './2026_11_26_0029_sales_tax.ts'
 import * as statements from './2026_11_26_0030_statements.ts'
 
@@ -54,6 +56,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0023_claim_payments': claimPayments,
   '2026_11_26_0024_claim_inspections': claimInspections,
   '2026_11_26_0025_ledger_statement_balance': ledgerStatementBalance,
+  '2026_11_26_0026_cash': cash,
+  '2026_11_26_0028_payment_methods': paymentMethods,
   '2026_11_26_0029_sales_tax': salesTax,
   '2026_11_26_0030_statements': statements,
 }

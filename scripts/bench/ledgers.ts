@@ -1,0 +1,56 @@
+// The ledgers group of the bench (scripts/bench.ts --only ledgers; docs/ledgers.md): template
+// contracts sold and finalized through the API, then copied in bulk with their CONTRACT_FINALIZED
+// entries and lines (scripts/bench/contract-seed.ts: INSERT … SELECT per chunk, dates spread over 300
+// days so every aging bucket is filled), then a dealer's ledger summary and unpaid items measured.
+// No seed file of its own: the contract copies already carry the journal lines the views read.
+import type { BenchServer } from './child.ts'
+import type { Target } from './report.ts'
+import { cloneContracts, sellTemplates } from './cancellations.ts'
+
+export const LEDGER_CONTRACTS = { postgres: 100_000, pglite: 10_000 } as const
+export const LEDGER_VIEW_TARGET: Target = { against: 'db-ceiling', minRatio: 0, maxP99Ms: 50 }
+
+export type LedgersSetup = { dealerIds: number[]; contracts: number; lines: number }
+
+export async function prepareLedgers(
+  server: BenchServer,
+  headers: Record<string, string>,
+  options: { templates: number; contracts: number; log: (line: string) => void },
+): Promise<LedgersSetup> {
+  let started = Date.now()
+  const templateIds = await sellTemplates(server, headers, options.templates)
+  options.log(
+    `ledgers: sold and finalized ${templateIds.length} templates in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
+  started = Date.now()
+  await cloneContracts(server, { templateIds, count: options.contracts, firstSerial: 0, returnIds: false })
+  // The dealers are the holders of a receivable: read from the view itself, so it is exercised once.
+  const summary = (await (
+    await fetch(`${server.baseUrl}/api/ledgerSummary?purpose=DEALER_RECEIVABLE`, { headers })
+  ).json()) as { balances?: Array<{ accountHolderId: number }> }
+  const dealers = new Set((summary.balances ?? []).map((b) => b.accountHolderId))
+  const lines = await countLines(server, headers, [...dealers][0]!)
+  options.log(
+    `ledgers: copied ${options.contracts} contracts in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+      `${dealers.size} dealers; ${summary.balances?.length ?? 0} holder balances; first dealer has ${lines} lines`,
+  )
+  return { dealerIds: [...dealers], contracts: options.contracts, lines }
+}
+
+async function countLines(server: BenchServer, headers: Record<string, string>, dealerId: number): Promise<number> {
+  const res = await fetch(`${server.baseUrl}/api/ledgers?accountHolderId=${dealerId}&pageSize=1`, { headers })
+  return ((await res.json()) as { totalCount?: number }).totalCount ?? 0
+}
+
+export const summaryPath = (s: LedgersSetup) =>
+  `/api/ledgerSummary?accountHolderId=${s.dealerIds[Math.floor(Math.random() * s.dealerIds.length)]}`
+export const unpaidPath = (s: LedgersSetup) =>
+  `/api/ledgers/unpaidLedgersProducts?dealerId=${s.dealerIds[Math.floor(Math.random() * s.dealerIds.length)]}`
+
+export const summaryAnswers = (body: unknown) =>
+  Array.isArray((body as { receivableAging?: unknown } | null)?.receivableAging) &&
+  ((body as { balances: unknown[] }).balances?.length ?? 0) > 0
+export const unpaidAnswers = (body: unknown) => {
+  const page = body as { items?: unknown[]; totalCount?: number } | null
+  return Array.isArray(page?.items) && (page.totalCount ?? 0) > 0
+}

@@ -1,0 +1,298 @@
+// Read-only views over the journal (docs/ledgers.md): plain Kysely functions, the executor and the
+// tenant first; every statement names tenant_id. Every figure is derived from journal_line alone,
+// dated by journal_entry.effective_date (the accounting date), never from a second store.
+import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+import type { DB } from '../../platform/db/schema.ts'
+import { windowed, type Window } from '../../platform/http/pagination.ts'
+import { Decimal, toCents } from '../../platform/money.ts'
+
+/** Dealer-side callers: only these account holders; null for staff. */
+export type Visible = ReadonlySet<number> | null
+
+const cents = (v: string | number | null | undefined) => (v === null || v === undefined ? 0 : toCents(new Decimal(v)))
+
+/** The journal lines of a tenant with their account and entry; the tenant named on every table. */
+function lines(db: Executor, tenantId: number) {
+  return db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
+    .where('l.tenant_id', '=', tenantId)
+    .where('a.tenant_id', '=', tenantId)
+    .where('e.tenant_id', '=', tenantId)
+}
+
+type LineQuery<O> = SelectQueryBuilder<
+  DB & { l: DB['journal_line']; a: DB['ledger_account']; e: DB['journal_entry'] },
+  'l' | 'a' | 'e',
+  O
+>
+
+function holders<O>(q: LineQuery<O>, holderId: number | undefined, visible: Visible): LineQuery<O> {
+  if (holderId !== undefined) q = q.where('a.account_holder_id', '=', holderId)
+  if (visible) q = q.where('a.account_holder_id', 'in', visible.size ? [...visible] : [0])
+  return q
+}
+
+export async function holderExists(db: Executor, tenantId: number, id: number): Promise<{ kind: string } | undefined> {
+  return db
+    .selectFrom('account_holder')
+    .select('kind')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export type LineFilter = {
+  accountHolderId: number
+  purpose?: string | undefined
+  from?: string | undefined
+  to?: string | undefined
+  contractId?: number | undefined
+}
+
+export type LedgerLineRow = {
+  entryId: number
+  lineNo: number
+  effectiveDate: string
+  kind: string
+  sourceType: string
+  sourceId: number
+  purpose: string
+  contractId: number | null
+  contractNumber: string | null
+  disbursementCode: string | null
+  debitCents: number
+  creditCents: number
+  memo: string | null
+}
+
+function lineFilter<O>(q: LineQuery<O>, f: LineFilter): LineQuery<O> {
+  q = q.where('a.account_holder_id', '=', f.accountHolderId)
+  if (f.purpose !== undefined) q = q.where('a.purpose', '=', f.purpose)
+  if (f.contractId !== undefined) q = q.where('l.contract_id', '=', f.contractId)
+  return q
+}
+
+/** An account holder's lines in accounting-date order (then entry, line), one window of them. */
+export async function ledgerLines(
+  db: Executor,
+  tenantId: number,
+  f: LineFilter,
+  window: Window,
+): Promise<{ rows: LedgerLineRow[]; totalCount: number }> {
+  let q = lineFilter(lines(db, tenantId), f)
+  if (f.from !== undefined) q = q.where('e.effective_date', '>=', f.from)
+  if (f.to !== undefined) q = q.where('e.effective_date', '<=', f.to)
+  const count = await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()
+  const rows = await windowed(
+    q
+      .leftJoin('contract as c', (j) => j.onRef('c.tenant_id', '=', 'l.tenant_id').onRef('c.id', '=', 'l.contract_id'))
+      .select([
+        'l.entry_id',
+        'l.line_no',
+        sql<string>`e.effective_date::text`.as('effective_date'),
+        'e.kind',
+        'e.source_type',
+        'e.source_id',
+        'a.purpose',
+        'l.contract_id',
+        'c.contract_number',
+        'l.disbursement_code',
+        'l.debit',
+        'l.credit',
+        'l.memo',
+      ])
+      .orderBy('e.effective_date')
+      .orderBy('l.entry_id')
+      .orderBy('l.line_no'),
+    window,
+  ).execute()
+  return {
+    totalCount: Number(count.n),
+    rows: rows.map((r) => ({
+      entryId: Number(r.entry_id),
+      lineNo: Number(r.line_no),
+      effectiveDate: String(r.effective_date).slice(0, 10),
+      kind: r.kind,
+      sourceType: r.source_type,
+      sourceId: Number(r.source_id),
+      purpose: r.purpose,
+      contractId: r.contract_id === null ? null : Number(r.contract_id),
+      contractNumber: r.contract_number ?? null,
+      disbursementCode: r.disbursement_code,
+      debitCents: cents(r.debit),
+      creditCents: cents(r.credit),
+      memo: r.memo,
+    })),
+  }
+}
+
+/** Debits and credits of the filter's lines dated before `before` (the opening of a window). */
+export async function totalsBefore(
+  db: Executor,
+  tenantId: number,
+  f: LineFilter,
+  before: string,
+): Promise<{ debitCents: number; creditCents: number }> {
+  const r = await lineFilter(lines(db, tenantId), f)
+    .where('e.effective_date', '<', before)
+    .select([sql<string | null>`sum(l.debit)`.as('d'), sql<string | null>`sum(l.credit)`.as('c')])
+    .executeTakeFirstOrThrow()
+  return { debitCents: cents(r.d), creditCents: cents(r.c) }
+}
+
+export type BalanceRow = { accountHolderId: number; purpose: string; debitCents: number; creditCents: number }
+
+/** Debits and credits per account holder and purpose of the lines dated on or before asOf. */
+export async function balances(
+  db: Executor,
+  tenantId: number,
+  f: { asOf: string; accountHolderId?: number | undefined; purpose?: string | undefined; visible: Visible },
+): Promise<BalanceRow[]> {
+  let q = holders(lines(db, tenantId), f.accountHolderId, f.visible).where('e.effective_date', '<=', f.asOf)
+  if (f.purpose !== undefined) q = q.where('a.purpose', '=', f.purpose)
+  const rows = await q
+    .select(['a.account_holder_id', 'a.purpose', sql<string>`sum(l.debit)`.as('d'), sql<string>`sum(l.credit)`.as('c')])
+    .groupBy(['a.account_holder_id', 'a.purpose'])
+    .orderBy('a.account_holder_id')
+    .orderBy('a.purpose')
+    .execute()
+  return rows.map((r) => ({
+    accountHolderId: Number(r.account_holder_id),
+    purpose: r.purpose,
+    debitCents: cents(r.d),
+    creditCents: cents(r.c),
+  }))
+}
+
+export type PayReceiveRow = {
+  accountHolderId: number
+  kind: string
+  displayName: string
+  receivableCents: number
+  disbursementPayableCents: number
+  refundPayableCents: number
+  claimPayableCents: number
+  unappliedCashCents: number
+}
+
+// Normal-side nets of one purpose, in SQL: receivable debit-normal, the payables and unapplied cash credit-normal.
+const net = (purpose: string, side: 'DEBIT' | 'CREDIT') =>
+  side === 'DEBIT'
+    ? sql<string | null>`sum(l.debit - l.credit) filter (where a.purpose = ${purpose})`
+    : sql<string | null>`sum(l.credit - l.debit) filter (where a.purpose = ${purpose})`
+
+/** Per account holder with any line on or before asOf: what it owes and is owed, one window of holders. */
+export async function payReceive(
+  db: Executor,
+  tenantId: number,
+  f: { asOf: string; accountHolderId?: number | undefined; kind?: string | undefined; visible: Visible },
+  window: Window,
+): Promise<{ rows: PayReceiveRow[]; totalCount: number }> {
+  let q = holders(lines(db, tenantId), f.accountHolderId, f.visible)
+    .innerJoin('account_holder as h', (j) =>
+      j.onRef('h.tenant_id', '=', 'a.tenant_id').onRef('h.id', '=', 'a.account_holder_id'),
+    )
+    .where('h.tenant_id', '=', tenantId)
+    .where('e.effective_date', '<=', f.asOf)
+  if (f.kind !== undefined) q = q.where('h.kind', '=', f.kind as never)
+  const count = await q.select(sql<string>`count(distinct a.account_holder_id)`.as('n')).executeTakeFirstOrThrow()
+  const rows = await windowed(
+    q
+      .select([
+        'a.account_holder_id',
+        'h.kind',
+        'h.display_name',
+        net('DEALER_RECEIVABLE', 'DEBIT').as('receivable'),
+        net('DISBURSEMENT_PAYABLE', 'CREDIT').as('disbursement'),
+        net('REFUND_PAYABLE', 'CREDIT').as('refund'),
+        net('CLAIM_PAYABLE', 'CREDIT').as('claim'),
+        net('UNAPPLIED_CASH', 'CREDIT').as('unapplied'),
+      ])
+      .groupBy(['a.account_holder_id', 'h.kind', 'h.display_name'])
+      .orderBy('a.account_holder_id'),
+    window,
+  ).execute()
+  return {
+    totalCount: Number(count.n),
+    rows: rows.map((r) => ({
+      accountHolderId: Number(r.account_holder_id),
+      kind: String(r.kind),
+      displayName: r.display_name,
+      receivableCents: cents(r.receivable),
+      disbursementPayableCents: cents(r.disbursement),
+      refundPayableCents: cents(r.refund),
+      claimPayableCents: cents(r.claim),
+      unappliedCashCents: cents(r.unapplied),
+    })),
+  }
+}
+
+export type OpenItemRow = {
+  dealerId: number
+  contractId: number
+  contractNumber: string
+  productId: number
+  firstPostedDate: string
+  openCents: number
+}
+
+/**
+ * Open receivable items as of asOf: per holder and contract, the DEALER_RECEIVABLE lines dated on or
+ * before asOf that net to a positive balance; first posted = the earliest of those lines' dates.
+ * `postedOnOrBefore` keeps items at least minAge days old. Oldest first. Without a window: all of them.
+ */
+export async function openItems(
+  db: Executor,
+  tenantId: number,
+  f: { asOf: string; dealerId?: number | undefined; visible: Visible; postedOnOrBefore?: string | undefined },
+  window?: Window,
+): Promise<{ rows: OpenItemRow[]; totalCount: number }> {
+  let q = holders(lines(db, tenantId), f.dealerId, f.visible)
+    .where('a.purpose', '=', 'DEALER_RECEIVABLE')
+    .where('l.contract_id', 'is not', null)
+    .where('e.effective_date', '<=', f.asOf)
+    .groupBy(['l.tenant_id', 'a.account_holder_id', 'l.contract_id'])
+    .having(sql<boolean>`sum(l.debit) - sum(l.credit) > 0`)
+  if (f.postedOnOrBefore !== undefined) q = q.having(sql<boolean>`min(e.effective_date) <= ${f.postedOnOrBefore}`)
+  const items = q.select([
+    'l.tenant_id',
+    'a.account_holder_id',
+    'l.contract_id',
+    sql<string>`min(e.effective_date)::text`.as('first_date'),
+    sql<string>`sum(l.debit) - sum(l.credit)`.as('open'),
+  ])
+  const base = db
+    .selectFrom(items.as('i'))
+    .innerJoin('contract as c', (j) => j.onRef('c.tenant_id', '=', 'i.tenant_id').onRef('c.id', '=', 'i.contract_id'))
+    .where('c.tenant_id', '=', tenantId)
+    .select(['i.account_holder_id', 'i.contract_id', 'i.first_date', 'i.open', 'c.contract_number', 'c.product_id'])
+    .orderBy('i.first_date')
+    .orderBy('i.contract_id')
+  const rows = await (window ? windowed(base, window) : base).execute()
+  const totalCount = window
+    ? Number(
+        (
+          await db
+            .selectFrom(items.as('i'))
+            .select(sql<string>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    : rows.length
+  return {
+    totalCount,
+    rows: rows.map((r) => ({
+      dealerId: Number(r.account_holder_id),
+      contractId: Number(r.contract_id),
+      contractNumber: r.contract_number,
+      productId: Number(r.product_id),
+      firstPostedDate: String(r.first_date).slice(0, 10),
+      openCents: cents(r.open),
+    })),
+  }
+}
