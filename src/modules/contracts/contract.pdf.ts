@@ -6,6 +6,7 @@
 // random document id; the metadata dates come from `issuedOn`).
 import { degrees, PDFDocument, rgb, StandardFonts, type Color, type PDFFont, type PDFPage } from 'pdf-lib'
 import { Decimal, formatMoney } from '../../platform/money.ts'
+import { groupThousands, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
 
 export type Address = {
   line1: string
@@ -73,7 +74,6 @@ export type ContractDocument = {
 }
 
 export const DRAFT_MARK = 'DRAFT — NOT A CONTRACT'
-export const PDF_CREATOR = 'vpp-admin-service'
 
 // ---------------------------------------------------------------------------------------------
 // Text: what the standard fonts can encode, and how wide it is.
@@ -116,30 +116,6 @@ export function sanitizePdfText(value: string): string {
     }
   }
   return out
-}
-
-// Glyph advance widths per font in thousandths of the font size. The standard fonts' metrics never
-// change, so the cache is shared by every document; sanitized text holds at most 218 distinct
-// characters. Kerning is left out on purpose: drawText does not kern either.
-const glyphWidths = new Map<string, Map<number, number>>()
-
-function textWidth(font: PDFFont, size: number, text: string): number {
-  let widths = glyphWidths.get(font.name)
-  if (!widths) {
-    widths = new Map()
-    glyphWidths.set(font.name, widths)
-  }
-  let total = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    let width = widths.get(code)
-    if (width === undefined) {
-      width = font.widthOfTextAtSize(String.fromCharCode(code), 1000)
-      widths.set(code, width)
-    }
-    total += width
-  }
-  return (total * size) / 1000
 }
 
 /** Greedy word wrap of sanitized text; a word wider than the line is broken between characters. */
@@ -206,10 +182,6 @@ export function formatPdfMoney(amount: number): string {
   const negative = fixed.startsWith('-')
   const [whole = '0', cents = '00'] = (negative ? fixed.slice(1) : fixed).split('.')
   return `${negative ? '-' : ''}$${groupThousands(whole)}.${cents}`
-}
-
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
 
 function formatInteger(value: number): string {

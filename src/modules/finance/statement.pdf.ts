@@ -4,13 +4,13 @@
 // in memory until save(), so a PDF grows with its pages (CSV is the format that streams flat); the
 // drawing is a few text operators per line, so 10,000 lines render in well under 5 s
 // (docs/statements.md "Performance"). The standard fonts encode WinAnsi only: every string passes
-// through pdfText first. The contract module's formatting helpers are not part of its index.ts, so
-// the few needed here are local.
+// through pdfText first (narrower than the contract document's sanitizer: these pages are written as
+// latin1 bytes, so cp1252's 0x80-0x9F extras are left out). Measuring and grouping digits are shared
+// (platform/pdf-text.ts).
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
+import { groupThousands, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
 import type { StatementLine } from './statement.csv.ts'
 import { formatCents } from './statement.rules.ts'
-
-export const PDF_CREATOR = 'vpp-admin-service'
 
 export type StatementHeader = {
   administratorName: string
@@ -45,7 +45,7 @@ export function groupedAmount(cents: number): string {
   const text = formatCents(cents)
   const negative = text.startsWith('-')
   const [whole = '0', frac = '00'] = (negative ? text.slice(1) : text).split('.')
-  return `${negative ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`
+  return `${negative ? '-' : ''}${groupThousands(whole)}.${frac}`
 }
 
 /** "2026-03-05" → "03/05/2026", the US convention of the contract document. */
@@ -82,25 +82,6 @@ const COLUMNS: Column[] = [
   },
   { title: 'Balance', width: 68, align: 'right', value: (l) => groupedAmount(l.balanceCents) },
 ]
-
-/** Glyph widths of a standard font at size 1000, cached: the fonts' metrics never change. */
-const widthCache = new Map<string, Map<number, number>>()
-
-function textWidth(font: PDFFont, size: number, text: string): number {
-  let widths = widthCache.get(font.name)
-  if (!widths) widthCache.set(font.name, (widths = new Map()))
-  let total = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    let w = widths.get(code)
-    if (w === undefined) {
-      w = font.widthOfTextAtSize(String.fromCharCode(code), 1000)
-      widths.set(code, w)
-    }
-    total += w
-  }
-  return (total * size) / 1000
-}
 
 /** The text cut (with an ellipsis) to fit `width`. */
 function fit(font: PDFFont, size: number, text: string, width: number): string {
