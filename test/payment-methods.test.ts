@@ -217,6 +217,20 @@ describe('payment methods', () => {
     })
   })
 
+  test('two defaults of one holder and direction created at once: both succeed, the later one is the default', async () => {
+    const body = { accountHolderId: other, direction: 'RECEIVE', paymentMethod: 'CHECK', isDefault: true }
+    const replies = await Promise.all([1, 2, 3].map(() => send('POST', '/api/availablePaymentMethods', body)))
+    assert.deepEqual(
+      replies.map((r) => r.statusCode),
+      [201, 201, 201],
+      replies.map((r) => r.body).join('\n'),
+    )
+    const list = json<Record_[]>(
+      await send('GET', `/api/availablePaymentMethods?accountHolderId=${other}&direction=RECEIVE`),
+    )
+    assert.equal(list.filter((r) => r.isDefault).length, 1)
+  })
+
   test('unknown holder on resolution is a 422 naming it', async () => {
     const res = await send('POST', '/api/availablePaymentMethods/paymentMethod', {
       accountHolderId: 987654321,

@@ -4,6 +4,7 @@
 // audit rows in one transaction. Dealer-side users see their holders' records and the tenant's.
 import { writeAudit } from '../../platform/audit.ts'
 import type { Clock } from '../../platform/clock.ts'
+import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
 import { actorLabel, type AuthenticatedContext, type RequestContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
@@ -126,7 +127,10 @@ export function createPaymentMethodService(deps: { db: Database; clock: Clock })
         )
         if (errors.length > 0) throw invalid(errors)
         const isDefault = body.isDefault ?? false
-        if (isDefault) await repo.clearDefault(tx, ctx.tenantId, holderId, body.direction)
+        if (isDefault) {
+          await advisoryLock(tx, 'payment_method_default', [ctx.tenantId, holderId ?? 0, body.direction])
+          await repo.clearDefault(tx, ctx.tenantId, holderId, body.direction)
+        }
         const now = clock.now()
         const row = await repo.insertPaymentMethod(tx, {
           tenant_id: ctx.tenantId,

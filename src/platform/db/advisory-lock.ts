@@ -32,6 +32,9 @@ import type { DB } from './schema.ts'
  *   lockPpmRedemptions).
  * - `sales_tax_rule` (tenant id, state): writes of a state's sales tax rules, so that two cannot
  *   both pass the no-overlap check (salestax, sales-tax.service.ts assertNoOverlap).
+ * - `payment_method_default` (tenant id, account holder id or 0 for the tenant's own rule,
+ *   direction): defaults of one holder and direction, so that two creates of a default queue
+ *   rather than one failing on the one-default index (finance, payment-method.service.ts).
  */
 export type LockNamespaces = {
   idempotency_key: readonly [tenantId: number, scopeKey: string]
@@ -40,6 +43,7 @@ export type LockNamespaces = {
   rate_book_import: readonly [tenantId: number]
   claim_ppm_redemption: readonly [tenantId: number, contractId: number]
   sales_tax_rule: readonly [tenantId: number, state: string]
+  payment_method_default: readonly [tenantId: number, accountHolderId: number, direction: string]
 }
 
 export type LockNamespace = keyof LockNamespaces
