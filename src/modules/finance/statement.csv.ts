@@ -3,7 +3,7 @@
 // and closing balances are rows of their own (kind OPENING_BALANCE, CLOSING_BALANCE) so that the
 // file alone reconciles: the opening row's balance plus the lines' debits less credits is the
 // closing row's balance. Made a page at a time: the caller feeds rows and takes the bytes.
-import { formatCents } from './statement.rules.ts'
+import { formatCents } from '../../platform/money.ts'
 
 export const CSV_HEADER = [
   'date',

@@ -10,7 +10,7 @@
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
 import { groupThousands, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
 import type { StatementLine } from './statement.csv.ts'
-import { formatCents } from './statement.rules.ts'
+import { formatCents } from '../../platform/money.ts'
 
 export type StatementHeader = {
   administratorName: string

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { centsOf, formatCents } from '../../platform/money.ts'
 import {
-  centsOf,
   checkStatementRequest,
-  formatCents,
   isSmall,
   reconciles,
   runningBalances,

@@ -59,27 +59,6 @@ export function checkStatementRequest(
   }
 }
 
-const AMOUNT = /^(-?)(\d+)(?:\.(\d{1,2}))?$/
-
-/**
- * Integer cents of a numeric column's text ('1234.5', '-0.25', '7'): exact, without a Decimal per
- * line, since a statement reads thousands. Throws on anything with more than two decimals.
- */
-export function centsOf(value: string | number): number {
-  const text = typeof value === 'number' ? value.toFixed(2) : value.trim()
-  const m = AMOUNT.exec(text)
-  if (!m) throw new RangeError(`not an amount of whole cents: ${text}`)
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'))
-  return m[1] === '-' ? -cents : cents
-}
-
-/** Cents as the 2-decimal text of the CSV and the document ('-1234.50'). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : ''
-  const abs = Math.abs(cents)
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
-}
-
 /** What a line moves: debit − credit. */
 export const lineDelta = (line: { debitCents: number; creditCents: number }) => line.debitCents - line.creditCents
 

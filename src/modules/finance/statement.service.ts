@@ -21,6 +21,7 @@ import type { Database } from '../../platform/db/database.ts'
 import { actorLabel, type AuthenticatedContext, type RequestContext } from '../../platform/http/context.ts'
 import { AppError } from '../../platform/http/errors.ts'
 import { isStorableId } from '../../platform/ids.ts'
+import { centsOf, formatCents } from '../../platform/money.ts'
 import type { DocumentService } from '../documents/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { csvBalanceRow, csvHeaderRow, csvLineRow, type StatementLine } from './statement.csv.ts'
@@ -28,10 +29,8 @@ import { statementErrors } from './statement.errors.ts'
 import { StatementPdf } from './statement.pdf.ts'
 import * as repo from './statement.repository.ts'
 import {
-  centsOf,
   checkStatementRequest,
   DEFAULT_SYNC_LINE_LIMIT,
-  formatCents,
   isSmall,
   PAGE_SIZE,
   runningBalances,
