@@ -54,3 +54,52 @@ export const unpaidAnswers = (body: unknown) => {
   const page = body as { items?: unknown[]; totalCount?: number } | null
   return Array.isArray(page?.items) && (page.totalCount ?? 0) > 0
 }
+
+/** Applying one receipt to this many open items, oldest first (issue 15: < 1 s). */
+export const CASH_APPLY_ITEMS = 1000
+export const CASH_APPLY_TARGET_SECONDS = 1
+
+export type CashApplyResult = { items: number; applied: number; seconds: number; status: number }
+
+/**
+ * One dealer's oldest CASH_APPLY_ITEMS open items (read from the unpaid view, pages of 100), then one
+ * POST /api/cashtransactions of their exact sum without applications: the service reads the dealer's
+ * open items, applies the receipt to them oldest first and posts CASH_RECEIVED and CASH_APPLIED (a
+ * line per item). Timed from request to reply.
+ */
+export async function measureCashApply(
+  server: BenchServer,
+  headers: Record<string, string>,
+  setup: LedgersSetup,
+): Promise<CashApplyResult> {
+  const dealerId = setup.dealerIds[0]!
+  let cents = 0
+  let items = 0
+  for (let page = 1; items < CASH_APPLY_ITEMS; page++) {
+    const res = await fetch(
+      `${server.baseUrl}/api/ledgers/unpaidLedgersProducts?dealerId=${dealerId}&pageSize=100&pageNumber=${page}`,
+      { headers },
+    )
+    const body = (await res.json()) as { items?: Array<{ openAmount: number }> }
+    if (!body.items?.length) break
+    for (const item of body.items.slice(0, CASH_APPLY_ITEMS - items)) {
+      cents += Math.round(item.openAmount * 100)
+      items++
+    }
+  }
+  const started = performance.now()
+  const res = await fetch(`${server.baseUrl}/api/cashtransactions`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      payerId: dealerId,
+      paymentMethod: 'WIRE',
+      amount: cents / 100,
+      reference: `bench-${Date.now()}`,
+      receivedDate: new Date().toISOString().slice(0, 10),
+    }),
+  })
+  const body = (await res.json()) as { applications?: unknown[] }
+  const seconds = (performance.now() - started) / 1000
+  return { items, applied: body.applications?.length ?? 0, seconds, status: res.status }
+}

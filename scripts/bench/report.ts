@@ -239,9 +239,16 @@ export function toJson(
   imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = [],
   pdf?: PdfResult,
   earnings: EarningsRunRow[] = [],
+  cashApply: Array<{ database: DatabaseKind; items: number; applied: number; seconds: number; status: number }> = [],
 ): string {
   return `${JSON.stringify(
-    { runs: rows.map((r) => r.run), imports, ...(pdf ? { pdf } : {}), ...(earnings.length > 0 ? { earnings } : {}) },
+    {
+      runs: rows.map((r) => r.run),
+      imports,
+      ...(pdf ? { pdf } : {}),
+      ...(earnings.length > 0 ? { earnings } : {}),
+      ...(cashApply.length > 0 ? { cashApply } : {}),
+    },
     null,
     2,
   )}\n`

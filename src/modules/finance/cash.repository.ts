@@ -45,30 +45,29 @@ export async function payerExists(db: Executor, tenantId: number, payerId: numbe
   return row !== undefined
 }
 
-/** The payer's DEALER_RECEIVABLE balance per contract, from its journal lines, in one grouped query. */
+/** The payer's DEALER_RECEIVABLE balance per contract: the sums of its journal lines, from the ledger items. */
 export async function receivableByContract(
   db: Executor,
   tenantId: number,
   payerId: number,
 ): Promise<ReceivableByContract[]> {
+  // The ledger items (migration 0035) are the sums of the journal lines per account and contract, kept
+  // by the database in the statement that inserts the lines: one row per contract instead of its lines.
   const rows = await db
-    .selectFrom('journal_line as l')
+    .selectFrom('ledger_item as i')
     .innerJoin('ledger_account as a', (j) =>
-      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+      j.onRef('a.tenant_id', '=', 'i.tenant_id').onRef('a.id', '=', 'i.account_id'),
     )
-    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
     .select([
-      'l.contract_id',
-      sql<string>`sum(l.debit) - sum(l.credit)`.as('balance'),
-      sql<string>`min(e.effective_date)::text`.as('first_date'),
+      'i.contract_id',
+      sql<string>`i.debit - i.credit`.as('balance'),
+      sql<string>`i.first_date::text`.as('first_date'),
     ])
-    .where('l.tenant_id', '=', tenantId)
+    .where('i.tenant_id', '=', tenantId)
     .where('a.tenant_id', '=', tenantId)
-    .where('e.tenant_id', '=', tenantId)
     .where('a.account_holder_id', '=', payerId)
     .where('a.purpose', '=', 'DEALER_RECEIVABLE')
-    .where('l.contract_id', 'is not', null)
-    .groupBy('l.contract_id')
+    .where('i.contract_id', '<>', 0)
     .execute()
   return rows.map((r) => ({
     contractId: Number(r.contract_id),

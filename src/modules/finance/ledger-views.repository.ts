@@ -31,12 +31,6 @@ type LineQuery<O> = SelectQueryBuilder<
   O
 >
 
-function holders<O>(q: LineQuery<O>, holderId: number | undefined, visible: Visible): LineQuery<O> {
-  if (holderId !== undefined) q = q.where('a.account_holder_id', '=', holderId)
-  if (visible) q = q.where('a.account_holder_id', 'in', visible.size ? [...visible] : [0])
-  return q
-}
-
 export async function holderExists(db: Executor, tenantId: number, id: number): Promise<{ kind: string } | undefined> {
   return db
     .selectFrom('account_holder')
@@ -145,15 +139,93 @@ export async function totalsBefore(
   return { debitCents: cents(r.d), creditCents: cents(r.c) }
 }
 
+/**
+ * Whether the ledger items (migration 0035: running totals per account and contract) answer for
+ * asOf: none has a line dated after it, so every item's totals are its totals as of asOf. Otherwise
+ * the views read the lines. One probe of ledger_item (tenant_id, last_date) when nothing is
+ * future-dated, the usual case of a view as of today.
+ */
+export async function itemsCover(db: Executor, tenantId: number, asOf: string): Promise<boolean> {
+  const after = await db
+    .selectFrom('ledger_item')
+    .select('account_id')
+    .where('tenant_id', '=', tenantId)
+    .where('last_date', '>', asOf)
+    .limit(1)
+    .executeTakeFirst()
+  return after === undefined
+}
+
+/**
+ * The amounts of the ledger as of asOf, one row per item (fromItems: the ledger items, which
+ * itemsCover said answer) or per journal line dated on or before asOf. Either way each row has the
+ * account, the contract (0: none), debit, credit and its first accounting date, so the views
+ * group them alike and get the same figures: an item is the sum of its lines, its first date
+ * their earliest. A plain subquery: PostgreSQL pulls it up into the view's join.
+ */
+function amounts(db: Executor, tenantId: number, asOf: string, fromItems: boolean) {
+  return fromItems
+    ? db
+        .selectFrom('ledger_item as i')
+        .where('i.tenant_id', '=', tenantId)
+        .select([
+          'i.tenant_id',
+          'i.account_id',
+          'i.contract_id',
+          sql<string>`i.debit`.as('debit'),
+          sql<string>`i.credit`.as('credit'),
+          sql<string>`i.first_date`.as('first_date'),
+        ])
+    : db
+        .selectFrom('journal_line as l')
+        .innerJoin('journal_entry as e', (j) =>
+          j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'),
+        )
+        .where('l.tenant_id', '=', tenantId)
+        .where('e.tenant_id', '=', tenantId)
+        .where('e.effective_date', '<=', asOf)
+        .select([
+          'l.tenant_id',
+          'l.account_id',
+          sql<number>`coalesce(l.contract_id, 0)`.as('contract_id'),
+          sql<string>`l.debit`.as('debit'),
+          sql<string>`l.credit`.as('credit'),
+          sql<string>`e.effective_date`.as('first_date'),
+        ])
+}
+
+/** The amounts as of asOf with their account, filtered to a holder and what the caller sees. */
+function amountsByAccount(
+  db: Executor,
+  tenantId: number,
+  f: { asOf: string; fromItems: boolean; holderId?: number | undefined; visible: Visible },
+) {
+  let q = db
+    .selectFrom(amounts(db, tenantId, f.asOf, f.fromItems).as('l'))
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .where('a.tenant_id', '=', tenantId)
+  if (f.holderId !== undefined) q = q.where('a.account_holder_id', '=', f.holderId)
+  if (f.visible) q = q.where('a.account_holder_id', 'in', f.visible.size ? [...f.visible] : [0])
+  return q
+}
+
 export type BalanceRow = { accountHolderId: number; purpose: string; debitCents: number; creditCents: number }
 
 /** Debits and credits per account holder and purpose of the lines dated on or before asOf. */
 export async function balances(
   db: Executor,
   tenantId: number,
-  f: { asOf: string; accountHolderId?: number | undefined; purpose?: string | undefined; visible: Visible },
+  f: {
+    asOf: string
+    fromItems: boolean
+    accountHolderId?: number | undefined
+    purpose?: string | undefined
+    visible: Visible
+  },
 ): Promise<BalanceRow[]> {
-  let q = holders(lines(db, tenantId), f.accountHolderId, f.visible).where('e.effective_date', '<=', f.asOf)
+  let q = amountsByAccount(db, tenantId, { ...f, holderId: f.accountHolderId })
   if (f.purpose !== undefined) q = q.where('a.purpose', '=', f.purpose)
   const rows = await q
     .select(['a.account_holder_id', 'a.purpose', sql<string>`sum(l.debit)`.as('d'), sql<string>`sum(l.credit)`.as('c')])
@@ -190,15 +262,20 @@ const net = (purpose: string, side: 'DEBIT' | 'CREDIT') =>
 export async function payReceive(
   db: Executor,
   tenantId: number,
-  f: { asOf: string; accountHolderId?: number | undefined; kind?: string | undefined; visible: Visible },
+  f: {
+    asOf: string
+    fromItems: boolean
+    accountHolderId?: number | undefined
+    kind?: string | undefined
+    visible: Visible
+  },
   window: Window,
 ): Promise<{ rows: PayReceiveRow[]; totalCount: number }> {
-  let q = holders(lines(db, tenantId), f.accountHolderId, f.visible)
+  let q = amountsByAccount(db, tenantId, { ...f, holderId: f.accountHolderId })
     .innerJoin('account_holder as h', (j) =>
       j.onRef('h.tenant_id', '=', 'a.tenant_id').onRef('h.id', '=', 'a.account_holder_id'),
     )
     .where('h.tenant_id', '=', tenantId)
-    .where('e.effective_date', '<=', f.asOf)
   if (f.kind !== undefined) q = q.where('h.kind', '=', f.kind as never)
   const count = await q.select(sql<string>`count(distinct a.account_holder_id)`.as('n')).executeTakeFirstOrThrow()
   const rows = await windowed(
@@ -241,51 +318,120 @@ export type OpenItemRow = {
   openCents: number
 }
 
+type OpenItemFilter = {
+  asOf: string
+  fromItems: boolean
+  dealerId?: number | undefined
+  visible: Visible
+  postedOnOrBefore?: string | undefined
+}
+
 /**
- * Open receivable items as of asOf: per holder and contract, the DEALER_RECEIVABLE lines dated on or
- * before asOf that net to a positive balance; first posted = the earliest of those lines' dates.
- * `postedOnOrBefore` keeps items at least minAge days old. Oldest first. Without a window: all of them.
+ * Open receivable items as of asOf: per holder and contract, the DEALER_RECEIVABLE amounts dated on
+ * or before asOf that net to a positive balance; first posted = the earliest of their dates.
+ * `postedOnOrBefore` keeps items at least minAge days old. From the ledger items each row is already
+ * one contract of one holder (one receivable account per holder), so nothing is grouped and the open
+ * ones are a range of the index ledger_item_open_idx, oldest first; from the lines they are grouped.
+ */
+function openItemsQuery(db: Executor, tenantId: number, f: OpenItemFilter) {
+  if (f.fromItems && f.dealerId !== undefined) {
+    // One dealer: its receivable account's id first, so the index range is read in order and a page
+    // stops after its rows (a join would read and sort every item of the dealer).
+    let account = db
+      .selectFrom('ledger_account as a')
+      .select('a.id')
+      .where('a.tenant_id', '=', tenantId)
+      .where('a.account_holder_id', '=', f.dealerId)
+      .where('a.purpose', '=', 'DEALER_RECEIVABLE')
+    if (f.visible) account = account.where('a.account_holder_id', 'in', f.visible.size ? [...f.visible] : [0])
+    let q = db
+      .selectFrom('ledger_item as i')
+      .where('i.tenant_id', '=', tenantId)
+      .where('i.account_id', '=', account)
+      .where('i.contract_id', '<>', 0)
+      .where(sql<boolean>`i.debit > i.credit`)
+    if (f.postedOnOrBefore !== undefined) q = q.where('i.first_date', '<=', f.postedOnOrBefore as never)
+    return q.select([
+      'i.tenant_id',
+      sql<number>`${f.dealerId}::bigint`.as('account_holder_id'),
+      'i.contract_id',
+      sql<string>`i.first_date`.as('first_date'),
+      sql<string>`i.debit - i.credit`.as('open'),
+    ])
+  }
+  if (f.fromItems) {
+    let q = db
+      .selectFrom('ledger_item as i')
+      .innerJoin('ledger_account as a', (j) =>
+        j.onRef('a.tenant_id', '=', 'i.tenant_id').onRef('a.id', '=', 'i.account_id'),
+      )
+      .where('i.tenant_id', '=', tenantId)
+      .where('a.tenant_id', '=', tenantId)
+      .where('a.purpose', '=', 'DEALER_RECEIVABLE')
+      .where('i.contract_id', '<>', 0)
+      .where(sql<boolean>`i.debit > i.credit`)
+    if (f.dealerId !== undefined) q = q.where('a.account_holder_id', '=', f.dealerId)
+    if (f.visible) q = q.where('a.account_holder_id', 'in', f.visible.size ? [...f.visible] : [0])
+    if (f.postedOnOrBefore !== undefined) q = q.where('i.first_date', '<=', f.postedOnOrBefore as never)
+    return q.select([
+      'i.tenant_id',
+      'a.account_holder_id',
+      'i.contract_id',
+      sql<string>`i.first_date`.as('first_date'),
+      sql<string>`i.debit - i.credit`.as('open'),
+    ])
+  }
+  let q = amountsByAccount(db, tenantId, { ...f, holderId: f.dealerId })
+    .where('a.purpose', '=', 'DEALER_RECEIVABLE')
+    .where('l.contract_id', '<>', 0)
+    .groupBy(['l.tenant_id', 'a.account_holder_id', 'l.contract_id'])
+    .having(sql<boolean>`sum(l.debit) - sum(l.credit) > 0`)
+  if (f.postedOnOrBefore !== undefined) q = q.having(sql<boolean>`min(l.first_date) <= ${f.postedOnOrBefore}`)
+  return q.select([
+    'l.tenant_id',
+    'a.account_holder_id',
+    'l.contract_id',
+    sql<string>`min(l.first_date)`.as('first_date'),
+    sql<string>`sum(l.debit) - sum(l.credit)`.as('open'),
+  ])
+}
+
+/**
+ * Open receivable items (openItemsQuery) oldest first, one window of them: the window is cut before
+ * the contracts are joined, so only its rows read their contract.
  */
 export async function openItems(
   db: Executor,
   tenantId: number,
-  f: { asOf: string; dealerId?: number | undefined; visible: Visible; postedOnOrBefore?: string | undefined },
-  window?: Window,
+  f: OpenItemFilter,
+  window: Window,
 ): Promise<{ rows: OpenItemRow[]; totalCount: number }> {
-  let q = holders(lines(db, tenantId), f.dealerId, f.visible)
-    .where('a.purpose', '=', 'DEALER_RECEIVABLE')
-    .where('l.contract_id', 'is not', null)
-    .where('e.effective_date', '<=', f.asOf)
-    .groupBy(['l.tenant_id', 'a.account_holder_id', 'l.contract_id'])
-    .having(sql<boolean>`sum(l.debit) - sum(l.credit) > 0`)
-  if (f.postedOnOrBefore !== undefined) q = q.having(sql<boolean>`min(e.effective_date) <= ${f.postedOnOrBefore}`)
-  const items = q.select([
-    'l.tenant_id',
-    'a.account_holder_id',
-    'l.contract_id',
-    sql<string>`min(e.effective_date)::text`.as('first_date'),
-    sql<string>`sum(l.debit) - sum(l.credit)`.as('open'),
-  ])
-  const base = db
-    .selectFrom(items.as('i'))
+  const items = openItemsQuery(db, tenantId, f)
+  const page = windowed(
+    db.selectFrom(items.as('o')).selectAll('o').orderBy('o.first_date').orderBy('o.contract_id'),
+    window,
+  )
+  const rows = await db
+    .selectFrom(page.as('i'))
     .innerJoin('contract as c', (j) => j.onRef('c.tenant_id', '=', 'i.tenant_id').onRef('c.id', '=', 'i.contract_id'))
     .where('c.tenant_id', '=', tenantId)
-    .select(['i.account_holder_id', 'i.contract_id', 'i.first_date', 'i.open', 'c.contract_number', 'c.product_id'])
+    .select([
+      'i.account_holder_id',
+      'i.contract_id',
+      sql<string>`i.first_date::text`.as('first_date'),
+      'i.open',
+      'c.contract_number',
+      'c.product_id',
+    ])
     .orderBy('i.first_date')
     .orderBy('i.contract_id')
-  const rows = await (window ? windowed(base, window) : base).execute()
-  const totalCount = window
-    ? Number(
-        (
-          await db
-            .selectFrom(items.as('i'))
-            .select(sql<string>`count(*)`.as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      )
-    : rows.length
+    .execute()
+  const count = await db
+    .selectFrom(items.as('i'))
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()
   return {
-    totalCount,
+    totalCount: Number(count.n),
     rows: rows.map((r) => ({
       dealerId: Number(r.account_holder_id),
       contractId: Number(r.contract_id),
@@ -295,4 +441,23 @@ export async function openItems(
       openCents: cents(r.open),
     })),
   }
+}
+
+/**
+ * The open receivable items summed per first posted date (the aging's input: an item's age is the
+ * days from that date to asOf). Items are netted one by one before they are summed, so only open
+ * ones count, as in openItems.
+ */
+export async function openByFirstDate(
+  db: Executor,
+  tenantId: number,
+  f: OpenItemFilter,
+): Promise<Array<{ firstPostedDate: string; openCents: number }>> {
+  const rows = await db
+    .selectFrom(openItemsQuery(db, tenantId, f).as('i'))
+    .select([sql<string>`i.first_date::text`.as('first_date'), sql<string>`sum(i.open)`.as('open')])
+    .groupBy('i.first_date')
+    .orderBy('i.first_date')
+    .execute()
+  return rows.map((r) => ({ firstPostedDate: String(r.first_date).slice(0, 10), openCents: cents(r.open) }))
 }

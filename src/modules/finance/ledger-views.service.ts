@@ -73,10 +73,11 @@ export function createLedgerViewsService({ db, ledger }: LedgerViewsDeps) {
       const asOf = await asOfOr(ctx, f.asOf)
       return db.read(ctx.tenantId, async (x) => {
         await checkHolder(ctx, x, f.accountHolderId)
+        const fromItems = await repo.itemsCover(x, ctx.tenantId, asOf)
         const { rows, totalCount } = await repo.payReceive(
           x,
           ctx.tenantId,
-          { ...f, asOf, visible: visibleOf(ctx) },
+          { ...f, asOf, fromItems, visible: visibleOf(ctx) },
           window,
         )
         const items = rows.map((r) => ({
@@ -104,10 +105,11 @@ export function createLedgerViewsService({ db, ledger }: LedgerViewsDeps) {
       return db.read(ctx.tenantId, async (x) => {
         await checkHolder(ctx, x, f.dealerId)
         const postedOnOrBefore = f.minAge ? minusDays(asOf, f.minAge) : undefined
+        const fromItems = await repo.itemsCover(x, ctx.tenantId, asOf)
         const { rows, totalCount } = await repo.openItems(
           x,
           ctx.tenantId,
-          { asOf, dealerId: f.dealerId, visible: visibleOf(ctx), postedOnOrBefore },
+          { asOf, fromItems, dealerId: f.dealerId, visible: visibleOf(ctx), postedOnOrBefore },
           window,
         )
         const items = rows.map((r) => {
@@ -135,7 +137,8 @@ export function createLedgerViewsService({ db, ledger }: LedgerViewsDeps) {
       return db.read(ctx.tenantId, async (x) => {
         await checkHolder(ctx, x, f.accountHolderId)
         const visible = visibleOf(ctx)
-        const rows = await repo.balances(x, ctx.tenantId, { ...f, asOf, visible })
+        const fromItems = await repo.itemsCover(x, ctx.tenantId, asOf)
+        const rows = await repo.balances(x, ctx.tenantId, { ...f, asOf, fromItems, visible })
         const totals = new Map<string, { debit: number; credit: number }>()
         const balances = rows.map((r) => {
           const t = totals.get(r.purpose) ?? { debit: 0, credit: 0 }
@@ -160,7 +163,7 @@ export function createLedgerViewsService({ db, ledger }: LedgerViewsDeps) {
         // Aging of the receivables: only when the receivable is in the filter.
         const withReceivable = f.purpose === undefined || f.purpose === 'DEALER_RECEIVABLE'
         const open = withReceivable
-          ? (await repo.openItems(x, ctx.tenantId, { asOf, dealerId: f.accountHolderId, visible })).rows
+          ? await repo.openByFirstDate(x, ctx.tenantId, { asOf, fromItems, dealerId: f.accountHolderId, visible })
           : []
         const aging = agingTotals(
           open.map((o) => ({ openCents: o.openCents, ageDays: ageInDays(o.firstPostedDate, asOf) })),

@@ -40,8 +40,24 @@ export type JournalLineTable = {
   memo: string | null
 }
 
+/**
+ * Running totals per account and contract (0: lines without one), kept by the database from the
+ * journal lines (migration 0035): read-only for the service.
+ */
+export interface LedgerItemTable {
+  tenant_id: number
+  account_id: number
+  contract_id: number
+  debit: ColumnType<string, never, never>
+  credit: ColumnType<string, never, never>
+  first_date: ColumnType<string, never, never>
+  last_date: ColumnType<string, never, never>
+  line_count: ColumnType<string, never, never>
+}
+
 export type LedgerTables = {
   ledger_account: LedgerAccountTable
   journal_entry: JournalEntryTable
   journal_line: JournalLineTable
+  ledger_item: LedgerItemTable
 }

@@ -29,6 +29,7 @@ import * as cash from './2026_11_26_0026_cash.ts'
 import * as paymentMethods from './2026_11_26_0028_payment_methods.ts'
 import * as salesTax from './2026_11_26_0029_sales_tax.ts'
 import * as statements from './2026_11_26_0030_statements.ts'
+import * as ledgerItems from './2026_11_27_0035_ledger_items.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0028_payment_methods': paymentMethods,
   '2026_11_26_0029_sales_tax': salesTax,
   '2026_11_26_0030_statements': statements,
+  '2026_11_27_0035_ledger_items': ledgerItems,
 }
