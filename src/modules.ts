@@ -43,6 +43,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     documents: documents.service,
     administratorId: (tenantId) => parties.contractParties.administratorId(tenantId),
   })
+  // Cash transactions carry custom fields: the parties module's, found through finance (docs/cash.md).
+  parties.customFields.registerCashTransactions((ctx, id) => finance.cash.assertVisible(ctx, id))
   const contracts = createContractsModule({
     ...deps,
     settings: settings.service,

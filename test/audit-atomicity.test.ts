@@ -41,6 +41,8 @@ const MUTATIONS: Record<string, string[]> = {
   'PATCH /api/insurers/{insurerId}': ['insurer.updated'],
   'POST /api/dealers/{dealerId}/customfields': ['custom_field.created'],
   'DELETE /api/dealers/{dealerId}/customfields/{fieldId}': ['custom_field.deleted'],
+  'POST /api/cashtransactions/{cashTransactionId}/customfields': ['custom_field.created'],
+  'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': ['custom_field.deleted'],
   'POST /api/customfielddefinitions': ['custom_field_definition.created'],
   'POST /api/disbursementaccounts': ['disbursement_account.created'],
   'PATCH /api/repairfacilities/{repairFacilityId}/dealers': ['repair_facility.links_changed'],

@@ -234,6 +234,11 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'POST /api/cashtransactions': user('finance:write'),
   'GET /api/cashtransactions/{cashTransactionId}': user('finance:read'),
   'PATCH /api/cashtransactions/{cashTransactionId}': user('finance:write'),
+  'GET /api/cashtransactions/{cashTransactionId}/customfields': user('finance:read'),
+  'POST /api/cashtransactions/{cashTransactionId}/customfields': user('finance:write'),
+  'GET /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:read'),
+  'PATCH /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:write'),
+  'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:write'),
   // Sales tax (docs/sales-tax.md): the rules are the tenant's configuration (settings:read / settings:write);
   // the calculation is what a dealer menu system asks beside the rate quote (rates:read); a contract's
   // recalculation reads the contract (contracts:read).

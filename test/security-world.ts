@@ -570,6 +570,23 @@ export async function freshCash(t: TestApp, w: World): Promise<{ id: number }> {
   return ok<{ id: number }>(t, w.admin, 'POST', '/api/cashtransactions', { ...CASH_BODY, payerId: w.dealerId })
 }
 
+/** A custom field (STRING) of a new cash transaction of the world's dealer. */
+export async function freshCashField(t: TestApp, w: World): Promise<{ cashTransactionId: number; fieldId: number }> {
+  const cashTransactionId = (await freshCash(t, w)).id
+  const field = await ok<{ id: number }>(
+    t,
+    w.admin,
+    'POST',
+    `/api/cashtransactions/${cashTransactionId}/customfields`,
+    {
+      name: `xt ${uniq()}`,
+      type: 'STRING',
+      value: 'v',
+    },
+  )
+  return { cashTransactionId, fieldId: field.id }
+}
+
 /** A new in-process (PENDING) receipt of the world's dealer. */
 /** A payment-method record of the world's dealer (docs/payment-methods.md): CHECK, needs no account. */
 export async function freshPaymentMethod(t: TestApp, w: World): Promise<{ id: number }> {
@@ -1116,6 +1133,25 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     params: { cashTransactionId: (await freshCash(t, w)).id },
     payload: { memo: 'checked' },
     contentType: MERGE,
+  }),
+  // Custom fields of cash transactions (docs/cash.md "Custom fields"): a fresh receipt and field each.
+  'GET /api/cashtransactions/{cashTransactionId}/customfields': async (t, w) => ({
+    params: { cashTransactionId: (await freshCash(t, w)).id },
+  }),
+  'POST /api/cashtransactions/{cashTransactionId}/customfields': async (t, w) => ({
+    params: { cashTransactionId: (await freshCash(t, w)).id },
+    payload: { name: `xt ${uniq()}`, type: 'STRING', value: 'v' },
+  }),
+  'GET /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': async (t, w) => ({
+    params: await freshCashField(t, w),
+  }),
+  'PATCH /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': async (t, w) => ({
+    params: await freshCashField(t, w),
+    payload: { value: `changed ${uniq()}` },
+    contentType: MERGE,
+  }),
+  'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': async (t, w) => ({
+    params: await freshCashField(t, w),
   }),
   // Sales tax (docs/sales-tax.md): rules of a city of their own; a calculation; a contract's recalculation.
   'GET /api/salestax/rules': none,

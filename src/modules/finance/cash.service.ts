@@ -348,6 +348,12 @@ export function createCashService(deps: CashDeps) {
       })
     },
 
+    /** 404 cash_transaction_not_found unless the cash transaction exists and the caller may see it (custom fields). */
+    async assertVisible(ctx: RequestContext, id: number): Promise<void> {
+      const row = await db.read(ctx.tenantId, (x) => repo.findCash(x, ctx.tenantId, id))
+      if (!row || !canSee(ctx, row.payer_id)) throw notFound(id)
+    },
+
     async get(ctx: RequestContext, id: number): Promise<CashView> {
       return db.read(ctx.tenantId, async (x) => {
         const row = await repo.findCash(x, ctx.tenantId, id)

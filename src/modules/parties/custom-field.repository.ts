@@ -1,6 +1,6 @@
 // Custom fields and their definitions. Executor first, tenant always. Names compare ignoring case
 // (the unique indexes are on lower(name)); a field's label comes from the definition of its name.
-import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely'
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import type {
@@ -156,22 +156,32 @@ export async function conflictingFields(
               ]
             : []),
         ]
-  const q = db
-    .selectFrom('account_holder_custom_field as f')
-    .innerJoin('account_holder as ah', (j) =>
-      j.onRef('ah.tenant_id', '=', 'f.tenant_id').onRef('ah.id', '=', 'f.account_holder_id'),
-    )
+  // Account holders' fields are those of holders of the kind; a cash transaction's table is its kind's alone.
+  const store = storeOf(key.applies_to)
+  let q = db
+    .selectFrom(store.f)
     .where('f.tenant_id', '=', tenantId)
-    .where('ah.kind', '=', key.applies_to)
     .where(sql<string>`lower(f.name)`, '=', key.name.toLowerCase())
     .where((eb) => eb.or(reasons.map(([, condition]) => condition)))
+  const kind = key.applies_to
+  if (kind !== 'CASH_TRANSACTION')
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('account_holder as ah')
+          .select('ah.id')
+          .where('ah.tenant_id', '=', tenantId)
+          .whereRef('ah.id', '=', 'f.account_holder_id')
+          .where('ah.kind', '=', kind),
+      ),
+    )
   // The first reason that holds, in the order above (a field of another type fails on its type).
   const reason = sql<ConflictMember>`case ${sql.join(
     reasons.map(([member, condition]) => sql`when ${condition} then ${sql.lit(member)}`),
     sql` `,
   )} end`
   const rows = await q
-    .select(['f.id', 'f.account_holder_id', reason.as('reason')])
+    .select(['f.id', store.owner(true).as('owner_id'), reason.as('reason')])
     .orderBy('f.id')
     .limit(10)
     .execute()
@@ -183,9 +193,31 @@ export async function conflictingFields(
 // ---------------------------------------------------------------------------------------------
 // Fields
 
-function selectFields(db: Executor, tenantId: number, kind: CustomFieldKind, holderId: number) {
+/**
+ * Where the fields of a kind live: account holders' in account_holder_custom_field, cash
+ * transactions' in cash_transaction_custom_field (migration 0036). Both tables have the same
+ * columns but the owner's, so one set of statements serves both: the table is named as the account
+ * holders' for Kysely's types and its owner column is referred to by name.
+ */
+function storeOf(kind: CustomFieldKind) {
+  const store =
+    kind === 'CASH_TRANSACTION'
+      ? { table: 'cash_transaction_custom_field', owner: 'cash_transaction_id' }
+      : { table: 'account_holder_custom_field', owner: 'account_holder_id' }
+  return {
+    /** The table, aliased `f`. */
+    f: `${store.table} as f` as 'account_holder_custom_field as f',
+    table: store.table as 'account_holder_custom_field',
+    /** The owner column (of `f` when qualified). */
+    owner: (qualified: boolean) => sql.ref(qualified ? `f.${store.owner}` : store.owner),
+    ownerColumn: store.owner as 'account_holder_id',
+  }
+}
+
+function selectFields(db: Executor, tenantId: number, kind: CustomFieldKind, ownerId: number) {
+  const store = storeOf(kind)
   return db
-    .selectFrom('account_holder_custom_field as f')
+    .selectFrom(store.f)
     .leftJoin('custom_field_definition as d', (j) =>
       j
         .onRef('d.tenant_id', '=', 'f.tenant_id')
@@ -195,26 +227,27 @@ function selectFields(db: Executor, tenantId: number, kind: CustomFieldKind, hol
     .selectAll('f')
     .select('d.label')
     .where('f.tenant_id', '=', tenantId)
-    .where('f.account_holder_id', '=', holderId)
+    .where(store.owner(true), '=', ownerId)
 }
 
 export async function listFields(
   db: Executor,
   tenantId: number,
   kind: CustomFieldKind,
-  holderId: number,
+  ownerId: number,
   filter: { name?: string },
   window: Window,
 ) {
-  let q = selectFields(db, tenantId, kind, holderId)
+  let q = selectFields(db, tenantId, kind, ownerId)
   if (filter.name) q = q.where(sql<string>`lower(f.name)`, '=', filter.name.toLowerCase())
   const rows: FieldRow[] = await windowed(q.orderBy('f.id'), window).execute()
   if (window.offset === 0 && rows.length < window.limit) return { rows, total: rows.length }
+  const store = storeOf(kind)
   let c = db
-    .selectFrom('account_holder_custom_field as f')
+    .selectFrom(store.f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('f.tenant_id', '=', tenantId)
-    .where('f.account_holder_id', '=', holderId)
+    .where(store.owner(true), '=', ownerId)
   if (filter.name) c = c.where(sql<string>`lower(f.name)`, '=', filter.name.toLowerCase())
   const count = await c.executeTakeFirstOrThrow()
   return { rows, total: Number(count.n) }
@@ -224,29 +257,43 @@ export function findField(
   db: Executor,
   tenantId: number,
   kind: CustomFieldKind,
-  holderId: number,
+  ownerId: number,
   fieldId: number,
 ): Promise<FieldRow | undefined> {
-  return selectFields(db, tenantId, kind, holderId).where('f.id', '=', fieldId).executeTakeFirst()
+  return selectFields(db, tenantId, kind, ownerId).where('f.id', '=', fieldId).executeTakeFirst()
 }
 
-export function lockField(tx: Transaction<DB>, tenantId: number, holderId: number, fieldId: number) {
+export function lockField(
+  tx: Transaction<DB>,
+  tenantId: number,
+  kind: CustomFieldKind,
+  ownerId: number,
+  fieldId: number,
+) {
+  const store = storeOf(kind)
   return tx
-    .selectFrom('account_holder_custom_field')
+    .selectFrom(store.table)
     .select(['id', 'name', 'type', 'version'])
     .where('tenant_id', '=', tenantId)
-    .where('account_holder_id', '=', holderId)
+    .where(store.owner(false), '=', ownerId)
     .where('id', '=', fieldId)
     .forUpdate()
     .executeTakeFirst()
 }
 
-export async function fieldNameTaken(db: Executor, tenantId: number, holderId: number, name: string): Promise<boolean> {
+export async function fieldNameTaken(
+  db: Executor,
+  tenantId: number,
+  kind: CustomFieldKind,
+  ownerId: number,
+  name: string,
+): Promise<boolean> {
+  const store = storeOf(kind)
   const row = await db
-    .selectFrom('account_holder_custom_field')
+    .selectFrom(store.table)
     .select('id')
     .where('tenant_id', '=', tenantId)
-    .where('account_holder_id', '=', holderId)
+    .where(store.owner(false), '=', ownerId)
     .where(sql<string>`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst()
   return row !== undefined
@@ -255,21 +302,23 @@ export async function fieldNameTaken(db: Executor, tenantId: number, holderId: n
 export async function insertField(
   tx: Transaction<DB>,
   tenantId: number,
-  holderId: number,
+  kind: CustomFieldKind,
+  ownerId: number,
   field: { name: string; type: CustomFieldType; value: CustomFieldValue },
   now: Date,
 ): Promise<number> {
+  const store = storeOf(kind)
   const row = await tx
-    .insertInto('account_holder_custom_field')
+    .insertInto(store.table)
     .values({
       tenant_id: tenantId,
-      account_holder_id: holderId,
+      [store.ownerColumn]: ownerId,
       name: field.name,
       type: field.type,
       value: JSON.stringify(field.value),
       created_at: now,
       updated_at: now,
-    })
+    } as Insertable<DB['account_holder_custom_field']>)
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
@@ -278,33 +327,36 @@ export async function insertField(
 export async function updateFieldValue(
   tx: Transaction<DB>,
   tenantId: number,
+  kind: CustomFieldKind,
   fieldId: number,
   value: CustomFieldValue,
   now: Date,
 ): Promise<void> {
   await tx
-    .updateTable('account_holder_custom_field')
+    .updateTable(storeOf(kind).table)
     .set({ value: JSON.stringify(value), updated_at: now, version: sql`version + 1` })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', fieldId)
     .execute()
 }
 
-export async function deleteField(tx: Transaction<DB>, tenantId: number, fieldId: number): Promise<void> {
-  await tx
-    .deleteFrom('account_holder_custom_field')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', fieldId)
-    .execute()
+export async function deleteField(
+  tx: Transaction<DB>,
+  tenantId: number,
+  kind: CustomFieldKind,
+  fieldId: number,
+): Promise<void> {
+  await tx.deleteFrom(storeOf(kind).table).where('tenant_id', '=', tenantId).where('id', '=', fieldId).execute()
 }
 
-/** Names of required definitions for `kind` that the account holder has no field for, by name. */
+/** Names of required definitions for `kind` that the owner has no field for, by name. */
 export async function missingRequired(
   db: Executor,
   tenantId: number,
   kind: CustomFieldKind,
-  holderId: number,
+  ownerId: number,
 ): Promise<string[]> {
+  const store = storeOf(kind)
   const rows = await db
     .selectFrom('custom_field_definition as d')
     .select('d.name')
@@ -315,10 +367,10 @@ export async function missingRequired(
       eb.not(
         eb.exists(
           eb
-            .selectFrom('account_holder_custom_field as f')
+            .selectFrom(store.f)
             .select('f.id')
             .where('f.tenant_id', '=', tenantId)
-            .where('f.account_holder_id', '=', holderId)
+            .where(store.owner(true), '=', ownerId)
             .where(sql<string>`lower(f.name)`, '=', sql<string>`lower(d.name)`),
         ),
       ),

@@ -1,6 +1,6 @@
-// Custom-field routes (issue 3, docs/custom-fields.md): the fields of agents, dealer groups and
-// dealers (…/{id}/customfields, …/customfields/{fieldId}) and the tenant's definitions
-// (/customfielddefinitions). Handlers translate; the service decides.
+// Custom-field routes (issue 3, docs/custom-fields.md): the fields of agents, dealer groups,
+// dealers and cash transactions (…/{id}/customfields, …/customfields/{fieldId}) and the tenant's
+// definitions (/customfielddefinitions). Handlers translate; the service decides.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
@@ -25,7 +25,8 @@ import {
   fieldParams,
   parentParams,
 } from './custom-field.schemas.ts'
-import type { CustomFieldService } from './custom-field.service.ts'
+import type { CustomFieldKind } from './custom-field.rules.ts'
+import type { CustomFieldService, FieldOwner } from './custom-field.service.ts'
 
 const READ = { permission: 'accountholders:read' }
 const WRITE = { permission: 'accountholders:write' }
@@ -38,15 +39,59 @@ const TotalCount = Type.Integer({ description: 'Rows matching the query, ignorin
 
 type TypeBoxApp = Parameters<FastifyPluginAsyncTypebox>[0]
 
-function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: CustomFieldService) {
+/** Where an owner's fields are served: its collection path and id parameter, permissions, how it is found. */
+type OwnerRoutes = {
+  kind: CustomFieldKind
+  path: string
+  idParam: string
+  noun: string
+  /** The owner in operationIds: `listDealerCustomFields`. */
+  name: string
+  read: { permission: string }
+  write: { permission: string }
+  /** What a missing or invisible owner answers, for the descriptions. */
+  parentRule: string
+  owner: (id: number) => FieldOwner
+}
+
+function accountHolderRoutes(def: KindDefinition, service: CustomFieldService): OwnerRoutes {
+  return {
+    kind: def.kind as CustomFieldKind,
+    path: def.path,
+    idParam: def.idParam,
+    noun: def.noun,
+    name: replySchemaId(def),
+    read: READ,
+    write: WRITE,
+    parentRule: `The ${def.noun} must exist and be visible to the caller, else 404 \`account_holder_not_found\` (also for an id of another kind or tenant).`,
+    owner: (id) => service.accountHolder(def, id),
+  }
+}
+
+/** Cash transactions (issue 15): the finance module's records, read and written with its permissions. */
+function cashTransactionRoutes(service: CustomFieldService): OwnerRoutes {
+  return {
+    kind: 'CASH_TRANSACTION',
+    path: '/api/cashtransactions',
+    idParam: 'cashTransactionId',
+    noun: 'cash transaction',
+    name: 'CashTransaction',
+    read: { permission: 'finance:read' },
+    write: { permission: 'finance:write' },
+    parentRule:
+      'The cash transaction must exist and be visible to the caller (dealer-side users: of their account holders), else 404 `cash_transaction_not_found`.',
+    owner: (id) => service.cashTransaction(id),
+  }
+}
+
+function registerFieldRoutes(app: TypeBoxApp, def: OwnerRoutes, service: CustomFieldService) {
   const collection = `${def.path}/:${def.idParam}/customfields`
   const one = `${collection}/:fieldId`
-  /** The owner in operationIds: `listDealerCustomFields`. */
-  const owner = replySchemaId(def)
+  const owner = def.name
+  const ownerOf = (req: FastifyRequest) => def.owner((req.params as Record<string, number>)[def.idParam] as number)
   const holderOf = (req: FastifyRequest) => (req.params as Record<string, number>)[def.idParam] as number
   const fieldOf = (req: FastifyRequest) => (req.params as { fieldId: number }).fieldId
-  const parentRule = `The ${def.noun} must exist and be visible to the caller, else 404 \`account_holder_not_found\` (also for an id of another kind or tenant).`
-
+  const parentRule = def.parentRule
   app.get(
     collection,
     {
@@ -70,14 +115,13 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
           ...problemResponses(404),
         },
       },
-      config: READ,
+      config: def.read,
     },
     async (req, reply) => {
       const q = req.query
       const result = await service.listFields(
         authenticatedContext(req),
-        def,
-        holderOf(req),
+        ownerOf(req),
         q.name === undefined ? {} : { name: q.name },
         listWindow(q),
       )
@@ -105,10 +149,10 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
         body: AddCustomFieldBody,
         response: { 201: fieldRef, ...problemResponses(404, 409, 415, 422) },
       },
-      config: WRITE,
+      config: def.write,
     },
     async (req, reply) => {
-      const row = await service.addField(authenticatedContext(req), def, holderOf(req), req.body)
+      const row = await service.addField(authenticatedContext(req), ownerOf(req), req.body)
       setEtag(reply, row.version)
       reply.code(201).header('location', `${def.path}/${holderOf(req)}/customfields/${row.id}`)
       return toFieldDto(row)
@@ -126,10 +170,10 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
         params: fieldParams(def),
         response: { 200: fieldRef, ...problemResponses(404) },
       },
-      config: READ,
+      config: def.read,
     },
     async (req, reply) => {
-      const row = await service.getField(authenticatedContext(req), def, holderOf(req), fieldOf(req))
+      const row = await service.getField(authenticatedContext(req), ownerOf(req), fieldOf(req))
       setEtag(reply, row.version)
       return toFieldDto(row)
     },
@@ -153,13 +197,12 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
         consumes: [...PATCH_MEDIA_TYPES],
         response: { 200: fieldRef, ...problemResponses(404, 412, 415, 422) },
       },
-      config: WRITE,
+      config: def.write,
     },
     async (req, reply) => {
       const row = await service.patchField(
         authenticatedContext(req),
-        def,
-        holderOf(req),
+        ownerOf(req),
         fieldOf(req),
         req.body,
         req.headers['content-type'],
@@ -181,10 +224,10 @@ function registerFieldRoutes(app: TypeBoxApp, def: KindDefinition, service: Cust
         params: fieldParams(def),
         response: { 204: Deleted, ...problemResponses(404, 409, 412) },
       },
-      config: WRITE,
+      config: def.write,
     },
     async (req, reply) => {
-      await service.deleteField(authenticatedContext(req), def, holderOf(req), fieldOf(req), expectedVersion(req))
+      await service.deleteField(authenticatedContext(req), ownerOf(req), fieldOf(req), expectedVersion(req))
       return reply.code(204).send(null)
     },
   )
@@ -197,7 +240,9 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
   app.addSchema(CustomFieldSchema)
   app.addSchema(CustomFieldDefinitionSchema)
 
-  for (const def of [KINDS.AGENT, KINDS.DEALER_GROUP, KINDS.DEALER]) registerFieldRoutes(app, def, service)
+  for (const def of [KINDS.AGENT, KINDS.DEALER_GROUP, KINDS.DEALER])
+    registerFieldRoutes(app, accountHolderRoutes(def, service), service)
+  registerFieldRoutes(app, cashTransactionRoutes(service), service)
 
   const collection = '/api/customfielddefinitions'
   const one = `${collection}/:definitionId`
@@ -242,9 +287,9 @@ export const customFieldRoutes: FastifyPluginAsyncTypebox<{ service: CustomField
       schema: {
         tags,
         operationId: 'createCustomFieldDefinition',
-        summary: 'Define a custom field for agents, dealer groups or dealers',
+        summary: 'Define a custom field for agents, dealer groups, dealers or cash transactions',
         description: [
-          "From then on, fields of that name on account holders of that kind must have the definition's type and satisfy its constraints.",
+          "From then on, fields of that name on records of that kind (account holders, cash transactions) must have the definition's type and satisfy its constraints.",
           'allowedValues is required for LIST and refused otherwise; maxLength (1 to 1000) is for STRING only (422 `invalid_custom_field_definition`).',
           'required: fields of the name cannot be deleted, and field lists report account holders that lack one (X-Missing-Required-Fields).',
           'label defaults to the name. Names are unique per appliesTo, ignoring case (409 `custom_field_definition_name_taken`).',

@@ -15,9 +15,11 @@ export const CUSTOM_FIELD_TYPES = [
   'LIST',
 ] as const satisfies readonly CustomFieldType[]
 
-/** The account-holder kinds that carry custom fields. */
-export const CUSTOM_FIELD_KINDS = ['AGENT', 'DEALER_GROUP', 'DEALER'] as const
+/** What carries custom fields: three account-holder kinds, and cash transactions (finance). */
+export const CUSTOM_FIELD_KINDS = ['AGENT', 'DEALER_GROUP', 'DEALER', 'CASH_TRANSACTION'] as const
 export type CustomFieldKind = (typeof CUSTOM_FIELD_KINDS)[number]
+/** The account-holder kinds among them: their fields are in account_holder_custom_field. */
+export type AccountHolderFieldKind = Exclude<CustomFieldKind, 'CASH_TRANSACTION'>
 
 /**
  * Field names: letters, digits, space, `_`, `.` and `-`, starting with a letter or digit and not

@@ -24,7 +24,7 @@ const FieldType = Type.Unsafe<CustomFieldType>({
 const AppliesTo = Type.Unsafe<CustomFieldKind>({
   type: 'string',
   enum: [...CUSTOM_FIELD_KINDS],
-  description: 'The kind of account holder whose fields the definition governs.',
+  description: 'What carries the fields the definition governs: agents, dealer groups, dealers or cash transactions.',
 })
 
 const FieldName = Type.String({
@@ -126,11 +126,11 @@ export const CustomFieldListQuery = Type.Object(
   { additionalProperties: false },
 )
 
-export function parentParams(def: KindDefinition) {
+export function parentParams(def: Pick<KindDefinition, 'idParam' | 'noun'>) {
   return Type.Object({ [def.idParam]: IntegerId(`${def.noun} id`) })
 }
 
-export function fieldParams(def: KindDefinition) {
+export function fieldParams(def: Pick<KindDefinition, 'idParam' | 'noun'>) {
   return Type.Object({ [def.idParam]: IntegerId(`${def.noun} id`), fieldId: IntegerId('custom field id') })
 }
 

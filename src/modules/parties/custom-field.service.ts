@@ -39,7 +39,27 @@ type Deps = { db: Database; clock: Clock; accountHolders: Pick<AccountHolderServ
 
 type VersionCheck = (current: number) => void
 
-const NOUNS: Record<CustomFieldKind, string> = { AGENT: 'agent', DEALER_GROUP: 'dealer group', DEALER: 'dealer' }
+const NOUNS: Record<CustomFieldKind, string> = {
+  AGENT: 'agent',
+  DEALER_GROUP: 'dealer group',
+  DEALER: 'dealer',
+  CASH_TRANSACTION: 'cash transaction',
+}
+
+/**
+ * What a field belongs to: an account holder of a kind with fields, or a cash transaction (the
+ * finance module registers how one is found: registerCashTransactions). Fields of every owner follow
+ * the same rules and the tenant's definitions of the owner's kind.
+ */
+export type FieldOwner = {
+  kind: CustomFieldKind
+  noun: string
+  id: number
+  /** The member naming the owner in audit records and conflict reports. */
+  key: 'accountHolderId' | 'cashTransactionId'
+  /** Throws the owner's 404 unless it exists in the tenant and the caller may see it. */
+  check(ctx: AuthenticatedContext): Promise<unknown>
+}
 
 function kindOf(def: KindDefinition): CustomFieldKind {
   const kind = CUSTOM_FIELD_KINDS.find((k) => k === def.kind)
@@ -59,20 +79,23 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
   const validatePatchedField = createPatchedValidator(PatchedCustomFieldSchema)
   const validatePatchedDefinition = createPatchedValidator(PatchedCustomFieldDefinitionSchema)
 
-  const fieldNotFound = (def: KindDefinition, holderId: number, fieldId: number) =>
-    customFieldErrors.create('custom_field_not_found', `No custom field with id ${fieldId} on ${def.noun} ${holderId}`)
+  const fieldNotFound = (owner: FieldOwner, fieldId: number) =>
+    customFieldErrors.create(
+      'custom_field_not_found',
+      `No custom field with id ${fieldId} on ${owner.noun} ${owner.id}`,
+    )
   const definitionNotFound = (id: number) =>
     customFieldErrors.create('custom_field_definition_not_found', `No custom field definition with id ${id}`)
-  const nameTaken = (def: KindDefinition, holderId: number, name: string) =>
+  const nameTaken = (owner: FieldOwner, name: string) =>
     customFieldErrors.create(
       'custom_field_name_taken',
-      `${def.noun} ${holderId} already has a custom field named ${name}`,
+      `${owner.noun} ${owner.id} already has a custom field named ${name}`,
       {
         errors: [
           {
             field: 'name',
             code: 'taken',
-            message: 'is already used by another custom field of this account holder (names ignore case)',
+            message: `is already used by another custom field of this ${owner.noun} (names ignore case)`,
           },
         ],
       },
@@ -137,7 +160,7 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
       })),
       extensions: {
         conflictingFields: found.rows.map((r) => ({
-          accountHolderId: r.account_holder_id,
+          [key.applies_to === 'CASH_TRANSACTION' ? 'cashTransactionId' : 'accountHolderId']: Number(r.owner_id),
           fieldId: r.id,
           member: r.reason,
         })),
@@ -148,18 +171,21 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
   async function lockedField(
     tx: Transaction<DB>,
     ctx: AuthenticatedContext,
-    def: KindDefinition,
-    holderId: number,
+    owner: FieldOwner,
     fieldId: number,
     checkVersion: VersionCheck,
   ) {
-    await accountHolders.get(ctx, def, holderId)
-    const locked = isStorableId(fieldId) ? await repo.lockField(tx, ctx.tenantId, holderId, fieldId) : undefined
-    if (!locked) throw fieldNotFound(def, holderId, fieldId)
+    await owner.check(ctx)
+    const locked = isStorableId(fieldId)
+      ? await repo.lockField(tx, ctx.tenantId, owner.kind, owner.id, fieldId)
+      : undefined
+    if (!locked) throw fieldNotFound(owner, fieldId)
     checkVersion(locked.version)
-    await repo.lockFieldName(tx, ctx.tenantId, kindOf(def), locked.name, 'shared')
-    return (await repo.findField(tx, ctx.tenantId, kindOf(def), holderId, fieldId)) as repo.FieldRow
+    await repo.lockFieldName(tx, ctx.tenantId, owner.kind, locked.name, 'shared')
+    return (await repo.findField(tx, ctx.tenantId, owner.kind, owner.id, fieldId)) as repo.FieldRow
   }
+
+  let cashTransactionCheck: ((ctx: AuthenticatedContext, id: number) => Promise<unknown>) | undefined
 
   async function lockedDefinition(
     tx: Transaction<DB>,
@@ -181,67 +207,83 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     // -------------------------------------------------------------------------------------------
     // Fields
 
-    /** A page of the account holder's fields, and the required definitions it has no field for. */
-    async listFields(
-      ctx: AuthenticatedContext,
-      def: KindDefinition,
-      holderId: number,
-      filter: { name?: string },
-      window: Window,
-    ) {
-      const kind = kindOf(def)
-      await accountHolders.get(ctx, def, holderId)
+    /** An account holder of a kind with fields as a field owner (its 404 is the account holder's). */
+    accountHolder(def: KindDefinition, holderId: number): FieldOwner {
+      return {
+        kind: kindOf(def),
+        noun: def.noun,
+        id: holderId,
+        key: 'accountHolderId',
+        check: (ctx) => accountHolders.get(ctx, def, holderId),
+      }
+    },
+
+    /** A cash transaction as a field owner; the finance module registers how one is found. */
+    cashTransaction(id: number): FieldOwner {
+      return {
+        kind: 'CASH_TRANSACTION',
+        noun: NOUNS.CASH_TRANSACTION,
+        id,
+        key: 'cashTransactionId',
+        check: (ctx) => {
+          if (!cashTransactionCheck) throw new Error('cash transactions are not registered with custom fields')
+          return cashTransactionCheck(ctx, id)
+        },
+      }
+    },
+
+    /** How a cash transaction is found for the caller (the finance module's 404), set once at start. */
+    registerCashTransactions(check: (ctx: AuthenticatedContext, id: number) => Promise<unknown>): void {
+      cashTransactionCheck = check
+    },
+
+    /** A page of the owner's fields, and the required definitions it has no field for. */
+    async listFields(ctx: AuthenticatedContext, owner: FieldOwner, filter: { name?: string }, window: Window) {
+      await owner.check(ctx)
       return db.read(ctx.tenantId, async (x) => ({
-        ...(await repo.listFields(x, ctx.tenantId, kind, holderId, filter, window)),
-        missingRequired: await repo.missingRequired(x, ctx.tenantId, kind, holderId),
+        ...(await repo.listFields(x, ctx.tenantId, owner.kind, owner.id, filter, window)),
+        missingRequired: await repo.missingRequired(x, ctx.tenantId, owner.kind, owner.id),
       }))
     },
 
-    async getField(
-      ctx: AuthenticatedContext,
-      def: KindDefinition,
-      holderId: number,
-      fieldId: number,
-    ): Promise<repo.FieldRow> {
-      const kind = kindOf(def)
-      await accountHolders.get(ctx, def, holderId)
+    async getField(ctx: AuthenticatedContext, owner: FieldOwner, fieldId: number): Promise<repo.FieldRow> {
+      await owner.check(ctx)
       const row = isStorableId(fieldId)
-        ? await db.read(ctx.tenantId, (x) => repo.findField(x, ctx.tenantId, kind, holderId, fieldId))
+        ? await db.read(ctx.tenantId, (x) => repo.findField(x, ctx.tenantId, owner.kind, owner.id, fieldId))
         : undefined
-      if (!row) throw fieldNotFound(def, holderId, fieldId)
+      if (!row) throw fieldNotFound(owner, fieldId)
       return row
     },
 
     /** Adds a field; with a definition of its name, the definition's type, constraints and spelling apply. */
-    async addField(
-      ctx: AuthenticatedContext,
-      def: KindDefinition,
-      holderId: number,
-      input: AddCustomFieldInput,
-    ): Promise<repo.FieldRow> {
-      const kind = kindOf(def)
+    async addField(ctx: AuthenticatedContext, owner: FieldOwner, input: AddCustomFieldInput): Promise<repo.FieldRow> {
+      const { kind } = owner
       const now = clock.now()
       try {
         return await db.transaction(ctx.tenantId, async (tx) => {
-          await accountHolders.get(ctx, def, holderId)
+          await owner.check(ctx)
           await repo.lockFieldName(tx, ctx.tenantId, kind, input.name, 'shared')
           const definition = await repo.findDefinitionByName(tx, ctx.tenantId, kind, input.name)
           const value = checkValue(input.type, input.value, definition)
           const name = definition?.name ?? input.name
-          if (await repo.fieldNameTaken(tx, ctx.tenantId, holderId, name)) throw nameTaken(def, holderId, name)
-          const id = await repo.insertField(tx, ctx.tenantId, holderId, { name, type: input.type, value }, now)
-          const row = (await repo.findField(tx, ctx.tenantId, kind, holderId, id)) as repo.FieldRow
+          if (await repo.fieldNameTaken(tx, ctx.tenantId, kind, owner.id, name)) throw nameTaken(owner, name)
+          const id = await repo.insertField(tx, ctx.tenantId, kind, owner.id, { name, type: input.type, value }, now)
+          const row = (await repo.findField(tx, ctx.tenantId, kind, owner.id, id)) as repo.FieldRow
           await writeAudit(tx, ctx, now, {
             action: 'custom_field.created',
             entityType: 'custom_field',
             entityId: id,
-            changes: { accountHolderId: holderId, kind, after: toFieldDto(row) },
+            changes: { [owner.key]: owner.id, kind, after: toFieldDto(row) },
           })
           return row
         })
       } catch (err) {
         // Two concurrent adds of one name: the unique index decides.
-        if (isUniqueViolation(err, 'account_holder_custom_field_name_uq')) throw nameTaken(def, holderId, input.name)
+        if (
+          isUniqueViolation(err, 'account_holder_custom_field_name_uq') ||
+          isUniqueViolation(err, 'cash_transaction_custom_field_name_uq')
+        )
+          throw nameTaken(owner, input.name)
         throw err
       }
     },
@@ -252,29 +294,28 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
      */
     async patchField(
       ctx: AuthenticatedContext,
-      def: KindDefinition,
-      holderId: number,
+      owner: FieldOwner,
       fieldId: number,
       body: unknown,
       contentType: string | undefined,
       checkVersion: VersionCheck,
     ): Promise<repo.FieldRow> {
-      const kind = kindOf(def)
+      const { kind } = owner
       const now = clock.now()
       return db.transaction(ctx.tenantId, async (tx) => {
-        const before = await lockedField(tx, ctx, def, holderId, fieldId, checkVersion)
+        const before = await lockedField(tx, ctx, owner, fieldId, checkVersion)
         const current = toFieldDto(before)
         const patched = applyPatch(current, body, contentType, CUSTOM_FIELD_READ_ONLY)
         validatePatchedField(patched)
         const definition = await repo.findDefinitionByName(tx, ctx.tenantId, kind, before.name)
         const value = checkValue(before.type, patched.value, definition)
-        await repo.updateFieldValue(tx, ctx.tenantId, fieldId, value, now)
-        const after = (await repo.findField(tx, ctx.tenantId, kind, holderId, fieldId)) as repo.FieldRow
+        await repo.updateFieldValue(tx, ctx.tenantId, kind, fieldId, value, now)
+        const after = (await repo.findField(tx, ctx.tenantId, kind, owner.id, fieldId)) as repo.FieldRow
         await writeAudit(tx, ctx, now, {
           action: 'custom_field.updated',
           entityType: 'custom_field',
           entityId: fieldId,
-          changes: { accountHolderId: holderId, kind, before: current, after: toFieldDto(after) },
+          changes: { [owner.key]: owner.id, kind, before: current, after: toFieldDto(after) },
         })
         return after
       })
@@ -283,28 +324,27 @@ export function createCustomFieldService({ db, clock, accountHolders }: Deps) {
     /** Deletes a field, unless a required definition governs its name (409). */
     async deleteField(
       ctx: AuthenticatedContext,
-      def: KindDefinition,
-      holderId: number,
+      owner: FieldOwner,
       fieldId: number,
       checkVersion: VersionCheck,
     ): Promise<void> {
-      const kind = kindOf(def)
+      const { kind } = owner
       const now = clock.now()
       await db.transaction(ctx.tenantId, async (tx) => {
-        const before = await lockedField(tx, ctx, def, holderId, fieldId, checkVersion)
+        const before = await lockedField(tx, ctx, owner, fieldId, checkVersion)
         const definition = await repo.findDefinitionByName(tx, ctx.tenantId, kind, before.name)
         if (definition?.required) {
           throw customFieldErrors.create(
             'custom_field_required',
-            `${before.name} is required on every ${def.noun} (custom field definition ${definition.id}); change its value instead, or make the definition optional first`,
+            `${before.name} is required on every ${owner.noun} (custom field definition ${definition.id}); change its value instead, or make the definition optional first`,
           )
         }
-        await repo.deleteField(tx, ctx.tenantId, fieldId)
+        await repo.deleteField(tx, ctx.tenantId, kind, fieldId)
         await writeAudit(tx, ctx, now, {
           action: 'custom_field.deleted',
           entityType: 'custom_field',
           entityId: fieldId,
-          changes: { accountHolderId: holderId, kind, before: toFieldDto(before) },
+          changes: { [owner.key]: owner.id, kind, before: toFieldDto(before) },
         })
       })
     },

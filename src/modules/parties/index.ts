@@ -43,6 +43,8 @@ export function createPartiesModule(deps: PartiesDeps) {
   const initializeTenant: TenantInitializer = (tx, tenant, now) => accountHolders.initializeTenant(tx, tenant, now)
   return {
     accountHolders,
+    /** Custom fields and their definitions; other modules register their records' kinds (registerCashTransactions). */
+    customFields,
     /** Account-holder look-ups for other modules (identity, rating, contracts); see dealer-directory.ts. */
     directory: createDealerDirectory(deps),
     /** The parties of a contract, for the contracts module inside its own transactions. */

@@ -234,7 +234,7 @@ export type CustomFieldType = 'STRING' | 'INTEGER' | 'DECIMAL' | 'DATE' | 'BOOLE
 export type CustomFieldDefinitionTable = {
   id: Generated<number>
   tenant_id: number
-  applies_to: 'AGENT' | 'DEALER_GROUP' | 'DEALER'
+  applies_to: 'AGENT' | 'DEALER_GROUP' | 'DEALER' | 'CASH_TRANSACTION'
   name: string
   label: string
   type: CustomFieldType
@@ -256,6 +256,11 @@ export type AccountHolderCustomFieldTable = {
   created_at: Timestamp
   updated_at: Timestamp
   version: Generated<number>
+}
+
+/** A custom field of a cash transaction (migration 0036): shaped as an account holder's. */
+export type CashTransactionCustomFieldTable = Omit<AccountHolderCustomFieldTable, 'account_holder_id'> & {
+  cash_transaction_id: number
 }
 
 export type DisbursementAccountTable = {
@@ -388,6 +393,7 @@ export type DB = ContractTables &
     dealer_agent: DealerAgentTable
     custom_field_definition: CustomFieldDefinitionTable
     account_holder_custom_field: AccountHolderCustomFieldTable
+    cash_transaction_custom_field: CashTransactionCustomFieldTable
     disbursement_account: DisbursementAccountTable
     repair_facility_link: RepairFacilityLinkTable
     rate_book: RateBookTable

@@ -30,6 +30,7 @@ import * as paymentMethods from './2026_11_26_0028_payment_methods.ts'
 import * as salesTax from './2026_11_26_0029_sales_tax.ts'
 import * as statements from './2026_11_26_0030_statements.ts'
 import * as ledgerItems from './2026_11_27_0035_ledger_items.ts'
+import * as cashCustomFields from './2026_11_27_0036_cash_custom_fields.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0029_sales_tax': salesTax,
   '2026_11_26_0030_statements': statements,
   '2026_11_27_0035_ledger_items': ledgerItems,
+  '2026_11_27_0036_cash_custom_fields': cashCustomFields,
 }
