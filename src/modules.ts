@@ -14,13 +14,16 @@ import { createContractsModule } from './modules/contracts/index.ts'
 import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
 import { createSalesTaxModule } from './modules/salestax/index.ts'
+import { createWebhooksModule } from './modules/webhooks/index.ts'
+import { createProcessesModule } from './modules/processes/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
 import type { SecretBox } from './platform/secrets.ts'
 
 /** What of the configuration the modules read; a whole `Config` is one. */
-export type ModulesConfig = Pick<Config, 'accessTokenTtlSeconds' | 'documents'>
+export type ModulesConfig = Pick<Config, 'accessTokenTtlSeconds' | 'documents'> &
+  Partial<Pick<Config, 'webhooksAllowPrivateReceivers'>>
 
 export type ModuleDeps = {
   config: ModulesConfig
@@ -54,6 +57,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     ledger: finance.ledger,
     documents,
     saleTerms: rating.saleTerms,
+    // Called at sale only, after every module is built (salesTax is created below: it reads contracts).
+    salesTax: (tenantId, sale) => salesTax.service.ofSale(tenantId, sale),
   })
   const claims = createClaimsModule({
     ...deps,
@@ -86,6 +91,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       today: (tenantId) => contracts.core.today(tenantId),
     },
   })
+  // Finance is built first: cancellations hands it the port that marks refunds PAID when a payout run pays them.
+  finance.payouts.registerPayablePort(cancellations.payoutPort)
   const salesTax = createSalesTaxModule({
     ...deps,
     contracts: {
@@ -104,6 +111,17 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       today: (tenantId) => contracts.core.today(tenantId),
     },
   })
+  const webhooks = createWebhooksModule({
+    ...deps,
+    settings: settings.service,
+    allowPrivateReceivers: config.webhooksAllowPrivateReceivers,
+  })
+  // Automatic processes (docs/processes.md): the contract transitions through the servicing port.
+  const processes = createProcessesModule({
+    ...deps,
+    settings: settings.service,
+    contracts: { dueForProcess: contracts.dueForProcess, servicing: contracts.servicing },
+  })
   const identity = createIdentityModule({
     ...deps,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
@@ -115,7 +133,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       claims.initializeTenant,
     ],
     dealers: directory,
-    tenantSecrets: [rating.tenantSecrets, documents.tenantSecrets],
+    tenantSecrets: [rating.tenantSecrets, documents.tenantSecrets, webhooks.tenantSecrets],
   })
   return {
     identity,
@@ -128,6 +146,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     cancellations,
     claims,
     salesTax,
+    webhooks,
+    processes,
     /** Route plugins, in registration order. */
     routes: [
       identity.routes,
@@ -140,6 +160,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       cancellations.routes,
       claims.routes,
       salesTax.routes,
+      webhooks.routes,
+      processes.routes,
     ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     closing = true
     app.log.info({ signal }, 'shutting down: finishing in-flight requests')
     try {
+      // app.close() stops the webhook deliverer too (after the attempt in flight).
       await app.close()
       await bus.close()
       await db.close()
@@ -52,6 +53,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ host: config.host, port: config.port })
+  // Webhooks are delivered out of band, beside the requests (docs/webhooks.md).
+  modules.webhooks.deliverer.start({ onError: (err) => app.log.error({ err }, 'webhook delivery pass failed') })
+  // Automatic processes run on their daily schedules (docs/processes.md); app.close() stops the loop.
+  modules.processes.scheduler.start({ onError: (err) => app.log.error({ err }, 'automatic process pass failed') })
   // Route schemas compile at their first use; the rest now, in the background (platform/http/validation.ts).
   compilePendingInBackground((err) => app.log.error({ err }, 'a route schema does not compile'))
   const { port } = app.server.address() as AddressInfo

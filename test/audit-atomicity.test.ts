@@ -42,7 +42,9 @@ const MUTATIONS: Record<string, string[]> = {
   'POST /api/dealers/{dealerId}/customfields': ['custom_field.created'],
   'DELETE /api/dealers/{dealerId}/customfields/{fieldId}': ['custom_field.deleted'],
   'POST /api/cashtransactions/{cashTransactionId}/customfields': ['custom_field.created'],
+  'PATCH /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': ['custom_field.updated'],
   'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': ['custom_field.deleted'],
+  'POST /api/payoutruns': ['journal_entry.posted', 'payout_run.completed'],
   'POST /api/customfielddefinitions': ['custom_field_definition.created'],
   'POST /api/disbursementaccounts': ['disbursement_account.created'],
   'PATCH /api/repairfacilities/{repairFacilityId}/dealers': ['repair_facility.links_changed'],
@@ -64,6 +66,13 @@ const MUTATIONS: Record<string, string[]> = {
   // Cancellations (docs/cancellations.md): a request; a direct cancel (its entry, the contract's
   // status, the cancel); a reversal.
   'POST /api/contracts/{contractId}/cancelrequests': ['cancel_request.created'],
+  'POST /api/contracts/{contractId}/transferrequest': ['contract.transfer_requested'],
+  // The new owner is a new customer record; the fee is posted (TRANSFER_FEE).
+  'PATCH /api/contracts/{contractId}/transferrequests/{transferRequestId}': [
+    'customer.created',
+    'journal_entry.posted',
+    'contract.transferred',
+  ],
   'POST /api/contracts/{contractId}/cancels': ['journal_entry.posted', 'contract.cancelled', 'cancel.processed'],
   'POST /api/cancels/{cancelId}': ['journal_entry.posted', 'contract.reinstated', 'cancel.reversed'],
   'POST /api/cancelrequests/{cancelRequestId}/documents': ['document.created'],
@@ -106,6 +115,15 @@ const MUTATIONS: Record<string, string[]> = {
     'cash_transaction.applied',
     'in_process_cash_transaction.processed',
   ],
+  // Webhooks (docs/webhooks.md): subscription writes and redeliveries, each with its audit row.
+  'POST /api/webhooks/subscriptions': ['webhook_subscription.created'],
+  'PATCH /api/webhooks/subscriptions/{subscriptionId}': ['webhook_subscription.updated'],
+  'DELETE /api/webhooks/subscriptions/{subscriptionId}': ['webhook_subscription.deleted'],
+  'POST /api/webhooks/subscriptions/{subscriptionId}/secret': ['webhook_subscription.secret_rotated'],
+  'POST /api/webhooks/deliveries/{deliveryId}/redeliveries': ['webhook_delivery.redelivery_requested'],
+  // Automatic processes (docs/processes.md): a run started, a queued run cancelled.
+  'POST /api/automatic-process-runs': ['automatic_process_run.started'],
+  'PATCH /api/automatic-process-runs/{guid}': ['automatic_process_run.cancelled'],
   // A statement request of a small statement: the request, then its document, with the statement (docs/statements.md).
   'POST /api/accountholders/{accountHolderId}/statementrequests': ['statement.requested', 'document.created'],
   // Claim inspections (docs/claims.md "Inspections"): each change of an inspection (and of its claim's
@@ -121,6 +139,8 @@ const MUTATIONS: Record<string, string[]> = {
 /** Requests other than the matrix's valid ones: a real import (the matrix's is a dry run). */
 const REQUESTS: Record<string, () => OperationRequest> = {
   'POST /api/Rates/ratebooks': () => ({ params: {}, payload: demoRateBook('2027-06-01') }),
+  // One payee, so the run posts exactly one CASH_DISBURSED entry whatever else the world has due.
+  'POST /api/payoutruns': () => ({ params: {}, payload: { payeeIds: [w.agentId] } }),
 }
 
 let t: TestApp

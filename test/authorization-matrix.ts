@@ -205,6 +205,10 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/contracts/{contractId}/coveragecomponents': user('contracts:read'),
   'GET /api/contracts/{contractId}/ppmservices': user('contracts:read'),
   'GET /api/contracts/{contractId}/statushistory': user('contracts:read'),
+  'POST /api/contracts/{contractId}/transferrequest': user('contracts:write'),
+  'GET /api/contracts/{contractId}/transferrequests': user('contracts:read'),
+  'GET /api/contracts/{contractId}/transferrequests/{transferRequestId}': user('contracts:read'),
+  'PATCH /api/contracts/{contractId}/transferrequests/{transferRequestId}': user('contracts:finalize'),
   // finance:read "Read cash transactions and ledgers" (the route also checks contracts:read, which
   // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
   'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
@@ -239,6 +243,25 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:read'),
   'PATCH /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:write'),
   'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': user('finance:write'),
+  // Payout runs (docs/payouts.md): runs finance:write, reads finance:read.
+  'POST /api/payoutruns': user('finance:write'),
+  'GET /api/payoutruns': user('finance:read'),
+  'GET /api/payoutruns/{payoutRunId}': user('finance:read'),
+  // Webhooks (docs/webhooks.md): reads webhooks:read, subscription changes and redeliveries webhooks:write.
+  'GET /api/webhooks/subscriptions': user('webhooks:read'),
+  'POST /api/webhooks/subscriptions': user('webhooks:write'),
+  'GET /api/webhooks/subscriptions/{subscriptionId}': user('webhooks:read'),
+  'PATCH /api/webhooks/subscriptions/{subscriptionId}': user('webhooks:write'),
+  'DELETE /api/webhooks/subscriptions/{subscriptionId}': user('webhooks:write'),
+  'POST /api/webhooks/subscriptions/{subscriptionId}/secret': user('webhooks:write'),
+  'GET /api/webhooks/deliveries': user('webhooks:read'),
+  'GET /api/webhooks/deliveries/{deliveryId}': user('webhooks:read'),
+  'POST /api/webhooks/deliveries/{deliveryId}/redeliveries': user('webhooks:write'),
+  // Automatic processes (docs/processes.md): reads processes:read, starting and cancelling processes:run.
+  'GET /api/automatic-process-runs': user('processes:read'),
+  'POST /api/automatic-process-runs': user('processes:run'),
+  'GET /api/automatic-process-runs/{guid}': user('processes:read'),
+  'PATCH /api/automatic-process-runs/{guid}': user('processes:run'),
   // Sales tax (docs/sales-tax.md): the rules are the tenant's configuration (settings:read / settings:write);
   // the calculation is what a dealer menu system asks beside the rate quote (rates:read); a contract's
   // recalculation reads the contract (contracts:read).

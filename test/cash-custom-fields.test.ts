@@ -1,11 +1,12 @@
 // Custom fields of cash transactions (issue 15; docs/cash.md "Custom fields", docs/custom-fields.md),
 // on PGlite and PostgreSQL: the five routes, the tenant's CASH_TRANSACTION definitions (LIST values,
 // required fields, conflicts), bad values naming the field, and visibility (404 for an unknown or
-// invisible cash transaction, another transaction's field, or a dealer-side user of another payer).
+// invisible cash transaction, another transaction's field, or a dealer-side user of another payer),
+// another tenant's ids (404 as for unknown ones, nothing changed) and a read-only user (403 on writes).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { systemContext } from '../src/platform/http/context.ts'
-import { createTestApp, json, type TestApp } from './harness.ts'
+import { createTenant, createTestApp, createUserWithRoles, json, type TestApp } from './harness.ts'
 import { seedDemo, sellDemoContract, type DemoTestTenant } from './demo-tenant.ts'
 
 type Field = { id: number; name: string; type: string; value: unknown; label?: string; version: number }
@@ -182,5 +183,44 @@ describe('cash transaction custom fields', () => {
       { limit: 10, offset: 0 },
     )
     assert.deepEqual(visible.rows, [])
+  })
+
+  test('another tenant gets 404 with these ids, as for unknown ones; a read-only user cannot write', async () => {
+    const field = json<Field>(await send('POST', base(), { name: 'xt', type: 'STRING', value: 'kept' }))
+    const other = await createTenant(t, 'Other tenant')
+    const one = `${base()}/${field.id}`
+    const attempts = (headers: Record<string, string>, collection: string, item: string) => [
+      () => send('GET', collection, undefined, headers),
+      () => send('POST', collection, { name: 'intruder', type: 'STRING', value: 'x' }, headers),
+      () => send('GET', item, undefined, headers),
+      () => send('PATCH', item, { value: 'changed' }, headers),
+      () => send('DELETE', item, undefined, headers),
+    ]
+    const unknown = attempts(
+      demo.headers,
+      '/api/cashtransactions/987654321/customfields',
+      '/api/cashtransactions/987654321/customfields/1',
+    )
+    const foreign = attempts(other.headers, base(), one)
+    for (const [i, attempt] of foreign.entries()) {
+      const [res, missing] = [await attempt(), await unknown[i]!()]
+      assert.equal(res.statusCode, 404, res.body)
+      assert.equal(missing.statusCode, 404, missing.body)
+      assert.equal(json<Problem>(res).code, 'cash_transaction_not_found')
+      assert.deepEqual(Object.keys(json(res)).toSorted(), Object.keys(json(missing)).toSorted())
+    }
+
+    const reader = await createUserWithRoles(t, demo, ['READ_ONLY'])
+    assert.equal((await send('GET', one, undefined, reader.headers)).statusCode, 200)
+    const [, post, , patch, remove] = attempts(reader.headers, base(), one)
+    for (const attempt of [post!, patch!, remove!]) {
+      const res = await attempt()
+      assert.equal(res.statusCode, 403, res.body)
+      assert.equal(json<Problem>(res).code, 'permission_denied')
+    }
+
+    const kept = json<Field>(await send('GET', one))
+    assert.deepEqual([kept.value, kept.version], ['kept', 1])
+    assert.ok(json<Field[]>(await send('GET', base())).every((f) => f.name !== 'intruder'))
   })
 })

@@ -694,8 +694,14 @@ if (embedded) {
     }
     assert.equal(report.keyId, secretsKeyId(Buffer.from(newKey, 'base64')))
     assert.ok(report.tenants >= 2 && report.resealed >= 3 && report.unchanged === 0, resealed.stdout)
-    // Every tenant has a quote-signing and a download-link key, each counted by its table.
-    assert.deepEqual(Object.keys(report.tables), ['tenant_signing_key', 'rate_quote_key', 'document_link_key'])
+    // Every tenant has a quote-signing and a download-link key, each counted by its table (webhook
+    // subscription secrets: none here).
+    assert.deepEqual(Object.keys(report.tables), [
+      'tenant_signing_key',
+      'rate_quote_key',
+      'document_link_key',
+      'webhook_subscription',
+    ])
     assert.deepEqual(
       [report.tables.rate_quote_key, report.tables.document_link_key],
       [
@@ -718,7 +724,7 @@ if (embedded) {
     assert.match(
       text.stdout,
       new RegExp(
-        `\n    rate_quote_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    document_link_key: 0 re-sealed, ${report.tenants} already under that key\\.\n`,
+        `\n    rate_quote_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    document_link_key: 0 re-sealed, ${report.tenants} already under that key\\.\n    webhook_subscription: 0 re-sealed, 0 already under that key\\.\n`,
       ),
     )
 

@@ -111,6 +111,25 @@ const CLASSIFICATION: Record<string, Classification> = {
   'POST /api/cashtransactions': CREATE,
   'GET /api/cashtransactions/{cashTransactionId}': owned,
   'PATCH /api/cashtransactions/{cashTransactionId}': owned,
+  // Payout runs (docs/payouts.md): runs are the tenant's.
+  'GET /api/payoutruns': list('payout_run'),
+  'POST /api/payoutruns': CREATE,
+  'GET /api/payoutruns/{payoutRunId}': owned,
+  // Webhooks (docs/webhooks.md): subscriptions and deliveries are the tenant's.
+  // Automatic processes (docs/processes.md): runs are the tenant's.
+  'GET /api/automatic-process-runs': list('automatic_process_run'),
+  'POST /api/automatic-process-runs': CREATE,
+  'GET /api/automatic-process-runs/{guid}': owned,
+  'PATCH /api/automatic-process-runs/{guid}': owned,
+  'GET /api/webhooks/subscriptions': list('webhook_subscription'),
+  'POST /api/webhooks/subscriptions': CREATE,
+  'GET /api/webhooks/subscriptions/{subscriptionId}': owned,
+  'PATCH /api/webhooks/subscriptions/{subscriptionId}': owned,
+  'DELETE /api/webhooks/subscriptions/{subscriptionId}': owned,
+  'POST /api/webhooks/subscriptions/{subscriptionId}/secret': owned,
+  'GET /api/webhooks/deliveries': list('webhook_delivery'),
+  'GET /api/webhooks/deliveries/{deliveryId}': owned,
+  'POST /api/webhooks/deliveries/{deliveryId}/redeliveries': owned,
   // Statements (docs/statements.md): the path names the account holder (and its request).
   'POST /api/accountholders/{accountHolderId}/statementrequests': owned,
   'GET /api/accountholders/{accountHolderId}/statementrequests/{statementRequestId}': owned,

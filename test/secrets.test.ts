@@ -263,6 +263,7 @@ describe('private signing keys at rest', () => {
         tenant_signing_key: { resealed: 3, unchanged: 0 },
         rate_quote_key: { resealed: 2, unchanged: 0 },
         document_link_key: { resealed: 2, unchanged: 0 },
+        webhook_subscription: { resealed: 0, unchanged: 0 },
       },
     })
     assert.deepEqual(
@@ -275,6 +276,7 @@ describe('private signing keys at rest', () => {
           tenant_signing_key: { resealed: 0, unchanged: 3 },
           rate_quote_key: { resealed: 0, unchanged: 2 },
           document_link_key: { resealed: 0, unchanged: 2 },
+          webhook_subscription: { resealed: 0, unchanged: 0 },
         },
       },
       'running it again changes nothing',
@@ -427,6 +429,7 @@ describe('quote-signing and download-link keys at rest', () => {
         tenant_signing_key: { resealed: 1, unchanged: 0 },
         rate_quote_key: { resealed: 1, unchanged: 0 },
         document_link_key: { resealed: 1, unchanged: 0 },
+        webhook_subscription: { resealed: 0, unchanged: 0 },
       },
     })
     await rotating.close()

@@ -12,6 +12,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import { KINDS } from '../src/modules/parties/index.ts'
 import { demoRateBook, type RateQuote } from '../src/modules/rating/index.ts'
+import { appendEvent } from '../src/platform/events/outbox.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import { createTenant, groupIdByCode, roleIdByCode, uniqueEmail, type TestApp, type TestTenant } from './harness.ts'
 
@@ -587,6 +588,26 @@ export async function freshCashField(t: TestApp, w: World): Promise<{ cashTransa
   return { cashTransactionId, fieldId: field.id }
 }
 
+/** A transfer of a new finalized (ACTIVE) contract to a new owner, asked for today (docs/contracts.md "Transfers"). */
+const TRANSFER_BODY = {
+  newOwner: {
+    firstName: 'Jordan',
+    lastName: 'Reyes',
+    address: { line1: '88 Elm St', city: 'Austin', state: 'TX', postalCode: '78701' },
+  },
+  transferDate: SALE_DATE,
+}
+
+/** A REQUESTED transfer of a new finalized contract. */
+export async function freshTransferRequest(
+  t: TestApp,
+  w: World,
+): Promise<{ contractId: number; transferRequestId: number }> {
+  const c = await freshFinalized(t, w)
+  const r = await ok<{ id: number }>(t, w.admin, 'POST', `/api/contracts/${c.id}/transferrequest`, TRANSFER_BODY)
+  return { contractId: c.id, transferRequestId: r.id }
+}
+
 /** A new in-process (PENDING) receipt of the world's dealer. */
 /** A payment-method record of the world's dealer (docs/payment-methods.md): CHECK, needs no account. */
 export async function freshPaymentMethod(t: TestApp, w: World): Promise<{ id: number }> {
@@ -597,8 +618,58 @@ export async function freshPaymentMethod(t: TestApp, w: World): Promise<{ id: nu
   })
 }
 
+/** A payout run of the world (docs/payouts.md); whatever is due is paid, possibly nothing. */
+export async function freshPayoutRun(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/payoutruns', {})
+}
+
 export async function freshInProcessCash(t: TestApp, w: World): Promise<{ id: number }> {
   return ok<{ id: number }>(t, w.admin, 'POST', '/api/inprocesscashtransactions', { ...CASH_BODY, payerId: w.dealerId })
+}
+
+/**
+ * An inactive webhook subscription of the world (docs/webhooks.md) to a public documentation address
+ * (TEST-NET-3): inactive, so that a deliverer run by another test file on the same database never
+ * tries to reach it.
+ */
+export async function freshWebhookSubscription(t: TestApp, w: World): Promise<{ id: number }> {
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/webhooks/subscriptions', {
+    url: 'https://203.0.113.10/hook',
+    eventTypes: ['*'],
+    active: false,
+  })
+}
+
+/** A QUEUED automatic process run of the world (docs/processes.md). */
+export async function freshProcessRun(t: TestApp, w: World): Promise<{ guid: string }> {
+  return ok<{ guid: string }>(t, w.admin, 'POST', '/api/automatic-process-runs', { process: 'VOID', parameters: {} })
+}
+
+/** A FAILED delivery of an event of the world to a fresh subscription, arranged in the tables (no deliverer runs). */
+export async function freshWebhookDelivery(t: TestApp, w: World): Promise<{ id: number }> {
+  const subscriptionId = (await freshWebhookSubscription(t, w)).id
+  const tenantId = w.tenant.tenantId
+  return t.db.transaction(tenantId, async (tx) => {
+    const at = t.clock.now()
+    const eventId = await appendEvent(tx, tenantId, at, { type: 'world.tested', payload: { n: 1 } })
+    return tx
+      .insertInto('webhook_delivery')
+      .values({
+        tenant_id: tenantId,
+        subscription_id: subscriptionId,
+        event_id: eventId,
+        event_type: 'world.tested',
+        contract_id: null,
+        status: 'FAILED',
+        attempts: 1,
+        last_error: 'receiver answered 500',
+        last_response_code: 500,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  })
 }
 
 /** A new cancel request on the world's finalized contract. */
@@ -1083,6 +1154,20 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/{contractId}/coveragecomponents': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/ppmservices': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/statushistory': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  // Transfers (docs/contracts.md "Transfers"): each write on a new finalized contract of its own.
+  'POST /api/contracts/{contractId}/transferrequest': async (t, w) => ({
+    params: { contractId: (await freshFinalized(t, w)).id },
+    payload: TRANSFER_BODY,
+  }),
+  'GET /api/contracts/{contractId}/transferrequests': (_t, w) => ({ params: { contractId: w.finalized.id } }),
+  'GET /api/contracts/{contractId}/transferrequests/{transferRequestId}': async (t, w) => ({
+    params: await freshTransferRequest(t, w),
+  }),
+  'PATCH /api/contracts/{contractId}/transferrequests/{transferRequestId}': async (t, w) => ({
+    params: await freshTransferRequest(t, w),
+    payload: { status: 'APPROVED' },
+    contentType: MERGE,
+  }),
   'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   // Statements (docs/statements.md): of the world's dealer; the read of a request made for it.
   'POST /api/accountholders/{accountHolderId}/statementrequests': (_t, w) => ({
@@ -1152,6 +1237,47 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   }),
   'DELETE /api/cashtransactions/{cashTransactionId}/customfields/{fieldId}': async (t, w) => ({
     params: await freshCashField(t, w),
+  }),
+  // Payout runs (docs/payouts.md): a run with nothing due still writes its row.
+  'POST /api/payoutruns': () => ({ params: {}, payload: {} }),
+  'GET /api/payoutruns': none,
+  'GET /api/payoutruns/{payoutRunId}': async (t, w) => ({ params: { payoutRunId: (await freshPayoutRun(t, w)).id } }),
+  // Webhooks (docs/webhooks.md): subscriptions of their own; a FAILED delivery arranged in the tables.
+  'GET /api/webhooks/subscriptions': none,
+  'POST /api/webhooks/subscriptions': () => ({
+    params: {},
+    payload: { url: 'https://203.0.113.10/hook', eventTypes: ['contract.finalized'], active: false },
+  }),
+  'GET /api/webhooks/subscriptions/{subscriptionId}': async (t, w) => ({
+    params: { subscriptionId: (await freshWebhookSubscription(t, w)).id },
+  }),
+  'PATCH /api/webhooks/subscriptions/{subscriptionId}': async (t, w) => ({
+    params: { subscriptionId: (await freshWebhookSubscription(t, w)).id },
+    payload: { description: 'checked' },
+    contentType: MERGE,
+  }),
+  'DELETE /api/webhooks/subscriptions/{subscriptionId}': async (t, w) => ({
+    params: { subscriptionId: (await freshWebhookSubscription(t, w)).id },
+  }),
+  'POST /api/webhooks/subscriptions/{subscriptionId}/secret': async (t, w) => ({
+    params: { subscriptionId: (await freshWebhookSubscription(t, w)).id },
+    payload: {},
+  }),
+  'GET /api/webhooks/deliveries': none,
+  'GET /api/webhooks/deliveries/{deliveryId}': async (t, w) => ({
+    params: { deliveryId: (await freshWebhookDelivery(t, w)).id },
+  }),
+  'POST /api/webhooks/deliveries/{deliveryId}/redeliveries': async (t, w) => ({
+    params: { deliveryId: (await freshWebhookDelivery(t, w)).id },
+    payload: {},
+  }),
+  // Automatic processes (docs/processes.md): a fresh VOID run of their own, QUEUED (no runner works it here).
+  'GET /api/automatic-process-runs': none,
+  'POST /api/automatic-process-runs': () => ({ params: {}, payload: { process: 'VOID', parameters: {} } }),
+  'GET /api/automatic-process-runs/{guid}': async (t, w) => ({ params: { guid: (await freshProcessRun(t, w)).guid } }),
+  'PATCH /api/automatic-process-runs/{guid}': async (t, w) => ({
+    params: { guid: (await freshProcessRun(t, w)).guid },
+    payload: { status: 'CANCELLED' },
   }),
   // Sales tax (docs/sales-tax.md): rules of a city of their own; a calculation; a contract's recalculation.
   'GET /api/salestax/rules': none,

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test'
 import type { LedgerLineInput } from '../finance/index.ts'
 import type { CancelMethodTerms, LineEarningsTerms } from '../rating/index.ts'
 import { cancelPostingLines, type CancelPostingInput } from './cancellation.postings.ts'
+import { salesTaxRefundCents } from './cancellation.rules.ts'
 import { quoteRefund, type QuoteDecision, type RefundLine, type RefundQuote } from './index.ts'
 
 const INSURER = 7
@@ -149,5 +150,36 @@ describe('the cancel entry of decision 0012', () => {
     assert.ok(t.includes(`${ADMINISTRATOR} UNEARNED_REVENUE ADM DEBIT 115`), t.join('\n'))
     assert.ok(t.includes(`${ADMINISTRATOR} ADMINISTRATOR_REVENUE ADM DEBIT 28.07`), t.join('\n'))
     assert.equal(totals(lines)[0], totals(lines)[1])
+  })
+})
+
+describe('the sales tax refunded by a cancel (docs/sales-tax.md "At cancel")', () => {
+  it('is U x the tax the administrator collected, rounded once; the dealer-collected tax is not refunded here', () => {
+    const q = quote()
+    // 11,250 cents of tax: U·T exact, half up once (the same U as the gross: 147,153 / 180,000).
+    const rules = [
+      { collectedBy: 'ADMINISTRATOR' as const, taxCents: 11_250 },
+      { collectedBy: 'DEALER' as const, taxCents: 1_800 },
+    ]
+    const refund = salesTaxRefundCents(rules, q.fraction)
+    const exact = (11_250 * Number(q.fraction.num)) / Number(q.fraction.den)
+    assert.equal(refund, Math.round(exact))
+    assert.equal(salesTaxRefundCents([{ collectedBy: 'DEALER', taxCents: 1_800 }], q.fraction), 0)
+    assert.equal(salesTaxRefundCents(rules, { num: 1n, den: 1n }), 11_250)
+  })
+
+  it('debits SALES_TAX_PAYABLE and adds it to the refund payable; the entry stays balanced', () => {
+    const q = quote()
+    const without = post(q)
+    const lines = post(q, { salesTaxRefundCents: 9_197 })
+    assert.ok(table(lines).includes(`${ADMINISTRATOR} SALES_TAX_PAYABLE - DEBIT 91.97`))
+    assert.ok(table(lines).includes(`${CUSTOMER} REFUND_PAYABLE - CREDIT 1513.5`))
+    assert.ok(table(without).includes(`${CUSTOMER} REFUND_PAYABLE - CREDIT 1421.53`))
+    const [debit, credit] = totals(lines)
+    assert.equal(debit, credit)
+    assert.deepEqual(
+      totals(lines),
+      totals(without).map((n) => n + 9_197),
+    )
   })
 })

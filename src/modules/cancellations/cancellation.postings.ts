@@ -23,6 +23,8 @@ export type CancelPostingInput = {
   earnings: Readonly<Record<string, LineEarningsTerms>>
   dates: EarningsDates
   cancelDate: string
+  /** The sales tax refunded (U × the tax the administrator holds, rounded once); 0 or absent: none. */
+  salesTaxRefundCents?: number
 }
 
 export function cancelPostingLines(input: CancelPostingInput): LedgerLineInput[] {
@@ -70,7 +72,10 @@ export function cancelPostingLines(input: CancelPostingInput): LedgerLineInput[]
     )
   }
   push({ accountHolderId: input.dealerId, purpose: 'DEALER_RECEIVABLE' }, 'DEBIT', q.markupRefundCents)
-  push({ accountHolderId: input.refundPayeeId, purpose: 'REFUND_PAYABLE' }, 'CREDIT', q.netCents)
+  // The refunded sales tax leaves the administrator's SALES_TAX_PAYABLE and joins the payee's refund.
+  const taxRefund = input.salesTaxRefundCents ?? 0
+  push({ accountHolderId: adminId, purpose: 'SALES_TAX_PAYABLE', memo: 'sales tax refunded' }, 'DEBIT', taxRefund)
+  push({ accountHolderId: input.refundPayeeId, purpose: 'REFUND_PAYABLE' }, 'CREDIT', q.netCents + taxRefund)
   if (q.fee.cents > 0)
     push(
       q.fee.keptBy === 'DEALER'

@@ -336,3 +336,26 @@ export async function voidPayments(tx: Transaction<DB>, tenantId: number, cancel
     .where('cancel_id', '=', cancelId)
     .execute()
 }
+
+/**
+ * Marks PAID the PENDING refunds of these payees on these contracts: a payout run paid their
+ * REFUND_PAYABLE (finance, docs/payouts.md). VOID and PAID rows are left as they are.
+ */
+export async function markRefundsPaid(
+  tx: Transaction<DB>,
+  tenantId: number,
+  paid: readonly { payeeId: number; contractId: number }[],
+  now: Date,
+): Promise<void> {
+  if (paid.length === 0) return
+  await tx
+    .updateTable('cancel_payment')
+    .set({ status: 'PAID', updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', 'REFUND')
+    .where('status', '=', 'PENDING')
+    .where((eb) =>
+      eb.or(paid.map((p) => eb.and([eb('account_holder_id', '=', p.payeeId), eb('contract_id', '=', p.contractId)]))),
+    )
+    .execute()
+}

@@ -431,6 +431,18 @@ describe('free-look and forced full refunds', () => {
     assert.equal(money(q.netCents), '1750.00')
   })
 
+  it('a transferred contract has no free-look: the new owner is refunded by the method', () => {
+    const q = quote({ transferred: true }, { freeLookDays: 200 })
+    assert.deepEqual(
+      [q.decidedBy, q.withinFreeLook, q.freeLook.lostToTransfer, q.freeLook.lostToClaim],
+      ['METHOD', false, true, false],
+    )
+    const kept = quote({ transferred: false }, { freeLookDays: 200 })
+    assert.deepEqual([kept.decidedBy, kept.freeLook.lostToTransfer], ['FREE_LOOK', false])
+    // Outside the window the transfer loses nothing.
+    assert.equal(quote({ transferred: true }, { freeLookDays: 199 }).freeLook.lostToTransfer, false)
+  })
+
   it('a claim paid inside the free-look loses it: the method, the fee and the deduction apply', () => {
     const q = quote({ claimsPaidCents: 10_000, claimPaid: true }, { freeLookDays: 200, deductClaims: true })
     assert.deepEqual([q.decidedBy, q.withinFreeLook, q.freeLook.lostToClaim], ['METHOD', false, true])

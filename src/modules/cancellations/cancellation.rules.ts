@@ -76,6 +76,19 @@ export function compareRatios(a: Ratio, b: Ratio): number {
 
 const times = (a: Ratio, b: Ratio): Ratio => ratio(a.num * b.num, a.den * b.den)
 
+/**
+ * The sales tax a cancel refunds (money.md "A cancel quote"; docs/sales-tax.md "At cancel"): the
+ * unearned share of the tax the administrator collected and holds, `round(tax·U)` half up, once.
+ * The tax the dealer collected is not on the administrator's books: the dealer refunds it.
+ */
+export function salesTaxRefundCents(
+  rules: ReadonlyArray<{ collectedBy: 'DEALER' | 'ADMINISTRATOR'; taxCents: number }>,
+  U: Ratio,
+): number {
+  const held = rules.reduce((n, r) => n + (r.collectedBy === 'ADMINISTRATOR' ? r.taxCents : 0), 0)
+  return held === 0 ? 0 : multiplyCentsByRatio(held, U.num, U.den)
+}
+
 /** `a/b` written "a/b" (lowest terms), the exact ratio as text for JSON. */
 export const ratioText = (r: Ratio): string => `${r.num}/${r.den}`
 
@@ -470,6 +483,8 @@ export type RefundQuoteInput = {
   claimsPaidCents: number
   /** Whether any claim was paid (a claim paid at 0.00 included): the free-look is lost once one was. */
   claimPaid: boolean
+  /** Whether the contract passed to a new owner: the free-look is the first buyer's only (docs/contracts.md "Transfers"). */
+  transferred?: boolean
   /**
    * A GAP total loss whose GAP benefit was paid: the contract's whole purpose was served, nothing is
    * refunded (issue 13, "total loss with a GAP claim paid (no refund)"). The caller decides it: a GAP
@@ -502,6 +517,8 @@ export type RefundQuote = {
     daysSinceSale: number
     /** Inside the window, but a claim was paid. */
     lostToClaim: boolean
+    /** Inside the window, but the contract was transferred to a new owner. */
+    lostToTransfer: boolean
   }
   /** U applied to the refundable price, exact (FIXED_AMOUNT: gross / B; B = 0: 0). */
   fraction: Ratio
@@ -547,7 +564,7 @@ function byPayee(lines: readonly RefundLine[], shares: readonly number[]): Refun
 /**
  * The whole quote of a cancel (money.md, "A cancel quote"). Order: a GAP total loss with its benefit
  * paid (U = 0: nothing refunded, no fee); a reason forcing a full refund
- * (U = 1, no fee, no claims deducted); else inside the free-look with no claim paid (U = 1, no fee);
+ * (U = 1, no fee, no claims deducted); else inside the free-look with no claim paid and no transfer (U = 1, no fee);
  * else the method. gross = round(B·U); the fee (cancelFee), never more than the gross; claims
  * deducted `min(claimsPaid, gross − fee)` when the decision deducts; net = gross − fee − claims ≥ 0.
  * Shares: `allocate(gross, [c₁ … c_k, m])`, markup last (see the file's header for non-refundable
@@ -575,7 +592,7 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
     ? 'BENEFIT_PAID'
     : decision.forcesFullRefund
       ? 'REASON'
-      : inWindow && !claimPaid
+      : inWindow && !claimPaid && !input.transferred
         ? 'FREE_LOOK'
         : 'METHOD'
 
@@ -643,7 +660,12 @@ export function quoteRefund(input: RefundQuoteInput): RefundQuoteResult {
     method: { code: decision.method.code, formula: decision.method.formula },
     decidedBy,
     withinFreeLook: decidedBy === 'FREE_LOOK',
-    freeLook: { days: decision.freeLookDays, daysSinceSale, lostToClaim: inWindow && claimPaid },
+    freeLook: {
+      days: decision.freeLookDays,
+      daysSinceSale,
+      lostToClaim: inWindow && claimPaid,
+      lostToTransfer: inWindow && input.transferred === true,
+    },
     fraction: U,
     factor: displayFactor(U),
     parts,

@@ -205,7 +205,12 @@ const Calculated = {
       }),
     ),
   }),
-  freeLook: Type.Object({ days: Type.Integer(), daysSinceSale: Type.Integer(), lostToClaim: Type.Boolean() }),
+  freeLook: Type.Object({
+    days: Type.Integer(),
+    daysSinceSale: Type.Integer(),
+    lostToClaim: Type.Boolean(),
+    lostToTransfer: Type.Boolean({ description: 'Inside the window, but the contract passed to a new owner.' }),
+  }),
   refundPayee: Type.Object({
     type: enumOf(['CUSTOMER', 'LIENHOLDER', 'DEALER'] as const),
     accountHolderId: Type.Integer(),
@@ -257,7 +262,7 @@ const CALC_EXAMPLE = {
       { code: 'ADM', group: 'ADMIN_FEE', payeeAccountHolderId: 1, refundable: true, amount: 175, refund: 143.07 },
     ],
   },
-  freeLook: { days: 30, daysSinceSale: 200, lostToClaim: false },
+  freeLook: { days: 30, daysSinceSale: 200, lostToClaim: false, lostToTransfer: false },
   refundPayee: { type: 'CUSTOMER', accountHolderId: 5120 },
   rules: {
     productRule: null,

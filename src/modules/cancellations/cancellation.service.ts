@@ -16,7 +16,7 @@ import { actorLabel, hasPermission, type AuthenticatedContext } from '../../plat
 import { platformErrors, type FieldError } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
-import { centsToDecimal, centsToNumber } from '../../platform/money.ts'
+import { centsToDecimal, centsToNumber, Decimal, toCents } from '../../platform/money.ts'
 import type { ContractServicing, ServicedContract } from '../contracts/index.ts'
 import { reversalLines, type LedgerLineInput, type LedgerService } from '../finance/index.ts'
 import { cancellationTermsFor, type CancelRequester } from '../rating/index.ts'
@@ -25,7 +25,14 @@ import { cancellationErrors } from './cancellation.errors.ts'
 import { cancelPostingLines } from './cancellation.postings.ts'
 import * as repo from './cancellation.repository.ts'
 import type { CancelRequestRow, CancelRow } from './cancellation.repository.ts'
-import { cancelFactProblems, displayFactor, quoteRefund, ratioText, type RefundQuote } from './cancellation.rules.ts'
+import {
+  cancelFactProblems,
+  displayFactor,
+  quoteRefund,
+  ratioText,
+  salesTaxRefundCents,
+  type RefundQuote,
+} from './cancellation.rules.ts'
 
 export type ContractTerms = NonNullable<ServicedContract['terms']>
 
@@ -43,6 +50,8 @@ export type ContractRecord = {
   expiration_odometer: number | null
   coverage: CoverageSnapshot
   pricing: PricingSnapshot
+  /** The day of its latest transfer to a new owner, or null (the free-look is the first buyer's only). */
+  transferred_on: string | null
 }
 
 /** The contracts module as this one reads it (visibility included: 404 for a contract the caller cannot see). */
@@ -122,6 +131,8 @@ type Computed = {
   administratorId: number
   missingDocuments: string[]
   riskBearerId: number | null
+  /** The unearned share of the sales tax the administrator holds (salesTaxRefundCents), refunded with the net. */
+  salesTaxRefundCents: number
 }
 
 type PaymentPreview = {
@@ -154,6 +165,7 @@ function recordOf(locked: ServicedContract): ContractRecord {
     expiration_odometer: locked.expirationOdometer,
     coverage: locked.coverage,
     pricing: locked.pricing,
+    transferred_on: locked.transferredOn,
   }
 }
 
@@ -309,6 +321,7 @@ export function createCancellationService(deps: CancellationsDeps) {
         decision: { ...decision, method },
         claimsPaidCents: claimFacts.paidCents,
         claimPaid: claimFacts.claimPaid,
+        transferred: Boolean(contract.transferred_on),
         // A GAP total loss whose benefit was paid refunds nothing (the claims module reports the claim paid).
         benefitPaid: gap && reason?.endsGap === 'TOTAL_LOSS' && claimFacts.claimPaid,
         facts,
@@ -338,6 +351,13 @@ export function createCancellationService(deps: CancellationsDeps) {
       administratorId: await deps.administratorId(ctx.tenantId),
       missingDocuments: reason!.requiredDocuments.filter((d) => !supplied.has(d)),
       riskBearerId: claimFacts.riskBearerId,
+      salesTaxRefundCents: salesTaxRefundCents(
+        (terms.salesTax?.rules ?? []).map((r) => ({
+          collectedBy: r.collectedBy,
+          taxCents: toCents(new Decimal(r.tax)),
+        })),
+        quote!.fraction,
+      ),
     }
   }
 
@@ -346,12 +366,14 @@ export function createCancellationService(deps: CancellationsDeps) {
     const dueDays = Number(await settings.get(tenantId, 'refundDueDays'))
     const today = await contracts.today(tenantId)
     const out: PaymentPreview[] = []
-    if (q.netCents > 0)
+    // The refund payee gets the net and the refunded sales tax in one payment.
+    const refundCents = q.netCents + c.salesTaxRefundCents
+    if (refundCents > 0)
       out.push({
         payeeType: c.refundPayee.type,
         accountHolderId: c.refundPayee.accountHolderId,
         kind: 'REFUND',
-        amount: centsToNumber(q.netCents),
+        amount: centsToNumber(refundCents),
         status: 'PENDING',
         dueDate: addDays(today, dueDays),
       })
@@ -407,8 +429,9 @@ export function createCancellationService(deps: CancellationsDeps) {
         grossRefund: centsToNumber(q.grossCents),
         cancelFee: centsToNumber(q.fee.cents),
         claimsDeducted: centsToNumber(q.claimsDeductedCents),
-        salesTaxRefund: 0,
-        netCustomerRefund: centsToNumber(q.netCents),
+        salesTaxRefund: centsToNumber(c.salesTaxRefundCents),
+        // What the refund payee is paid: the net of the price plus the refunded sales tax.
+        netCustomerRefund: centsToNumber(q.netCents + c.salesTaxRefundCents),
       },
       funding: {
         dealerChargeback: centsToNumber(q.markupRefundCents),
@@ -671,6 +694,7 @@ export function createCancellationService(deps: CancellationsDeps) {
         termMonths: c.contract.coverage.term.months,
       },
       cancelDate: c.body.cancelDate,
+      salesTaxRefundCents: c.salesTaxRefundCents,
     })
   }
 
@@ -782,7 +806,7 @@ export function createCancellationService(deps: CancellationsDeps) {
           contractNumber: locked.contractNumber,
           requestId: request?.id ?? null,
           cancelDate: c.body.cancelDate,
-          netRefund: centsToDecimal(c.quote.netCents).toFixed(2),
+          netRefund: centsToDecimal(c.quote.netCents + c.salesTaxRefundCents).toFixed(2),
           journalEntryId: entry.entryId,
         },
       },

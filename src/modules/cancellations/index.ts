@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { DocumentsModule } from '../documents/index.ts'
+import type { PayablePort } from '../finance/index.ts'
 import { cancellationErrors } from './cancellation.errors.ts'
+import { markRefundsPaid } from './cancellation.repository.ts'
 import { cancellationRoutes } from './cancellation.routes.ts'
 import { createCancellationService, type CancellationsDeps } from './cancellation.service.ts'
 import { createGapAutoCancel } from './gap-autocancel.service.ts'
@@ -38,9 +40,16 @@ export function createCancellationsModule(deps: CancellationsDeps & { documents:
   })
   // GAP auto-cancel: listed and processed here; the processes issue schedules it.
   const gap = createGapAutoCancel({ db: deps.db, contracts: deps.contracts, cancellations: service })
+  // A payout run that pays a refund payable marks the cancel's PENDING refund PAID in its transaction
+  // (docs/payouts.md, docs/cancellations.md "Cancel payments"); src/modules.ts registers it with finance.
+  const payoutPort: PayablePort = {
+    purpose: 'REFUND_PAYABLE',
+    paid: (tx, tenantId, items) => markRefundsPaid(tx, tenantId, items, deps.clock.now()),
+  }
   return {
     service,
     gap,
+    payoutPort,
     async routes(app: FastifyInstance) {
       await app.register(cancellationRoutes, { service, gap })
       // A request's documents (odometer statement, payoff letter…): the documents module's collection.

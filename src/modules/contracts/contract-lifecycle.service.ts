@@ -22,6 +22,7 @@ import {
   LOCK_MINUTES,
   lockedAgainst,
   nameProblem,
+  salesTaxLines,
   transition,
   type HoldReasonCode,
   type PostingLine,
@@ -125,11 +126,16 @@ export function createContractLifecycle(ports: Ports) {
     )
   }
 
-  /** What the contract's lines call for; the administrator company's own lines are deferred (UNEARNED_REVENUE). */
+  /**
+   * What the contract's lines call for; the administrator company's own lines are deferred
+   * (UNEARNED_REVENUE). Then the sales tax kept in its terms that the administrator collects
+   * (salesTaxLines; a contract without a kept tax adds none, so its postings are as before).
+   */
   async function wantedLines(tenantId: number, row: repo.ContractRow): Promise<PostingLine[]> {
     const { pricing } = row
-    return finalizationLines(
-      { dealerId: row.dealer_id, administratorId: await parties.administratorId(tenantId) },
+    const [administratorId, terms] = await Promise.all([parties.administratorId(tenantId), core.termsOf(tenantId, row)])
+    const sale = finalizationLines(
+      { dealerId: row.dealer_id, administratorId },
       pricing.lines.map((l) => ({
         code: l.code,
         group: l.group,
@@ -137,6 +143,11 @@ export function createContractLifecycle(ports: Ports) {
         payeeAccountHolderId: l.payeeAccountHolderId,
       })),
     )
+    const tax = salesTaxLines(
+      { dealerId: row.dealer_id, administratorId },
+      (terms.salesTax?.rules ?? []).map((r) => ({ collectedBy: r.collectedBy, taxCents: toCents(new Decimal(r.tax)) })),
+    )
+    return [...sale, ...tax]
   }
 
   /** Posts under the ledger's posting date (today, never the sale date): a sale in a since-closed month still posts. */

@@ -69,6 +69,8 @@ export type ServicedContract = {
   terms: ContractTerms | null
   finalizedAt: string | null
   journalEntryIds: number[]
+  /** The day of its latest transfer to a new owner (docs/contracts.md "Transfers"), or null. */
+  transferredOn: string | null
 }
 
 export type TransitionRequest = {
@@ -313,6 +315,7 @@ function serviced(row: repo.ContractRow, status: ContractStatus): ServicedContra
     terms: row.terms as ContractTerms | null,
     finalizedAt: row.finalized_at ? row.finalized_at.toISOString() : null,
     journalEntryIds: row.journal_entry_ids,
+    transferredOn: row.transferred_on === null ? null : String(row.transferred_on).slice(0, 10),
   }
 }
 

@@ -146,7 +146,33 @@ export const ContractTermsSchema = Type.Object(
       withinDays: nullable(Type.Integer()),
       dealerMayOwn: Type.Boolean(),
     }),
-    salesTax: Type.Null({ description: 'Sales tax on the contract price; filled by the sales-tax issue.' }),
+    salesTax: nullable(
+      Type.Object({
+        amount: Type.Number({ description: "The tax of the sale: the sum of its rules' taxes, each rounded once." }),
+        collectedBy: enumOf(
+          ['DEALER', 'ADMINISTRATOR', 'MIXED'] as const,
+          'Who collects it: ADMINISTRATOR lines are posted at finalize (SALES_TAX_PAYABLE); DEALER lines the dealer remits. MIXED: the rules differ.',
+        ),
+        date: Type.String({ format: 'date', description: 'The sale date: the rules in force that day applied.' }),
+        rules: Type.Array(
+          Type.Object({
+            ruleId: Type.Integer(),
+            jurisdiction: Type.Object({
+              level: enumOf(['STATE', 'COUNTY', 'CITY'] as const),
+              state: Type.String(),
+              county: nullable(Type.String()),
+              city: nullable(Type.String()),
+            }),
+            rate: Type.Number({ description: 'A fraction: 0.0625 is 6.25%.' }),
+            taxableBase: enumOf(['RETAIL_PRICE', 'DEALER_COST', 'NONE'] as const),
+            base: Type.Number(),
+            tax: Type.Number(),
+            collectedBy: enumOf(['DEALER', 'ADMINISTRATOR'] as const),
+          }),
+        ),
+      }),
+      "The sales tax of the sale, kept at the sale (and on a reprice while PENDING) from the rules for the customer's state and city, the product type and the sale date (docs/sales-tax.md). null: tax exempt, no address, or no rule applied.",
+    ),
     lien: nullable(
       Type.Object({
         lienHolderId: Type.Integer(),
@@ -236,7 +262,22 @@ export const CONTRACT_TERMS_EXAMPLE = {
     benefits: [{ type: 'RENTAL', perDay: 40, maxDays: 5, perOccurrence: null, maxAmount: 200 }],
   },
   transfer: { allowed: true, fee: 50, withinDays: null, dealerMayOwn: false },
-  salesTax: null,
+  salesTax: {
+    amount: 168.44,
+    collectedBy: 'ADMINISTRATOR',
+    date: '2026-11-21',
+    rules: [
+      {
+        ruleId: 3,
+        jurisdiction: { level: 'STATE', state: 'TX', county: null, city: null },
+        rate: 0.0625,
+        taxableBase: 'RETAIL_PRICE',
+        base: 2695,
+        tax: 168.44,
+        collectedBy: 'ADMINISTRATOR',
+      },
+    ],
+  },
   lien: { lienHolderId: 512, released: false, releasedOn: null },
   resolved: { at: '2026-11-21T16:01:59.000Z', on: 'SALE' },
 }

@@ -9,16 +9,49 @@ import type { ContractRow } from './contract.repository.ts'
 export type ContractTerms = SaleTerms & {
   /** The customer's state the quote priced for, else the dealer's: whose state rules apply. null: neither was known. */
   governingState: string | null
-  /** The sales tax on the contract price, kept by the sales-tax issue; null until then. */
-  salesTax: null
+  /** The sales tax on the sale, computed from the tenant's rules on the sale date (docs/sales-tax.md); null: none applied. */
+  salesTax: ContractSalesTax | null
   /** The lien on the vehicle: a refund goes to the lien holder while it is unreleased (money.md). null: no lien holder. */
   lien: { lienHolderId: number; released: boolean; releasedOn: string | null } | null
   /** When the snapshot was taken: at the sale, or on first use for a contract sold before snapshots existed. */
   resolved: { at: string; on: 'SALE' | 'FIRST_USE' }
 }
 
+/**
+ * The sales tax kept in the terms (docs/sales-tax.md "At sale"): amounts are exact decimal strings, as the
+ * rest of the snapshot keeps them. `collectedBy` is the rules' common collector, MIXED when they differ;
+ * each rule line names its own, and only ADMINISTRATOR lines are posted at finalize.
+ */
+export type ContractSalesTax = {
+  amount: string
+  collectedBy: 'DEALER' | 'ADMINISTRATOR' | 'MIXED'
+  date: string
+  rules: Array<{
+    ruleId: number
+    jurisdiction: { level: 'STATE' | 'COUNTY' | 'CITY'; state: string; county: string | null; city: string | null }
+    rate: string
+    taxableBase: 'RETAIL_PRICE' | 'DEALER_COST' | 'NONE'
+    base: string
+    tax: string
+    collectedBy: 'DEALER' | 'ADMINISTRATOR'
+  }>
+}
+
+/** The facts of a sale its sales tax is computed from. */
+export type SaleTaxFacts = {
+  state: string
+  city: string | null
+  productType: string
+  /** The sale date (YYYY-MM-DD): the rules in force that day apply. */
+  date: string
+  retailCents: number
+  dealerCostCents: number
+}
+
 /** What resolving needs from rating and settings. */
 export type TermsPorts = {
+  /** The sales tax module's computation for a sale; null when no rule applies (the sales tax port, src/modules.ts). */
+  salesTax(tenantId: number, sale: SaleTaxFacts): Promise<ContractSalesTax | null>
   saleTerms(tenantId: number, bookId: number, input: SaleTermsInput): Promise<SaleTerms | undefined>
   quotedState(tenantId: number, quoteId: string): Promise<string | null | undefined>
   fallback(tenantId: number): Promise<SaleTermsFallback>
@@ -150,10 +183,44 @@ export function toTermsView(t: ContractTerms) {
       })),
     },
     transfer: { ...t.transfer, fee: num(t.transfer.fee) },
-    salesTax: t.salesTax,
+    salesTax: t.salesTax === null ? null : toSalesTaxView(t.salesTax),
     lien: t.lien,
     resolved: t.resolved,
   }
 }
 
 export type ContractTermsView = ReturnType<typeof toTermsView>
+
+/** The kept sales tax with its amounts and rates as JSON numbers. Terms written before it existed hold null. */
+export function toSalesTaxView(s: ContractSalesTax) {
+  return {
+    amount: Number(s.amount),
+    collectedBy: s.collectedBy,
+    date: s.date,
+    rules: s.rules.map((r) => ({ ...r, rate: Number(r.rate), base: Number(r.base), tax: Number(r.tax) })),
+  }
+}
+
+/**
+ * The sales tax of a sale, or null when it has none to keep: tax exempt, no customer state, or no
+ * rule in force (the tax module then returns null too).
+ */
+export async function saleTaxOf(
+  ports: Pick<TermsPorts, 'salesTax'>,
+  tenantId: number,
+  sale: Omit<SaleTaxFacts, 'state' | 'city'> & {
+    address: { state?: string | null; city?: string | null } | null | undefined
+    taxExempt: boolean
+  },
+): Promise<ContractSalesTax | null> {
+  const state = sale.address?.state?.trim()
+  if (sale.taxExempt || !state) return null
+  return ports.salesTax(tenantId, {
+    state,
+    city: sale.address?.city ?? null,
+    productType: sale.productType,
+    date: sale.date,
+    retailCents: sale.retailCents,
+    dealerCostCents: sale.dealerCostCents,
+  })
+}

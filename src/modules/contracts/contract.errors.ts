@@ -16,4 +16,10 @@ export const contractErrors = defineErrors({
   contract_locked: { status: 423, title: "Another user holds the contract's edit lock" },
   hold_not_found: { status: 404, title: 'Hold not found' },
   hold_already_resolved: { status: 409, title: 'The hold is already resolved' },
+  transfer_not_allowed: { status: 422, title: "The product's terms do not allow this transfer" },
+  transfer_window_closed: { status: 422, title: 'The transfer was asked for too long after the sale to the new owner' },
+  transfer_invalid: { status: 422, title: 'The transfer cannot be requested as submitted' },
+  transfer_pending: { status: 409, title: 'The contract already has a transfer request awaiting a decision' },
+  transfer_not_found: { status: 404, title: 'Transfer request not found' },
+  transfer_already_decided: { status: 409, title: 'The transfer request is already approved or rejected' },
 })

@@ -130,6 +130,22 @@ export async function writeTerms(tx: Transaction<DB>, tenantId: number, id: numb
     .execute()
 }
 
+/** Replaces the terms of a PENDING contract (a reprice recomputes its sales tax); a sold contract's terms stay. */
+export async function rewritePendingTerms(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  terms: string,
+): Promise<void> {
+  await tx
+    .updateTable('contract')
+    .set({ terms })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING')
+    .execute()
+}
+
 /** Makes the tenant's contract-number sequence (at tenant creation; next_contract_number also makes a missing one). */
 export async function createContractSequence(tx: Transaction<DB>, tenantId: number): Promise<void> {
   await sql.raw(`create sequence if not exists contract_number_seq_${Math.trunc(tenantId)}`).execute(tx)

@@ -671,7 +671,7 @@ export function changedMembers(current: ContractEdit, next: ContractEdit): strin
 export type PayableLine = { code: string; group: string; cents: number; payeeAccountHolderId: number }
 export type PostingLine = {
   accountHolderId: number
-  purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE' | 'UNEARNED_REVENUE'
+  purpose: 'DEALER_RECEIVABLE' | 'DISBURSEMENT_PAYABLE' | 'UNEARNED_REVENUE' | 'SALES_TAX_PAYABLE'
   side: 'DEBIT' | 'CREDIT'
   cents: number
   disbursementCode?: string
@@ -705,6 +705,25 @@ export function finalizationLines(
   }
   if (total === 0) return []
   return [{ accountHolderId: dealerId, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents: total }, ...out]
+}
+
+/**
+ * The sales tax lines of a finalization (docs/sales-tax.md "At finalize"): the tax of the kept rules
+ * the ADMINISTRATOR collects is owed by the dealer (who took it from the customer) and owed on to the
+ * state by the administrator company: Dr DEALER_RECEIVABLE (dealer), Cr SALES_TAX_PAYABLE
+ * (administrator company). Rules the DEALER collects post nothing: the dealer remits them itself.
+ * Empty when nothing is collected by the administrator.
+ */
+export function salesTaxLines(
+  parties: { dealerId: number; administratorId: number },
+  rules: ReadonlyArray<{ collectedBy: 'DEALER' | 'ADMINISTRATOR'; taxCents: number }>,
+): PostingLine[] {
+  const cents = rules.reduce((n, r) => n + (r.collectedBy === 'ADMINISTRATOR' ? r.taxCents : 0), 0)
+  if (cents === 0) return []
+  return [
+    { accountHolderId: parties.dealerId, purpose: 'DEALER_RECEIVABLE', side: 'DEBIT', cents },
+    { accountHolderId: parties.administratorId, purpose: 'SALES_TAX_PAYABLE', side: 'CREDIT', cents },
+  ]
 }
 
 /**

@@ -47,6 +47,7 @@ import {
 import { PatchedContractSchema } from './contract.schemas.ts'
 import {
   resolveContractTerms,
+  saleTaxOf,
   termsSubjectOf,
   toTermsView,
   type ContractTerms,
@@ -207,7 +208,7 @@ export function createContractCore(ports: ContractPorts) {
   async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
     const q = deal.quoted
     const vin = String(deal.vehicle.vin)
-    const [format, day, saleTerms] = await Promise.all([
+    const [format, day, saleTerms, salesTax] = await Promise.all([
       settings.get(ctx.tenantId, 'contractNumberFormat'),
       today(ctx.tenantId),
       resolveContractTerms(
@@ -230,6 +231,15 @@ export function createContractCore(ports: ContractPorts) {
         // The state the quote priced for: the customer's, else the dealer's (quote.service.ts).
         q.inputs.customerState ?? null,
       ),
+      // The tax of the sale under the rules in force on the sale date (docs/sales-tax.md "At sale").
+      saleTaxOf(ports.terms, ctx.tenantId, {
+        address: body.customer.address,
+        taxExempt: body.taxExempt === true,
+        productType: q.product.type,
+        date: deal.saleDate,
+        retailCents: deal.retailCents,
+        dealerCostCents: deal.dealerCostCents,
+      }),
     ])
     return db.transaction(ctx.tenantId, async (tx) => {
       const now = clock.now()
@@ -347,6 +357,7 @@ export function createContractCore(ports: ContractPorts) {
         deal_data: JSON.stringify(dealData),
         terms: JSON.stringify({
           ...saleTerms,
+          salesTax,
           lien: lien === null ? null : { lienHolderId: lien.id, released: false, releasedOn: null },
         } satisfies ContractTerms),
         created_at: now,
@@ -519,6 +530,21 @@ export function createContractCore(ports: ContractPorts) {
           toContractUpdate(row, next, checked, { customerId, lienHolder }),
           now,
         )
+        // A PENDING contract is still being sold: a new price, address or exemption reprices its sales tax
+        // (rules of the sale date). Once finalized the kept tax is what was posted and stays.
+        if (row.status === 'PENDING') {
+          const terms = await ensureTerms(tx, ctx.tenantId, row)
+          const salesTax = await saleTaxOf(ports.terms, ctx.tenantId, {
+            address: next.customer.address,
+            taxExempt: next.taxExempt === true,
+            productType: row.product_type,
+            date: row.sale_date,
+            retailCents: checked.retailCents,
+            dealerCostCents: row.pricing.dealerCostCents,
+          })
+          if (JSON.stringify(salesTax) !== JSON.stringify(terms.salesTax ?? null))
+            await repo.rewritePendingTerms(tx, ctx.tenantId, row.id, JSON.stringify({ ...terms, salesTax }))
+        }
         const fields = changedMembers(current, next)
         await writeAudit(tx, ctx, now, {
           action: 'contract.updated',

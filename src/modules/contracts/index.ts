@@ -18,6 +18,8 @@ import { contractEarningsRoutes } from './contract-earnings.routes.ts'
 import { contractRoutes } from './contract.routes.ts'
 import { createContractCore } from './contract.service.ts'
 import { createContractServicing } from './contract-servicing.service.ts'
+import { contractTransferRoutes } from './contract-transfer.routes.ts'
+import { createContractTransfers } from './contract-transfer.service.ts'
 import { createContractSequence } from './contract.repository.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 
@@ -52,6 +54,8 @@ export type ContractsDeps = {
   documents: DocumentsModule
   /** The rating module's terms snapshot of a rate-book version (rating.saleTerms). */
   saleTerms: TermsPorts['saleTerms']
+  /** The sales tax module's computation of a sale's tax (salesTax.service.ofSale). */
+  salesTax: TermsPorts['salesTax']
 }
 
 export function createContractsModule(deps: ContractsDeps) {
@@ -60,6 +64,7 @@ export function createContractsModule(deps: ContractsDeps) {
     ...deps,
     terms: {
       saleTerms: deps.saleTerms,
+      salesTax: deps.salesTax,
       quotedState: (tenantId, quoteId) => deps.quotes.quotedState(tenantId, quoteId),
       async fallback(tenantId) {
         const [freeLookDays, fee, deduct] = await Promise.all([
@@ -91,13 +96,43 @@ export function createContractsModule(deps: ContractsDeps) {
     parties: deps.parties,
     servicing: servicing.port,
   })
+  const transfers = createContractTransfers({
+    db: deps.db,
+    clock: deps.clock,
+    core,
+    parties: deps.parties,
+    directory: deps.directory,
+    ledger: deps.ledger,
+  })
   return {
     core,
     lifecycle,
+    /** Transfers to a new owner (docs/contracts.md "Transfers"). */
+    transfers,
     /** The servicing port for modules that change a contract after the sale (cancellations, claims, processes). */
     servicing: servicing.port,
     /** The earnings sync (docs/earnings.md): one contract, or a run over many (the processes issue schedules it). */
     earnings,
+    /**
+     * Ids of contracts due for an automatic process (docs/processes.md), ascending after `afterId`:
+     * ACTIVATE finalized ones in effect on `today`, EXPIRE those past their expiration date, VOID
+     * pending ones created before `createdBefore`. The port's lockForEvent checks each again.
+     */
+    async dueForProcess(
+      tenantId: number,
+      q: { event: 'ACTIVATE' | 'EXPIRE' | 'VOID'; today: string; createdBefore?: Date; afterId: number; limit: number },
+    ): Promise<number[]> {
+      const rows = await deps.db.read(tenantId, (x) => {
+        let query = x.selectFrom('contract').select('id').where('tenant_id', '=', tenantId).where('id', '>', q.afterId)
+        if (q.event === 'ACTIVATE')
+          query = query.where('status', '=', 'FINALIZED').where('effective_date', '<=', q.today)
+        else if (q.event === 'EXPIRE')
+          query = query.where('status', 'in', ['FINALIZED', 'ACTIVE']).where('expiration_date', '<', q.today)
+        else query = query.where('status', '=', 'PENDING').where('created_at', '<', q.createdBefore ?? new Date(0))
+        return query.orderBy('id').limit(q.limit).execute()
+      })
+      return rows.map((r) => Number(r.id))
+    },
     /** Work done when a tenant is created: its contract-number sequence. */
     initializeTenant: ((tx, tenant) => createContractSequence(tx, tenant.id)) satisfies TenantInitializer,
     async routes(app: FastifyInstance) {
@@ -105,6 +140,7 @@ export function createContractsModule(deps: ContractsDeps) {
       // The contract's journal entries (docs/ledger.md): visibility from the core, entries from the ledger.
       await app.register(contractLedgerRoutes, { core, ledger: deps.ledger })
       await app.register(contractEarningsRoutes, { earnings })
+      await app.register(contractTransferRoutes, { transfers })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
       await app.register(
         deps.documents.ownerFileRoutes({

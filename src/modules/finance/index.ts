@@ -13,6 +13,8 @@ import { createLedgerViewsService } from './ledger-views.service.ts'
 import { createLedgerService } from './ledger.service.ts'
 import { paymentMethodRoutes } from './payment-method.routes.ts'
 import { createPaymentMethodService } from './payment-method.service.ts'
+import { payoutRoutes } from './payout.routes.ts'
+import { createPayoutService } from './payout.service.ts'
 import { statementRoutes } from './statement.routes.ts'
 import { createStatementService } from './statement.service.ts'
 
@@ -45,6 +47,7 @@ export {
   type SourceType,
 } from './ledger.rules.ts'
 export type { AccountBalance, LedgerService } from './ledger.service.ts'
+export type { PayablePort, PayoutService } from './payout.service.ts'
 // Earnings as pure rules (money.md "Earnings", decision 0012): earned fractions, schedules, what a sync or a cancel posts.
 export {
   earnedFraction,
@@ -81,6 +84,7 @@ export function createFinanceModule(deps: FinanceDeps) {
   const cash = createCashService({ ...deps, ledger })
   const paymentMethods = createPaymentMethodService(deps)
   const ledgerViews = createLedgerViewsService({ db: deps.db, ledger })
+  const payouts = createPayoutService({ ...deps, ledger, paymentMethods })
   return {
     ledger,
     /** Account-holder statements (docs/statements.md). */
@@ -91,6 +95,8 @@ export function createFinanceModule(deps: FinanceDeps) {
     paymentMethods,
     /** Read-only views over the journal lines (docs/ledgers.md). */
     ledgerViews,
+    /** Payout runs (docs/payouts.md); other modules settle their records through registerPayablePort. */
+    payouts,
     /**
      * The ledger's read views are ledgerViews' routes (/api/ledgers…, /api/ledgerSummary: docs/ledgers.md);
      * cash has its own (docs/cash.md). A contract's journal entries are a
@@ -101,6 +107,7 @@ export function createFinanceModule(deps: FinanceDeps) {
       await app.register(cashRoutes, { service: cash })
       await app.register(paymentMethodRoutes, { service: paymentMethods })
       await app.register(ledgerViewRoutes, { service: ledgerViews })
+      await app.register(payoutRoutes, { service: payouts })
     },
   }
 }

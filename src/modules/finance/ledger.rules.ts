@@ -111,7 +111,8 @@ export const ENTRY_KIND_RULES = {
   /** Money paid out: refunds, commissions, other disbursements (cash). */
   CASH_DISBURSED: {
     sources: ['CASH'],
-    posting: 'Dr REFUND_PAYABLE or DISBURSEMENT_PAYABLE (payee); Cr CASH (administrator company)',
+    posting:
+      'Dr REFUND_PAYABLE or DISBURSEMENT_PAYABLE (payee), a line per contract paid; Cr the payables netted (payee: what it owes back); Cr CASH (administrator company) the net',
   },
   /** The fee of a contract's transfer to a new owner (servicing), earned at once. */
   TRANSFER_FEE: {

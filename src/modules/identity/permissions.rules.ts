@@ -16,7 +16,7 @@ export const PERMISSIONS = {
   'rates:explain': 'See why plans were excluded from a quote',
   'contracts:read': 'Read contracts and their documents',
   'contracts:write': 'Create and change pending contracts',
-  'contracts:finalize': 'Finalize and refinalize contracts',
+  'contracts:finalize': 'Finalize and refinalize contracts; approve transfers',
   'cancellations:read': 'Read cancel requests and cancels',
   'cancellations:write': 'Quote and request cancellations',
   'cancellations:approve': 'Approve and process cancellations',
@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'documents:write': 'Upload documents and files',
   'processes:read': 'Read automatic process runs',
   'processes:run': 'Start automatic processes',
+  'webhooks:read': 'Read webhook subscriptions and their deliveries (staff only)',
+  'webhooks:write': 'Subscribe receivers to events, change and delete subscriptions, redeliver (staff only)',
 } as const
 
 export type Permission = keyof typeof PERMISSIONS

@@ -99,6 +99,32 @@ export type ContractSale = {
   storedSalesTax: { amount: number | string } | null
 }
 
+/** A sale whose tax the contracts module keeps (prices in cents; the day whose rules apply). */
+export type SaleFacts = {
+  state: string
+  city: string | null
+  productType: string
+  date: string
+  retailCents: number
+  dealerCostCents: number
+}
+
+/** The tax kept in a contract's terms: amounts exact decimal strings; MIXED when its rules' collectors differ. */
+export type KeptSalesTax = {
+  amount: string
+  collectedBy: Collector | 'MIXED'
+  date: string
+  rules: Array<{
+    ruleId: number
+    jurisdiction: TaxLine['jurisdiction']
+    rate: string
+    taxableBase: TaxableBase
+    base: string
+    tax: string
+    collectedBy: Collector
+  }>
+}
+
 export type SalesTaxDeps = { db: Database; clock: Clock; contracts: SalesTaxContractsPort }
 
 const AMOUNT_MAX = new Decimal('9999999999.99')
@@ -280,6 +306,35 @@ export function createSalesTaxService({ db, clock, contracts }: SalesTaxDeps) {
   }
 
   return {
+    /**
+     * The tax of a sale as the contract keeps it in its terms (docs/sales-tax.md "At sale"): the rules in
+     * force on the sale date for the customer's state and city (contracts keep no county) and the product
+     * type; null when none applies. Amounts are exact decimal strings. What the contracts port calls.
+     */
+    async ofSale(tenantId: number, sale: SaleFacts): Promise<KeptSalesTax | null> {
+      const result = await calculate(tenantId, { state: sale.state, city: sale.city }, sale.productType, sale.date, {
+        retailCents: sale.retailCents,
+        dealerCostCents: sale.dealerCostCents,
+      })
+      if (result.lines.length === 0) return null
+      const collectors = new Set(result.lines.map((l) => l.collectedBy))
+      const cents = (c: number) => (c / 100).toFixed(2)
+      return {
+        amount: cents(result.totalCents),
+        collectedBy: collectors.size === 1 ? result.lines[0]!.collectedBy : 'MIXED',
+        date: sale.date,
+        rules: result.lines.map((l) => ({
+          ruleId: l.ruleId,
+          jurisdiction: l.jurisdiction,
+          rate: l.rate,
+          taxableBase: l.taxableBase,
+          base: cents(l.baseCents),
+          tax: cents(l.taxCents),
+          collectedBy: l.collectedBy,
+        })),
+      }
+    },
+
     async list(ctx: AuthenticatedContext, filter: RuleFilter, window: Window) {
       const f = { ...filter, ...(filter.state ? { state: filter.state.toUpperCase() } : {}) }
       return db.read(ctx.tenantId, async (x) => ({

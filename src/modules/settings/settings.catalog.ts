@@ -243,6 +243,57 @@ export const SETTINGS = [
     description:
       'Days after a cancel is processed within which its refund is due (the due date of the refund payment).',
   },
+  {
+    id: 16,
+    key: 'activationProcessTime',
+    name: 'Activation process time',
+    group: 'CONTRACTS',
+    type: 'duration',
+    nullable: true,
+    default: 'PT1H',
+    minimum: 'PT0S',
+    maximum: 'PT23H59M',
+    description:
+      "Time of day (a duration from midnight in the tenant's time zone) at which the ACTIVATION process runs daily: finalized contracts whose effective date has come become ACTIVE. null: the process is not scheduled (it can still be started on demand). docs/processes.md.",
+  },
+  {
+    id: 17,
+    key: 'expiryProcessTime',
+    name: 'Expiry process time',
+    group: 'CONTRACTS',
+    type: 'duration',
+    nullable: true,
+    default: 'PT1H15M',
+    minimum: 'PT0S',
+    maximum: 'PT23H59M',
+    description:
+      "Time of day (a duration from midnight in the tenant's time zone) at which the EXPIRY process runs daily: ACTIVE contracts past their expiration date become EXPIRED. null: not scheduled. docs/processes.md.",
+  },
+  {
+    id: 18,
+    key: 'voidProcessTime',
+    name: 'Pending contract void process time',
+    group: 'CONTRACTS',
+    type: 'duration',
+    nullable: true,
+    default: 'PT1H30M',
+    minimum: 'PT0S',
+    maximum: 'PT23H59M',
+    description:
+      "Time of day (a duration from midnight in the tenant's time zone) at which the VOID process runs daily: contracts still PENDING pendingContractVoidAfterDays after they were created are VOIDED. null: not scheduled. docs/processes.md.",
+  },
+  {
+    id: 25,
+    key: 'webhookRetryLimit',
+    name: 'Webhook retry limit',
+    group: 'GENERAL',
+    type: 'integer',
+    default: 8,
+    minimum: 1,
+    maximum: 20,
+    description:
+      'Delivery attempts of an event to a webhook subscription before it is given up (FAILED). Attempts are spaced by exponential backoff with jitter (docs/webhooks.md); a redelivery starts a new count.',
+  },
 ] as const satisfies readonly SettingDefinition[]
 
 /**
@@ -260,9 +311,13 @@ export const RESERVED_SETTINGS: ReadonlyArray<{ id: number; key: string | null; 
   { id: 13, key: 'cancelNumberFormat', for: 'cancellations: the cancel request number pattern' },
   { id: 14, key: 'refundDueDays', for: 'cancellations: days within which a refund is due (default 30)' },
   { id: 15, key: 'statementDay', for: 'cash and ledgers: the day of the month statements are made' },
-  { id: 16, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
-  { id: 17, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
-  { id: 18, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
+  {
+    id: 16,
+    key: 'activationProcessTime',
+    for: 'automatic processes: the activation schedule (time of day, null: off)',
+  },
+  { id: 17, key: 'expiryProcessTime', for: 'automatic processes: the expiry schedule (time of day, null: off)' },
+  { id: 18, key: 'voidProcessTime', for: 'automatic processes: the void schedule (time of day, null: off)' },
   { id: 19, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
   { id: 20, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },
   { id: 21, key: null, for: 'automatic processes: a schedule (enabled, time of day); the processes issue names it' },

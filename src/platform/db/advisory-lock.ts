@@ -35,6 +35,8 @@ import type { DB } from './schema.ts'
  * - `payment_method_default` (tenant id, account holder id or 0 for the tenant's own rule,
  *   direction): defaults of one holder and direction, so that two creates of a default queue
  *   rather than one failing on the one-default index (finance, payment-method.service.ts).
+ * - `payout_run` (tenant id): payout runs of a tenant, so that the second reads the first's entries
+ *   and pays nothing twice (finance, payout.service.ts).
  */
 export type LockNamespaces = {
   idempotency_key: readonly [tenantId: number, scopeKey: string]
@@ -44,6 +46,7 @@ export type LockNamespaces = {
   claim_ppm_redemption: readonly [tenantId: number, contractId: number]
   sales_tax_rule: readonly [tenantId: number, state: string]
   payment_method_default: readonly [tenantId: number, accountHolderId: number, direction: string]
+  payout_run: readonly [tenantId: number]
 }
 
 export type LockNamespace = keyof LockNamespaces

@@ -190,6 +190,8 @@ export type ContractTable = {
    * resolved from its rate-book version; null until resolved (contracts sold before migration 0015).
    */
   terms: Json<JsonValue> | null
+  /** The day of the latest approved transfer to a new owner (migration 0037); null: never transferred. */
+  transferred_on: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
   updated_at: Timestamp
   created_by: string
@@ -231,9 +233,33 @@ export type ContractStatusHistoryTable = {
   actor_user_id: number | null
 }
 
+/** A transfer of a contract to a new owner (migration 0037): requested, then approved or rejected. */
+export type ContractTransferTable = {
+  tenant_id: number
+  id: Generated<number>
+  contract_id: number
+  status: 'REQUESTED' | 'APPROVED' | 'REJECTED'
+  transfer_date: string
+  odometer: number | null
+  new_owner: Json<PersonSnapshot>
+  new_owner_dealer_id: number | null
+  previous_customer_id: number
+  new_customer_id: number | null
+  fee: Money
+  note: string | null
+  decision_note: string | null
+  journal_entry_id: number | null
+  requested_at: Timestamp
+  requested_by: string
+  decided_at: Date | null
+  decided_by: string | null
+  version: Generated<number>
+}
+
 export type ContractTables = {
   contract: ContractTable
   contract_hold: ContractHoldTable
   contract_unique_value: ContractUniqueValueTable
   contract_status_history: ContractStatusHistoryTable
+  contract_transfer: ContractTransferTable
 }

@@ -4,6 +4,9 @@ import type { JWK } from 'jose'
 import type { ColumnType, Generated } from 'kysely'
 import type { CancellationTables } from './schema.cancellations.ts'
 import type { CashTables } from './schema.cash.ts'
+import type { PayoutTables } from './schema.payouts.ts'
+import type { WebhookTables } from './schema.webhooks.ts'
+import type { ProcessTables } from './schema.processes.ts'
 import type { ClaimTables } from './schema.claims.ts'
 import type { ContractTables } from './schema.contracts.ts'
 import type { DocumentTables } from './schema.documents.ts'
@@ -371,6 +374,9 @@ export type DB = ContractTables &
   StatementTables &
   SalesTaxTables &
   CashTables &
+  PayoutTables &
+  WebhookTables &
+  ProcessTables &
   PaymentMethodTables &
   LedgerTables &
   DocumentTables & {

@@ -29,8 +29,12 @@ import * as cash from './2026_11_26_0026_cash.ts'
 import * as paymentMethods from './2026_11_26_0028_payment_methods.ts'
 import * as salesTax from './2026_11_26_0029_sales_tax.ts'
 import * as statements from './2026_11_26_0030_statements.ts'
+import * as payouts from './2026_11_27_0031_payouts.ts'
+import * as webhooks from './2026_11_27_0033_webhooks.ts'
+import * as processes from './2026_11_27_0034_processes.ts'
 import * as ledgerItems from './2026_11_27_0035_ledger_items.ts'
 import * as cashCustomFields from './2026_11_27_0036_cash_custom_fields.ts'
+import * as contractTransfers from './2026_11_27_0037_contract_transfers.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -62,6 +66,10 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0028_payment_methods': paymentMethods,
   '2026_11_26_0029_sales_tax': salesTax,
   '2026_11_26_0030_statements': statements,
+  '2026_11_27_0031_payouts': payouts,
+  '2026_11_27_0033_webhooks': webhooks,
+  '2026_11_27_0034_processes': processes,
   '2026_11_27_0035_ledger_items': ledgerItems,
   '2026_11_27_0036_cash_custom_fields': cashCustomFields,
+  '2026_11_27_0037_contract_transfers': contractTransfers,
 }
