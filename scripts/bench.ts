@@ -1,13 +1,15 @@
 // npm run bench: throughput and latency of the user routes, the rate quote, the contract routes,
-// the cancellations (quotes, processed cancels, the earnings run) and the claims (the index, intake,
-// the flow to a payment request) against same-run ceilings, on the embedded database and, when
+// the cancellations (quotes, processed cancels, the earnings run), the claims (the index, intake,
+// the flow to a payment request), the ledger views, and the automatic processes (an EXPIRY run,
+// webhook delivery: scripts/bench/processes.ts) against same-run ceilings, on the embedded database and, when
 // DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
 //                    [--rates 100000] [--dealers 2000] [--deals 20000]
-//                    [--only users|quote|contracts|cancellations|claims|ledgers] [--templates 20]
+//                    [--only users|quote|contracts|cancellations|claims|ledgers|processes] [--templates 20]
 //                    [--quote-contracts 2000] [--cancel-contracts 7800] [--earnings-contracts 100000]
-//                    [--claims 200000]
+//                    [--claims 200000] [--expiry-contracts 100000] [--webhook-rate 1000]
+//                    [--webhook-seconds 10] [--webhook-burst 10000]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
@@ -57,6 +59,14 @@ import {
   unpaidPath,
   type LedgersSetup,
 } from './bench/ledgers.ts'
+import {
+  EXPIRY_TARGET_SECONDS,
+  measureExpiry,
+  measureWebhooks,
+  WEBHOOK_TARGET,
+  type ExpiryResult,
+  type WebhookResult,
+} from './bench/processes.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
 import { measure, stopLoad, type LoadRequest, type Measurement } from './bench/load.ts'
 import {
@@ -79,8 +89,8 @@ import {
   type Target,
 } from './bench/report.ts'
 
-type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims' | 'ledgers'
-const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims', 'ledgers']
+type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims' | 'ledgers' | 'processes'
+const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims', 'ledgers', 'processes']
 
 /** What a route's requests work from, for one database: the server and what earlier routes left. */
 type RouteRun = {
@@ -448,6 +458,15 @@ const CANCELS_PER_SECOND = 600
 /** Contracts of the earnings run by default: the issue's 100,000 on PostgreSQL, fewer on the embedded database. */
 const EARNINGS_CONTRACTS: Record<DatabaseKind, number> = { postgres: 100_000, pglite: 5_000 }
 
+/** Contracts past their expiration for the EXPIRY run by default: the issue's 100,000 on PostgreSQL, fewer on the embedded database. */
+const EXPIRY_CONTRACTS: Record<DatabaseKind, number> = { postgres: 100_000, pglite: 10_000 }
+/** Template contracts the expiry's copies are made from. */
+const EXPIRY_TEMPLATES = 5
+/** Items per batch of the EXPIRY run (the largest a run takes). */
+const EXPIRY_BATCH_SIZE = 1000
+/** Contracts the webhook events name in turn (deliveries are ordered per contract). */
+const WEBHOOK_CONTRACTS = 2000
+
 /** Claims seeded in bulk for the claims index by default: the issue's 200,000 on PostgreSQL, fewer on the embedded database. */
 const CLAIMS: Record<DatabaseKind, number> = { postgres: 200_000, pglite: 20_000 }
 /**
@@ -491,6 +510,11 @@ function parseOptions() {
       'cancel-contracts': { type: 'string' },
       'earnings-contracts': { type: 'string' },
       claims: { type: 'string' },
+      'expiry-contracts': { type: 'string' },
+      'process-batches': { type: 'string' },
+      'webhook-rate': { type: 'string', default: '1000' },
+      'webhook-seconds': { type: 'string', default: '10' },
+      'webhook-burst': { type: 'string', default: '10000' },
       only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
@@ -512,12 +536,17 @@ function parseOptions() {
         '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts),',
         '                      the cancel quote, processed cancels and earnings run (cancellations)',
         '                      the claims index, intake and claim flow (claims)',
-        "                      or a dealer's ledger summary and unpaid items (ledgers)",
+        "                      a dealer's ledger summary and unpaid items (ledgers)",
+        '                      or the EXPIRY process run and webhook delivery (processes)',
         '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
         '  --quote-contracts <n>     contracts copied for cancel quotes (default 2000)',
         `  --cancel-contracts <n>    contracts copied for processed cancels (default ${CANCELS_PER_SECOND} per warm-up and measured second)`,
         `  --earnings-contracts <n>  contracts copied for the earnings run (default ${EARNINGS_CONTRACTS.postgres} on postgres, ${EARNINGS_CONTRACTS.pglite} on pglite)`,
         `  --claims <n>        claims seeded in bulk for the claims index (default ${CLAIMS.postgres} on postgres, ${CLAIMS.pglite} on pglite)`,
+        `  --expiry-contracts <n>    contracts past their expiration for the EXPIRY run (default ${EXPIRY_CONTRACTS.postgres} on postgres, ${EXPIRY_CONTRACTS.pglite} on pglite)`,
+        "  --process-batches <n>     EXPIRY batches worked at once (default: the server's, 4 on postgres, 1 on pglite)",
+        '  --webhook-rate <n>  webhook events offered per second (default 1000), for --webhook-seconds (default 10)',
+        '  --webhook-burst <n> webhook events appended at once, then drained (default 10000)',
         '  --json <file>       also write the results as {"runs":[...]}',
         '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
         "  --cpu-prof <dir>    write a CPU profile of each server's serving phase to <dir>/server-<db>.cpuprofile",
@@ -558,6 +587,17 @@ function parseOptions() {
         ? undefined
         : positiveInt('earnings-contracts', values['earnings-contracts'], 1),
     claims: values.claims === undefined ? undefined : positiveInt('claims', values.claims, 1),
+    expiryContracts:
+      values['expiry-contracts'] === undefined
+        ? undefined
+        : positiveInt('expiry-contracts', values['expiry-contracts'], 1),
+    processBatches:
+      values['process-batches'] === undefined
+        ? undefined
+        : positiveInt('process-batches', values['process-batches'], 1),
+    webhookRate: positiveInt('webhook-rate', values['webhook-rate'], 10),
+    webhookSeconds: positiveInt('webhook-seconds', values['webhook-seconds'], 1),
+    webhookBurst: positiveInt('webhook-burst', values['webhook-burst'], 1),
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -656,6 +696,8 @@ async function main(): Promise<number> {
   const imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []
   const earnings: EarningsRunRow[] = []
   const cashApply: Array<CashApplyResult & { database: DatabaseKind }> = []
+  const expiries: Array<ExpiryResult & { database: DatabaseKind }> = []
+  const webhookRuns: Array<WebhookResult & { database: DatabaseKind }> = []
   for (const database of options.databases) {
     log(`[${database}] starting the server and seeding ${options.users} users…`)
     const startedAt = Date.now()
@@ -800,6 +842,34 @@ async function main(): Promise<number> {
           },
         })
       }
+      if (runs('processes')) {
+        const contracts = options.expiryContracts ?? EXPIRY_CONTRACTS[database]
+        const plog = (line: string) => log(`[${database}] processes: ${line}`)
+        plog(`EXPIRY over ${contracts} contracts past their expiration…`)
+        const x = await measureExpiry(server, authHeaders, {
+          templates: EXPIRY_TEMPLATES,
+          contracts,
+          batchSize: EXPIRY_BATCH_SIZE,
+          parallelBatches: options.processBatches,
+          log: plog,
+        })
+        plog(
+          `EXPIRY ${x.status}: ${x.examined} examined, ${x.changed} expired, ${x.failed} failed in ${x.seconds.toFixed(1)} s ` +
+            `(${(x.changed / x.seconds).toFixed(0)}/s; seeded in ${x.seedSeconds.toFixed(1)} s)`,
+        )
+        expiries.push({ database, ...x })
+        plog(
+          `webhooks: ${options.webhookRate}/s for ${options.webhookSeconds} s, then a burst of ${options.webhookBurst}…`,
+        )
+        const w = await measureWebhooks(server, authHeaders, {
+          rate: options.webhookRate,
+          seconds: options.webhookSeconds,
+          burst: options.webhookBurst,
+          contracts: WEBHOOK_CONTRACTS,
+          log: plog,
+        })
+        webhookRuns.push({ database, ...w })
+      }
     } finally {
       await server.stop()
     }
@@ -833,6 +903,12 @@ async function main(): Promise<number> {
       : []),
     ...(runs('ledgers')
       ? [`a dealer's ledgerSummary and unpaidLedgersProducts p99 < 50 ms over ${LEDGER_CONTRACTS.postgres} contracts`]
+      : []),
+    ...(runs('processes')
+      ? [
+          `EXPIRY over ${EXPIRY_CONTRACTS.postgres} contracts < ${EXPIRY_TARGET_SECONDS} s on postgres; webhook delivery ` +
+            `>= ${WEBHOOK_TARGET.minEventsPerSecond} events/s with p99 lag < ${WEBHOOK_TARGET.maxP99LagMs} ms`,
+        ]
       : []),
     ...(runs('claims')
       ? [
@@ -869,6 +945,35 @@ async function main(): Promise<number> {
       `${met ? 'MET   ' : 'MISSED'} ${c.database.padEnd(8)} one receipt applied to ${c.applied} of ${c.items} open items ` +
         `(status ${c.status}): ${c.seconds.toFixed(3)} s (target ${CASH_APPLY_ITEMS} items < ${CASH_APPLY_TARGET_SECONDS} s)\n`,
     )
+  }
+  for (const x of expiries) {
+    const counted = x.database === 'postgres' ? x.contracts >= EXPIRY_CONTRACTS.postgres : true
+    const met = x.status === 'SUCCEEDED' && x.changed === x.contracts && x.seconds < EXPIRY_TARGET_SECONDS && counted
+    verdict.allMet &&= met
+    process.stdout.write(
+      `${met ? 'MET   ' : 'MISSED'} ${x.database.padEnd(8)} EXPIRY run over ${x.contracts} due contracts: ${x.changed} expired, ` +
+        `${x.failed} failed, ${x.seconds.toFixed(1)} s (${(x.changed / x.seconds).toFixed(0)}/s; target < ${EXPIRY_TARGET_SECONDS} s` +
+        `${x.database === 'postgres' ? ` over ${EXPIRY_CONTRACTS.postgres}` : ''})\n`,
+    )
+  }
+  for (const w of webhookRuns) {
+    for (const [name, p] of [
+      ['sustained', w.sustained],
+      ['burst', w.burst],
+    ] as const) {
+      const met =
+        p.delivered === p.events &&
+        p.outOfOrder === 0 &&
+        p.eventsPerSecond >= WEBHOOK_TARGET.minEventsPerSecond &&
+        (name === 'burst' || p.p99LagMs < WEBHOOK_TARGET.maxP99LagMs)
+      verdict.allMet &&= met
+      process.stdout.write(
+        `${met ? 'MET   ' : 'MISSED'} ${w.database.padEnd(8)} webhooks ${name === 'sustained' ? `offered ${w.sustained.offeredPerSecond}/s for ${w.sustained.seconds} s` : `burst of ${p.events}`}: ` +
+          `${p.delivered} of ${p.events} delivered at ${p.eventsPerSecond.toFixed(0)}/s, lag p50 ${p.p50LagMs} ms, p99 ${p.p99LagMs} ms, ` +
+          `max ${p.maxLagMs} ms, ${p.duplicates} duplicates, ${p.outOfOrder} out of order per contract ` +
+          `(target >= ${WEBHOOK_TARGET.minEventsPerSecond}/s${name === 'sustained' ? `, p99 lag < ${WEBHOOK_TARGET.maxP99LagMs} ms` : ''})\n`,
+      )
+    }
   }
   process.stdout.write(
     verdict.allMet

@@ -10,12 +10,13 @@ import { createClaimsModule } from './modules/claims/index.ts'
 import { createDocumentsModule } from './modules/documents/index.ts'
 import { createFinanceModule } from './modules/finance/index.ts'
 import { createPartiesModule } from './modules/parties/index.ts'
-import { createContractsModule } from './modules/contracts/index.ts'
+import { createContractsModule, expiryOf } from './modules/contracts/index.ts'
 import { createRatingModule } from './modules/rating/index.ts'
 import { createSettingsModule } from './modules/settings/index.ts'
 import { createSalesTaxModule } from './modules/salestax/index.ts'
 import { createWebhooksModule } from './modules/webhooks/index.ts'
 import { createProcessesModule } from './modules/processes/index.ts'
+import { createReportingModule } from './modules/reporting/index.ts'
 import type { InvalidationBus } from './platform/cache.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Database } from './platform/db/database.ts'
@@ -48,6 +49,12 @@ export function createModules({ config, ...deps }: ModuleDeps) {
   })
   // Cash transactions carry custom fields: the parties module's, found through finance (docs/cash.md).
   parties.customFields.registerCashTransactions((ctx, id) => finance.cash.assertVisible(ctx, id))
+  // Risk-bearer reporting (docs/reporting.md): treaties, the cession of a sale, insurer bordereaux.
+  const reporting = createReportingModule({
+    ...deps,
+    parties: { accountHolderKinds: (tenantId, ids) => directory.accountHolderKinds(tenantId, ids) },
+    timeZone: (tenantId) => settings.service.get(tenantId, 'timeZone'),
+  })
   const contracts = createContractsModule({
     ...deps,
     settings: settings.service,
@@ -59,6 +66,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     saleTerms: rating.saleTerms,
     // Called at sale only, after every module is built (salesTax is created below: it reads contracts).
     salesTax: (tenantId, sale) => salesTax.service.ofSale(tenantId, sale),
+    // The treaty in force on the sale date, fixed in terms.cession (the contracts module never imports reporting).
+    cession: (tenantId, sale) => reporting.cessionAtSale(tenantId, sale),
   })
   const claims = createClaimsModule({
     ...deps,
@@ -73,6 +82,9 @@ export function createModules({ config, ...deps }: ModuleDeps) {
         (await contracts.core.termsOf(tenantId, row as Parameters<typeof contracts.core.termsOf>[1])).claims,
       historyOf: (tenantId, contractId) => contracts.servicing.historyOf(tenantId, contractId),
       today: (tenantId) => contracts.core.today(tenantId),
+      // A claim's odometer is the contract's latest known one (expiry by mileage).
+      reportOdometer: (tx, ctx, contractId, reading) =>
+        contracts.servicing.reportOdometer(tx, ctx, contractId, reading),
     },
   })
   const cancellations = createCancellationsModule({
@@ -93,6 +105,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
   })
   // Finance is built first: cancellations hands it the port that marks refunds PAID when a payout run pays them.
   finance.payouts.registerPayablePort(cancellations.payoutPort)
+  // And claims the port that records a claim payment for each open payment request a run pays.
+  finance.payouts.registerItemizedPort(claims.payoutPort)
   const salesTax = createSalesTaxModule({
     ...deps,
     contracts: {
@@ -116,11 +130,21 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     settings: settings.service,
     allowPrivateReceivers: config.webhooksAllowPrivateReceivers,
   })
-  // Automatic processes (docs/processes.md): the contract transitions through the servicing port.
+  // Automatic processes (docs/processes.md): the contract transitions through the servicing port, the
+  // earnings sync, GAP auto-cancel, the denial of ended contracts' claims and the dealers' statements.
   const processes = createProcessesModule({
     ...deps,
     settings: settings.service,
-    contracts: { dueForProcess: contracts.dueForProcess, servicing: contracts.servicing },
+    contracts: {
+      dueForProcess: contracts.dueForProcess,
+      servicing: contracts.servicing,
+      batchTransitions: contracts.batchTransitions,
+      expiryOf,
+    },
+    earnings: contracts.earnings.process,
+    gap: cancellations.gap,
+    claims: claims.deny,
+    statements: finance.statements,
   })
   const identity = createIdentityModule({
     ...deps,
@@ -148,6 +172,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     salesTax,
     webhooks,
     processes,
+    reporting,
     /** Route plugins, in registration order. */
     routes: [
       identity.routes,
@@ -162,6 +187,7 @@ export function createModules({ config, ...deps }: ModuleDeps) {
       salesTax.routes,
       webhooks.routes,
       processes.routes,
+      reporting.routes,
     ] as Array<(app: FastifyInstance) => Promise<void>>,
   }
 }

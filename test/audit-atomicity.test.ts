@@ -63,6 +63,8 @@ const MUTATIONS: Record<string, string[]> = {
   // A run is many transactions (one per contract): the run row with its start, then its completion.
   // The world's contract was sold today, so nothing is due and no contract entry is posted.
   'POST /api/contracts/updateEarnings': ['earnings_run.started', 'earnings_run.completed'],
+  'POST /api/contracts/autoexpire/{contractId}': ['contract.expired'],
+  'POST /api/contracts/autovoidable/{contractId}': ['contract.voided'],
   // Cancellations (docs/cancellations.md): a request; a direct cancel (its entry, the contract's
   // status, the cancel); a reversal.
   'POST /api/contracts/{contractId}/cancelrequests': ['cancel_request.created'],
@@ -73,12 +75,19 @@ const MUTATIONS: Record<string, string[]> = {
     'journal_entry.posted',
     'contract.transferred',
   ],
+  // A rerate of a finalized contract: its difference posted (CONTRACT_RERATED), the final document again.
+  'POST /api/contracts/{contractId}/rerateRequests': [
+    'journal_entry.posted',
+    'document.version_added',
+    'contract.rerated',
+  ],
   'POST /api/contracts/{contractId}/cancels': ['journal_entry.posted', 'contract.cancelled', 'cancel.processed'],
   'POST /api/cancels/{cancelId}': ['journal_entry.posted', 'contract.reinstated', 'cancel.reversed'],
   'POST /api/cancelrequests/{cancelRequestId}/documents': ['document.created'],
   // Claims (docs/claims.md): intake writes the claim, its audit row and its event together; an edit
   // its changes and its audit row.
-  'POST /api/claims': ['claim.created'],
+  // The claim's repair-order odometer becomes the contract's latest known one (expiry by mileage).
+  'POST /api/claims': ['claim.created', 'contract.odometer_recorded'],
   'PUT /api/claims/{claimId}': ['claim.updated'],
   'PATCH /api/claims/{claimId}': ['claim.updated'],
   // A payment request posts CLAIM_APPROVED with its audit row; a payment CLAIM_PAID (docs/claims.md).
@@ -91,6 +100,10 @@ const MUTATIONS: Record<string, string[]> = {
   // Denying the claims of ended contracts: each claim denied with its audit row (docs/claims.md).
   'POST /api/contracts/denyClaims': ['claim.denied'],
   // Sales tax rules (docs/sales-tax.md): each change with its audit row.
+  'POST /api/reinsurance/treaties': ['reinsurance_treaty.created'],
+  'PATCH /api/reinsurance/treaties/{treatyId}': ['reinsurance_treaty.updated'],
+  'DELETE /api/reinsurance/treaties/{treatyId}': ['reinsurance_treaty.deleted'],
+  'POST /api/reinsurancecompanies': ['reinsurance_company.created'],
   'POST /api/salestax/rules': ['sales_tax_rule.created'],
   'PATCH /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.updated'],
   'DELETE /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.deleted'],

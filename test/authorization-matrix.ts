@@ -107,6 +107,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   ...accountHolders('/api/repairfacilities', 'repairFacilityId', true),
   ...accountHolders('/api/inspectioncompanies', 'inspectionCompanyId', true),
   ...accountHolders('/api/claimpayees', 'claimPayeeId', true),
+  ...accountHolders('/api/reinsurancecompanies', 'reinsuranceCompanyId', true),
   'GET /api/accountholders': user('accountholders:read'),
   'GET /api/admincompanies/{adminCompanyId}': user('accountholders:read'),
   'GET /api/v2/lienHolders': user('accountholders:read'),
@@ -209,6 +210,8 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/contracts/{contractId}/transferrequests': user('contracts:read'),
   'GET /api/contracts/{contractId}/transferrequests/{transferRequestId}': user('contracts:read'),
   'PATCH /api/contracts/{contractId}/transferrequests/{transferRequestId}': user('contracts:finalize'),
+  'POST /api/contracts/{contractId}/rerateRequests': user('contracts:finalize'),
+  'GET /api/contracts/{contractId}/rerateRequests': user('contracts:read'),
   // finance:read "Read cash transactions and ledgers" (the route also checks contracts:read, which
   // every default role holding finance:read holds too; src/modules/contracts/contract-ledger.routes.ts).
   'GET /api/contracts/{contractId}/journalentries': user('finance:read'),
@@ -265,6 +268,14 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // Sales tax (docs/sales-tax.md): the rules are the tenant's configuration (settings:read / settings:write);
   // the calculation is what a dealer menu system asks beside the rate quote (rates:read); a contract's
   // recalculation reads the contract (contracts:read).
+  // reinsurance:read / reinsurance:write (docs/reporting.md; staff only).
+  'GET /api/reinsurance/treaties': user('reinsurance:read'),
+  'POST /api/reinsurance/treaties': user('reinsurance:write'),
+  'GET /api/reinsurance/treaties/{treatyId}': user('reinsurance:read'),
+  'PATCH /api/reinsurance/treaties/{treatyId}': user('reinsurance:write'),
+  'DELETE /api/reinsurance/treaties/{treatyId}': user('reinsurance:write'),
+  'GET /api/reports/insurers/{insurerId}/bordereaux/premium': user('reinsurance:read'),
+  'GET /api/reports/insurers/{insurerId}/bordereaux/claims': user('reinsurance:read'),
   'GET /api/salestax/rules': user('settings:read'),
   'POST /api/salestax/rules': user('settings:write'),
   'GET /api/salestax/rules/{salesTaxRuleId}': user('settings:read'),
@@ -304,6 +315,12 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   // (docs/earnings.md). A dealer-side user holding it would still see only its dealers' contracts.
   'POST /api/contracts/{contractId}/syncEarnings': user('processes:run'),
   'POST /api/contracts/updateEarnings': user('processes:run'),
+  // Automatic expiry and voiding (docs/contracts.md): the due lists read contracts; expiring or voiding
+  // one is what the EXPIRY / VOID processes do (processes:run). A dealer-side user sees its dealers only.
+  'GET /api/contracts/autoexpire': user('contracts:read'),
+  'POST /api/contracts/autoexpire/{contractId}': user('processes:run'),
+  'GET /api/contracts/autovoidable': user('contracts:read'),
+  'POST /api/contracts/autovoidable/{contractId}': user('processes:run'),
   'GET /api/contracts/{contractId}/files': user('contracts:read'),
   'POST /api/contracts/{contractId}/files': user('documents:write'),
   'GET /api/contracts/{contractId}/files/{contractFileId}': user('contracts:read'),
@@ -364,6 +381,8 @@ export const DEALER_SIDE_OVERRIDES: Record<string, Cell> = {
   'GET /api/Rates/ratebooks': '403',
   'GET /api/Rates/ratebooks/{version}': '403',
   'GET /api/Rates/ratebooks/{version}/document': '403',
+  // Reinsurance companies are not reference data to a dealer (docs/parties.md "Visibility"): 404 as a missing id.
+  'GET /api/reinsurancecompanies/{reinsuranceCompanyId}': '404',
 }
 
 /**

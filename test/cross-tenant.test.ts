@@ -79,6 +79,9 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/dealers': list('account_holder'),
   'POST /api/dealers': CREATE,
   // Sales tax (docs/sales-tax.md): rules are tenant rows; the calculation reads B's rules only.
+  'GET /api/reinsurance/treaties': list('reinsurance_treaty'),
+  'POST /api/reinsurance/treaties': CREATE,
+  // Reports over the tenant's book (docs/reporting.md): no record ids of their own; every id they name is tenant B's.
   'GET /api/salestax/rules': list('sales_tax_rule'),
   'POST /api/salestax/rules': CREATE,
   'GET /api/salestax/rules/{salesTaxRuleId}': owned,
@@ -148,6 +151,8 @@ const CLASSIFICATION: Record<string, Classification> = {
   'POST /api/inspectioncompanies': CREATE,
   'GET /api/claimpayees': list('account_holder'),
   'POST /api/claimpayees': CREATE,
+  'GET /api/reinsurancecompanies': list('account_holder'),
+  'POST /api/reinsurancecompanies': CREATE,
   'GET /api/accountholders': list('account_holder'),
   'GET /api/v2/lienHolders': list('account_holder'),
   'POST /api/accountholders/autoexpirerequests': owned,
@@ -178,6 +183,8 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/Rates/VehicleBodyStyles': list(null),
   'GET /api/Rates/VehicleSegmentations': list(null),
   'GET /api/contracts/autocancelgap': list('contract'),
+  'GET /api/contracts/autoexpire': list('contract'),
+  'GET /api/contracts/autovoidable': list('contract'),
   'GET /api/cancelmethods': list('rating_catalogue_item'),
   'GET /api/v2/cancelmethods': list('rating_catalogue_item'),
   'GET /api/cancelreasons': list('rating_catalogue_item'),

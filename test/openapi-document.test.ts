@@ -45,6 +45,8 @@ export const OPERATION_VERBS: ReadonlySet<string> = new Set([
   'sync',
   // Claims (docs/claims.md "Denying the claims of ended contracts"): denying the claims of ended contracts.
   'deny',
+  // Contracts (docs/contracts.md "Automatic expiry and voiding"): voiding a pending contract left too long.
+  'void',
 ])
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])

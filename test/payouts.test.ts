@@ -170,7 +170,9 @@ describe('payout runs', () => {
     const paid = run.payouts.find((p) => p.payeeId === refundPayee)!
     assert.ok(paid, 'the refund payee is paid')
     assert.equal(cents(paid.amount), cents(refund.amount))
-    assert.deepEqual(paid.items, [{ purpose: 'REFUND_PAYABLE', contractId: first.id, amount: refund.amount }])
+    assert.deepEqual(paid.items, [
+      { purpose: 'REFUND_PAYABLE', contractId: first.id, paymentRequestId: null, amount: refund.amount },
+    ])
     await assertEntries(run)
     const after_ = json<{ kind: string; status: string }[]>(
       await inject('GET', `/api/cancels/${cancelId}/cancelpayments`),

@@ -307,9 +307,10 @@ test('two scheduler instances on one database start each slot once, at its time 
   )
   await moveTo(new Date('2030-01-15T23:00:00.000Z'))
   await Promise.all([t.modules.processes.service.tick(), b.service.tick(), b.service.tick()])
+  // Every daily process of the day by 23:00 (the monthly ones have the month's slot: processes.catalog.test.ts).
   assert.deepEqual(
     (await slotRuns()).map((r) => r.process),
-    ['ACTIVATION', 'EXPIRY', 'VOID'],
+    ['ACTIVATION', 'CLAIMS_DENIAL', 'EXPIRY', 'GAP_AUTO_CANCEL', 'VOID'],
   )
   // A process whose setting is null is not scheduled.
   const off = await t.app.inject({
@@ -332,7 +333,7 @@ test('two scheduler instances on one database start each slot once, at its time 
   )
   assert.deepEqual(
     next.map((r) => r.process),
-    ['ACTIVATION', 'EXPIRY'],
+    ['ACTIVATION', 'CLAIMS_DENIAL', 'EXPIRY', 'GAP_AUTO_CANCEL'],
   )
   // The loop starts and stops cleanly.
   b.scheduler.start()

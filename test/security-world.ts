@@ -40,6 +40,7 @@ export type World = {
   repairFacilityId: number
   inspectionCompanyId: number
   claimPayeeId: number
+  reinsuranceCompanyId: number
   adminCompanyId: number
   userId: number
   staffGroupId: number
@@ -371,6 +372,7 @@ export async function buildWorld(t: TestApp, tag: string): Promise<World> {
     repairFacilityId: facilities[0]!.id,
     inspectionCompanyId: await firstId('/api/inspectioncompanies'),
     claimPayeeId: await firstId('/api/claimpayees'),
+    reinsuranceCompanyId: await firstId('/api/reinsurancecompanies'),
     adminCompanyId: await firstId('/api/accountholders?kind=ADMIN_COMPANY'),
     userId,
     staffGroupId: await groupIdByCode(t, tenant, 'STAFF'),
@@ -542,6 +544,20 @@ export function inspectionCompletion(w: World): Json {
 const CANCEL_BODY = { cancelDate: SALE_DATE, cancelOdometer: 42150, cancelReasonCode: 'CUSTOMER_REQUEST' }
 
 const STATEMENT_BODY = { from: '2026-11-01', to: SALE_DATE, format: 'CSV' }
+
+/** A reinsurance treaty of a year of its own, so that fresh treaties never overlap (docs/reporting.md). */
+let treatyYear = 2100
+export async function freshReinsuranceTreaty(t: TestApp, w: World): Promise<{ id: number }> {
+  const year = ++treatyYear
+  return ok<{ id: number }>(t, w.admin, 'POST', '/api/reinsurance/treaties', {
+    reinsuranceCompanyId: w.reinsuranceCompanyId,
+    name: `Treaty ${uniq()}`,
+    dealerIds: [w.ownDealerId],
+    productIds: [w.productId],
+    effectiveFrom: `${year}-01-01`,
+    effectiveTo: `${year}-12-31`,
+  })
+}
 
 /** A sales tax rule of a city of its own, so that fresh rules never overlap (docs/sales-tax.md). */
 export async function freshSalesTaxRule(t: TestApp, w: World): Promise<{ salesTaxRuleId: number }> {
@@ -749,6 +765,37 @@ async function freshFinalized(t: TestApp, w: World): Promise<{ id: number; contr
   return c
 }
 
+/**
+ * A finalized contract due to expire by mileage (docs/contracts.md "Automatic expiry and voiding"):
+ * a claim refused past its expiration odometer reported the reading.
+ */
+async function freshDueToExpire(t: TestApp, w: World): Promise<{ id: number; contractNumber: string }> {
+  const c = await freshFinalized(t, w)
+  const res = await call(t, w.admin, 'POST', '/api/claims', {
+    ...claimBody(w),
+    contractId: c.id,
+    lossDate: SALE_DATE,
+    odometer: 2_000_000,
+  })
+  assert.equal(res.statusCode, 422, res.body)
+  assert.match(res.body, /at_or_above_expiration_odometer/)
+  return c
+}
+
+/** A PENDING contract written more than pendingContractVoidAfterDays (90) days ago: its creation moved back. */
+async function freshVoidable(t: TestApp, w: World): Promise<{ id: number; contractNumber: string }> {
+  const c = await freshContract(t, w)
+  await t.db.transaction(w.tenant.tenantId, (tx) =>
+    tx
+      .updateTable('contract')
+      .set({ created_at: new Date(NOW.getTime() - 91 * 86_400_000) })
+      .where('tenant_id', '=', w.tenant.tenantId)
+      .where('id', '=', c.id)
+      .execute(),
+  )
+  return c
+}
+
 /** A request of one operation: its path parameters, and optionally a query string, body and content type. */
 export type OperationRequest = {
   params: Record<string, string | number>
@@ -939,6 +986,12 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     'companyCode',
   ),
   ...accountHolderRoutes('/api/claimpayees', 'claimPayeeId', (w) => w.claimPayeeId, 'payeeCode'),
+  ...accountHolderRoutes(
+    '/api/reinsurancecompanies',
+    'reinsuranceCompanyId',
+    (w) => w.reinsuranceCompanyId,
+    'companyCode',
+  ),
   'GET /api/accountholders': none,
   'GET /api/admincompanies/{adminCompanyId}': (_t, w) => ({ params: { adminCompanyId: w.adminCompanyId } }),
   'GET /api/v2/lienHolders': none,
@@ -1168,6 +1221,12 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     payload: { status: 'APPROVED' },
     contentType: MERGE,
   }),
+  // Rerates (docs/contracts.md "Rerating"): a new finalized contract's odometer corrected into the next band.
+  'POST /api/contracts/{contractId}/rerateRequests': async (t, w) => ({
+    params: { contractId: (await freshFinalized(t, w)).id },
+    payload: { saleOdometer: 52150, reason: 'Odometer misread at the sale' },
+  }),
+  'GET /api/contracts/{contractId}/rerateRequests': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   'GET /api/contracts/{contractId}/journalentries': (_t, w) => ({ params: { contractId: w.finalized.id } }),
   // Statements (docs/statements.md): of the world's dealer; the read of a request made for it.
   'POST /api/accountholders/{accountHolderId}/statementrequests': (_t, w) => ({
@@ -1280,6 +1339,41 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     payload: { status: 'CANCELLED' },
   }),
   // Sales tax (docs/sales-tax.md): rules of a city of their own; a calculation; a contract's recalculation.
+  // Reinsurance treaties and insurer bordereaux (docs/reporting.md).
+  'GET /api/reinsurance/treaties': none,
+  'POST /api/reinsurance/treaties': (_t, w) => {
+    const year = ++treatyYear
+    return {
+      params: {},
+      payload: {
+        reinsuranceCompanyId: w.reinsuranceCompanyId,
+        name: `Treaty ${uniq()}`,
+        dealerIds: [w.ownDealerId],
+        productIds: [w.productId],
+        effectiveFrom: `${year}-01-01`,
+        effectiveTo: `${year}-12-31`,
+      },
+    }
+  },
+  'GET /api/reinsurance/treaties/{treatyId}': async (t, w) => ({
+    params: { treatyId: (await freshReinsuranceTreaty(t, w)).id },
+  }),
+  'PATCH /api/reinsurance/treaties/{treatyId}': async (t, w) => ({
+    params: { treatyId: (await freshReinsuranceTreaty(t, w)).id },
+    payload: { cedingFeeBps: 250 },
+    contentType: MERGE,
+  }),
+  'DELETE /api/reinsurance/treaties/{treatyId}': async (t, w) => ({
+    params: { treatyId: (await freshReinsuranceTreaty(t, w)).id },
+  }),
+  'GET /api/reports/insurers/{insurerId}/bordereaux/premium': (_t, w) => ({
+    params: { insurerId: w.insurerId },
+    query: 'month=2026-11',
+  }),
+  'GET /api/reports/insurers/{insurerId}/bordereaux/claims': (_t, w) => ({
+    params: { insurerId: w.insurerId },
+    query: 'month=2026-11',
+  }),
   'GET /api/salestax/rules': none,
   'POST /api/salestax/rules': () => ({ params: {}, payload: { ...SALES_TAX_RULE_BODY, city: `City ${uniq()}` } }),
   'GET /api/salestax/rules/{salesTaxRuleId}': async (t, w) => ({
@@ -1333,6 +1427,17 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/contracts/autocancelgap': () => ({ params: {} }),
   'POST /api/contracts/autocancelgap/{contractId}': async (t, w) => ({
     params: { contractId: (await freshMaturedGap(t, w)).id },
+    payload: {},
+  }),
+  // Automatic expiry and voiding (docs/contracts.md): each POST on a fresh contract due for it.
+  'GET /api/contracts/autoexpire': () => ({ params: {} }),
+  'POST /api/contracts/autoexpire/{contractId}': async (t, w) => ({
+    params: { contractId: (await freshDueToExpire(t, w)).id },
+    payload: {},
+  }),
+  'GET /api/contracts/autovoidable': () => ({ params: {} }),
+  'POST /api/contracts/autovoidable/{contractId}': async (t, w) => ({
+    params: { contractId: (await freshVoidable(t, w)).id },
     payload: {},
   }),
   'GET /api/cancels/{cancelId}': (_t, w) => ({ params: { cancelId: w.cancelId } }),

@@ -33,8 +33,10 @@ export type CloneOptions = {
   count: number
   /** The first copy's serial (copies are numbered `<template number>-B<serial>`): unique per call. */
   firstSerial: number
-  /** Days each copy's dates move back: 30 + (serial mod spreadDays). */
+  /** Days each copy's dates move back: shiftDays (default 30) + (serial mod spreadDays). */
   spreadDays: number
+  /** The least days a copy's dates move back (the processes group moves them past their expiration). */
+  shiftDays?: number
   /** Reply each copy's id and sale odometer (a few thousand at most). */
   returnIds: boolean
 }
@@ -70,7 +72,7 @@ export async function cloneContracts(
     const copies = await db.transaction(tenantId, async (tx) => {
       const { rows } = await sql<{ id: number; sale_odometer: number | null }>`
         with src as (
-          select g.n, t.id as template_id, t.contract_number || '-B' || g.n as number, 30 + g.n % ${options.spreadDays} as shift
+          select g.n, t.id as template_id, t.contract_number || '-B' || g.n as number, ${options.shiftDays ?? 30}::int + g.n % ${options.spreadDays} as shift
             from generate_series(${first}::int, ${last}::int) as g(n)
             join contract t on t.tenant_id = ${tenantId} and t.id = (${templates})[1 + g.n % ${templateIds.length}]
         ),

@@ -1,8 +1,8 @@
 // The service under measurement, in its own process so the load generator never shares its event
 // loop. Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR or a fresh
 // temporary directory), seeds a benchmark tenant, builds the production app with a system clock,
-// adds the ceiling routes, /bench/cpu, /bench/memory, /bench/clone-contracts and /bench/seed-claims
-// (they exist only here), listens on 127.0.0.1, and prints one line:
+// adds the ceiling routes, /bench/cpu, /bench/memory, /bench/clone-contracts, /bench/seed-claims,
+// /bench/processes/work, /bench/webhooks/start and /bench/outbox (they exist only here), listens on 127.0.0.1, and prints one line:
 //   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
 // SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
 //
@@ -27,6 +27,7 @@ import { openConfiguredDatabase } from '../../src/platform/db/open.ts'
 import { loadSecretBox } from '../../src/platform/secrets.ts'
 import { seedClaims, type SeedClaimsOptions } from './claim-seed.ts'
 import { cloneContracts, type CloneOptions } from './contract-seed.ts'
+import { appendBenchEvents, type BenchEventsOptions } from './processes-seed.ts'
 import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
 
@@ -177,6 +178,28 @@ async function main(): Promise<void> {
   // Claims copied in bulk from a template claim onto contracts copied in bulk (scripts/bench/claim-seed.ts).
   app.post('/bench/seed-claims', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
     seedClaims(db, tenantId, req.body as SeedClaimsOptions),
+  )
+  // The processes group (scripts/bench/processes.ts): works the tenant's queued process runs now.
+  app.post('/bench/processes/work', { schema: { hide: true }, config: { auth: 'none' } }, async (req) => {
+    const parallel = (req.body as { parallelBatches?: unknown } | undefined)?.parallelBatches
+    if (typeof parallel === 'number' && Number.isInteger(parallel) && parallel >= 1)
+      modules.processes.options.parallelBatches = parallel
+    const started = performance.now()
+    const taken = await modules.processes.service.work(tenantId)
+    return { taken, seconds: (performance.now() - started) / 1000 }
+  })
+  // Webhook delivery to the bench's own receiver on 127.0.0.1: allowed here, and the deliverer started.
+  app.post('/bench/webhooks/start', { schema: { hide: true }, config: { auth: 'none' } }, async () => {
+    modules.webhooks.options.allowPrivateReceivers = true
+    modules.webhooks.deliverer.start({
+      onError: (err) => process.stderr.write(`bench server: webhook pass failed: ${String(err)}\n`),
+    })
+    return { started: true }
+  })
+  // Outbox events appended in bulk (one statement), as changes would append them: `count` events of
+  // `contracts` contracts in turn, created now.
+  app.post('/bench/outbox', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
+    appendBenchEvents(db, tenantId, clock.now(), req.body as BenchEventsOptions),
   )
   quoteCeiling = Buffer.from(await sampleQuote(app, seeded, rating.dealerNumbers[0]!))
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })

@@ -20,6 +20,8 @@ export type GapDueSelection = {
   visible: ReadonlySet<number> | null
   /** One contract only (the POST route's check). */
   contractId: number | null
+  /** Only contracts after this id (the GAP_AUTO_CANCEL process's cursor, docs/processes.md). */
+  afterId?: number
 }
 
 export type GapDueRow = {
@@ -94,6 +96,7 @@ function dueQuery(db: Executor, tenantId: number, s: GapDueSelection) {
   if (s.dealerId !== null) q = q.where('c.dealer_id', '=', s.dealerId)
   if (s.visible) q = q.where('c.dealer_id', 'in', s.visible.size > 0 ? [...s.visible] : [0])
   if (s.contractId !== null) q = q.where('c.id', '=', s.contractId)
+  if (s.afterId !== undefined) q = q.where('c.id', '>', s.afterId)
   return q
 }
 

@@ -117,6 +117,22 @@ export function createGapAutoCancel({ db, contracts, cancellations }: GapAutoCan
     },
 
     /**
+     * The ids of the GAP contracts due as of `asOf` after `afterId`, ascending, of every dealer: the
+     * GAP_AUTO_CANCEL process's items (docs/processes.md); each is cancelled by `cancel`.
+     */
+    async dueIds(tenantId: number, asOf: string, afterId: number, limit: number): Promise<number[]> {
+      const rows = await db.read(tenantId, (x) =>
+        repo.listGapDue(
+          x,
+          tenantId,
+          { asOf, dealerId: null, visible: null, contractId: null, afterId },
+          { limit, offset: 0 },
+        ),
+      )
+      return rows.map((r) => r.id)
+    },
+
+    /**
      * POST contracts/autocancelgap/{contractId}: cancels a due GAP contract with its GAP reason. A
      * reported ending: its request is approved (processed on its own date and facts). A matured loan:
      * a cancel requested by the administrator with the book's payoff reason, on the maturity date.

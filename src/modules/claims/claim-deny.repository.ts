@@ -33,3 +33,40 @@ export async function deniedReasonByCode(
     .executeTakeFirst()
   return row === undefined ? undefined : { ...row, id: Number(row.id) }
 }
+
+/**
+ * The CLAIMS_DENIAL process's items (docs/processes.md): ids of the contracts after `afterId`,
+ * ascending, that have ended (CANCELLED, EXPIRED, or in force past their expiration date before
+ * `today`) and still have a claim in one of `deniable` statuses. denyClaims judges each claim.
+ */
+export async function endedContractsWithOpenClaims(
+  db: Executor,
+  tenantId: number,
+  q: { today: string; deniable: readonly ClaimStatusColumn[]; afterId: number; limit: number },
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('contract as k')
+    .select('k.id')
+    .where('k.tenant_id', '=', tenantId)
+    .where('k.id', '>', q.afterId)
+    .where((eb) =>
+      eb.or([
+        eb('k.status', 'in', ['CANCELLED', 'EXPIRED']),
+        eb.and([eb('k.status', 'in', ['FINALIZED', 'ACTIVE']), eb('k.expiration_date', '<', q.today)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('claim as c')
+          .select('c.id')
+          .where('c.tenant_id', '=', tenantId)
+          .whereRef('c.contract_id', '=', 'k.id')
+          .where('c.status', 'in', [...q.deniable]),
+      ),
+    )
+    .orderBy('k.id')
+    .limit(q.limit)
+    .execute()
+  return rows.map((r) => Number(r.id))
+}

@@ -11,10 +11,10 @@ import type { Database } from '../../platform/db/database.ts'
 import { appendEvent } from '../../platform/events/outbox.ts'
 import { actorLabel, type AuthenticatedContext } from '../../platform/http/context.ts'
 import { Decimal, toCents } from '../../platform/money.ts'
-import { transition, type ClaimStatus } from './claim.rules.ts'
+import { CLAIM_TRANSITIONS, transition, type ClaimStatus } from './claim.rules.ts'
 import * as claims from './claim.repository.ts'
 import type { ClaimContractReader, ClaimContractRecord } from './claim.service.ts'
-import { contractClaims, deniedReasonByCode } from './claim-deny.repository.ts'
+import { contractClaims, deniedReasonByCode, endedContractsWithOpenClaims } from './claim-deny.repository.ts'
 import {
   CONTRACT_ENDED_DENIED_REASON,
   coverageEnd,
@@ -131,6 +131,15 @@ export function createClaimDenyService(deps: ClaimDenyServiceDeps) {
   }
 
   return {
+    /**
+     * The CLAIMS_DENIAL process's items (docs/processes.md): contracts after `afterId` that ended
+     * (as of `today`) with a claim still being decided, ascending; each is given to denyClaims.
+     */
+    async dueContractIds(tenantId: number, today: string, afterId: number, limit: number): Promise<number[]> {
+      const deniable = CLAIM_TRANSITIONS.DENY.from
+      return db.read(tenantId, (x) => endedContractsWithOpenClaims(x, tenantId, { today, deniable, afterId, limit }))
+    },
+
     /**
      * POST /contracts/denyClaims, and the processes issue's scheduled run: for each contract (at
      * most MAX_DENY_CONTRACTS, repeats once), its claims and what happened to each. A contract the

@@ -105,3 +105,76 @@ export async function paymentRequestsOf(
   ])
   return { requests, payments }
 }
+
+/** An open request a payout run may pay (docs/payouts.md "Claim payables"). */
+export type DueRequestRow = Pick<
+  PaymentRequestRow,
+  'id' | 'claim_id' | 'contract_id' | 'payee_account_holder_id' | 'amount' | 'paid_total'
+>
+
+/**
+ * The open requests (REQUESTED, PARTIALLY_PAID) of claims waiting for money (PENDING_PAYMENT,
+ * PARTIALLY_PAID), requested (their CLAIM_APPROVED entry dated) on or before `asOf`, of claims with
+ * no open hold and not locked for editing by another user than `userId` at `now`; oldest first.
+ */
+export async function dueRequests(
+  db: Executor,
+  tenantId: number,
+  q: {
+    asOf: string
+    payeeIds?: readonly number[] | undefined
+    claimIds?: readonly number[] | undefined
+    userId: number
+    now: Date
+  },
+): Promise<DueRequestRow[]> {
+  if (q.payeeIds?.length === 0 || q.claimIds?.length === 0) return []
+  let s = db
+    .selectFrom('claim_payment_request as r')
+    .innerJoin('claim as c', (j) => j.onRef('c.tenant_id', '=', 'r.tenant_id').onRef('c.id', '=', 'r.claim_id'))
+    .innerJoin('journal_entry as e', (j) =>
+      j.onRef('e.tenant_id', '=', 'r.tenant_id').onRef('e.id', '=', 'r.journal_entry_id'),
+    )
+    .select(['r.id', 'r.claim_id', 'r.contract_id', 'r.payee_account_holder_id', 'r.amount', 'r.paid_total'])
+    .where('r.tenant_id', '=', tenantId)
+    .where('c.tenant_id', '=', tenantId)
+    .where('e.tenant_id', '=', tenantId)
+    .where('r.status', 'in', ['REQUESTED', 'PARTIALLY_PAID'])
+    .where('c.status', 'in', ['PENDING_PAYMENT', 'PARTIALLY_PAID'])
+    .where('e.effective_date', '<=', q.asOf)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('claim_hold as h')
+            .select('h.id')
+            .where('h.tenant_id', '=', tenantId)
+            .whereRef('h.claim_id', '=', 'c.id')
+            .where('h.released_at', 'is', null),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('c.lock_user_id', 'is', null),
+        eb('c.lock_expires_at', 'is', null),
+        eb('c.lock_expires_at', '<=', q.now),
+        eb('c.lock_user_id', '=', q.userId),
+      ]),
+    )
+  if (q.payeeIds !== undefined) s = s.where('r.payee_account_holder_id', 'in', [...q.payeeIds])
+  if (q.claimIds !== undefined) s = s.where('r.claim_id', 'in', [...q.claimIds])
+  return s.orderBy('r.id').execute()
+}
+
+/** The claim of payment request `id` (any status); undefined when there is none. */
+export async function claimOfRequest(db: Executor, tenantId: number, id: number): Promise<number | undefined> {
+  if (!isStorableId(id)) return undefined
+  const row = await db
+    .selectFrom('claim_payment_request')
+    .select('claim_id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row === undefined ? undefined : Number(row.claim_id)
+}

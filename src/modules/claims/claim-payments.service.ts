@@ -2,9 +2,9 @@
 // money.md "Postings"). The payment request is where the money is committed: the payee's invoice is
 // matched to the authorization, the amount is the lesser of the payable and the invoice, and one
 // balanced entry (CLAIM_APPROVED) posts the claim expense to the risk bearer and the claim payable to
-// the payee. A payment on the request (CLAIM_PAID) moves money out of cash; the cash issue's
-// disbursement runs will record their payments through `pay` too. Withdrawing a request before any
-// payment reverses its entry.
+// the payee. A payment on the request (CLAIM_PAID) moves money out of cash; a payout run pays open
+// requests through `payoutPort` (its own CASH_DISBURSED entry), recording each payment as `pay` does
+// (`record`). Withdrawing a request before any payment reverses its entry.
 import { writeAudit } from '../../platform/audit.ts'
 import { isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
@@ -15,7 +15,7 @@ import { appendEvent } from '../../platform/events/outbox.ts'
 import { actorLabel, type AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { centsToDecimal, centsToNumber, Decimal, decimalProblem, toCents } from '../../platform/money.ts'
-import type { LedgerService } from '../finance/index.ts'
+import type { ItemizedPayablePort, LedgerService, OpenPayable } from '../finance/index.ts'
 import type { Transaction } from 'kysely'
 import { claimErrors } from './claim.errors.ts'
 import { transition } from './claim.rules.ts'
@@ -129,6 +129,179 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
 
   async function openHolds(tx: Transaction<DB>, tenantId: number, claimId: number) {
     return (await repo.claimHolds(tx, tenantId, claimId)).filter((h) => h.released_at === null).length
+  }
+
+  /** RECORD_PAYMENT of `amount` on the claim's open request, checked by the state machine (throws its refusal). */
+  async function paymentStep(
+    tx: Transaction<DB>,
+    claim: ClaimRow,
+    request: PaymentRequestRow,
+    amount: number,
+    today: string,
+  ): Promise<{ to: ClaimRow['status'] }> {
+    const step = transition(claim.status, 'RECORD_PAYMENT', {
+      openHolds: await openHolds(tx, claim.tenant_id, Number(claim.id)),
+      today,
+      authorization: null,
+      hasAuthorizedLines: true,
+      hasDeniedReason: false,
+      payableCents: cents(request.amount),
+      paidCents: cents(request.paid_total),
+      paymentCents: amount,
+    })
+    if (!step.ok) throw claimErrors.create(step.code, `claim ${claim.claim_number}: ${step.message}`)
+    return step
+  }
+
+  /**
+   * Records a payment whose CLAIM_PAID or CASH_DISBURSED entry is posted: the payment row, the request
+   * and the claim paid (PAID or PARTIALLY_PAID as `step` says), audited `claim.paid`, event `claim.paid`.
+   * The one way a payment is recorded: by the payments route (`pay`) and by payout runs (`payoutPort`).
+   */
+  async function record(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    claim: ClaimRow,
+    request: PaymentRequestRow,
+    step: { to: ClaimRow['status'] },
+    p: {
+      method: ClaimPaymentMethodColumn
+      amountCents: number
+      paidOn: string
+      reference: string | null
+      entryId: number
+      payoutId?: number
+    },
+  ) {
+    const tenantId = ctx.tenantId
+    const claimId = Number(claim.id)
+    const requestId = Number(request.id)
+    const amount = p.amountCents
+    const now = clock.now()
+    const payment = await payRepo.insertPayment(tx, tenantId, {
+      claim_id: claimId,
+      payment_request_id: requestId,
+      method: p.method,
+      amount: stored(amount),
+      paid_on: p.paidOn,
+      reference: p.reference,
+      journal_entry_id: p.entryId,
+      created_at: now,
+      created_by: actorLabel(ctx),
+    })
+    await payRepo.updatePaymentRequest(tx, tenantId, requestId, {
+      status: step.to === 'PAID' ? 'PAID' : 'PARTIALLY_PAID',
+      paid_total: stored(cents(request.paid_total) + amount),
+      updated_at: now,
+    })
+    const claimPaid = cents(claim.paid_total) + amount
+    const after = await repo.updateClaim(tx, tenantId, claimId, {
+      status: step.to,
+      paid_total: stored(claimPaid),
+      updated_at: now,
+      updated_by: actorLabel(ctx),
+    })
+    await writeAudit(tx, ctx, now, {
+      action: 'claim.paid',
+      entityType: 'claim',
+      entityId: claimId,
+      changes: {
+        before: { status: claim.status, paid: claim.paid_total },
+        after: {
+          status: after.status,
+          paid: after.paid_total,
+          paymentId: Number(payment.id),
+          paymentRequestId: requestId,
+          amount: stored(amount),
+          method: p.method,
+          entryId: p.entryId,
+          ...(p.payoutId === undefined ? {} : { payoutId: p.payoutId }),
+        },
+      },
+    })
+    await appendEvent(tx, tenantId, now, {
+      type: 'claim.paid',
+      payload: {
+        claimId,
+        claimNumber: claim.claim_number,
+        contractId: Number(claim.contract_id),
+        dealerId: Number(claim.dealer_id),
+        paymentRequestId: requestId,
+        paymentId: Number(payment.id),
+        amount: stored(amount),
+        paidTotal: after.paid_total,
+        status: after.status,
+        payeeAccountHolderId: Number(request.payee_account_holder_id),
+      },
+    })
+    return { payment, after, claimPaid }
+  }
+
+  /** The due requests as the payout run's items. */
+  const openPayables = (rows: readonly payRepo.DueRequestRow[]): OpenPayable[] =>
+    rows.map((r) => ({
+      payeeId: Number(r.payee_account_holder_id),
+      contractId: Number(r.contract_id),
+      requestId: Number(r.id),
+      amountCents: cents(r.amount) - cents(r.paid_total),
+    }))
+
+  /**
+   * What payout runs call (docs/payouts.md "Claim payables"): the open requests that may be paid now,
+   * and, once the run has posted the payee's CASH_DISBURSED entry, each request paid in full through
+   * `record`, as a payment by the payout's method dated the run's accounting date.
+   */
+  const payoutPort: ItemizedPayablePort = {
+    purpose: 'CLAIM_PAYABLE',
+    async due(x, ctx, q) {
+      const rows = await payRepo.dueRequests(x, ctx.tenantId, {
+        asOf: q.asOf,
+        payeeIds: q.payeeIds,
+        userId: ctx.principal.userId,
+        now: clock.now(),
+      })
+      return openPayables(rows)
+    },
+    async lockDue(tx, ctx, q) {
+      const tenantId = ctx.tenantId
+      const query = { asOf: q.asOf, payeeIds: q.payeeIds, userId: ctx.principal.userId, now: clock.now() }
+      const first = await payRepo.dueRequests(tx, tenantId, query)
+      // Claims locked in id order (as every change locks a claim before its request), then read
+      // again: what changed meanwhile is seen, and nothing changes under the run until it commits.
+      const claimIds = [...new Set(first.map((r) => Number(r.claim_id)))].toSorted((a, b) => a - b)
+      for (const id of claimIds) await repo.lockClaim(tx, tenantId, id)
+      return openPayables(await payRepo.dueRequests(tx, tenantId, { ...query, claimIds }))
+    },
+    async paid(tx, ctx, items, payment) {
+      const tenantId = ctx.tenantId
+      for (const item of items) {
+        const claimId = await payRepo.claimOfRequest(tx, tenantId, item.requestId)
+        const claim = claimId === undefined ? undefined : await repo.lockClaim(tx, tenantId, claimId)
+        const request =
+          claim === undefined ? undefined : await payRepo.lockPaymentRequest(tx, tenantId, claim.id, item.requestId)
+        // The run locked these claims (lockDue): a request gone or changed is a conflict, nothing commits.
+        const rest = request === undefined ? 0 : cents(request.amount) - cents(request.paid_total)
+        if (
+          claim === undefined ||
+          request === undefined ||
+          (request.status !== 'REQUESTED' && request.status !== 'PARTIALLY_PAID') ||
+          rest !== item.amountCents
+        )
+          throw claimErrors.create(
+            'claim_state_conflict',
+            `payment request ${item.requestId} changed during the payout run (${request?.status ?? 'gone'}, ${stored(rest)} left)`,
+          )
+        const step = await paymentStep(tx, claim, request, item.amountCents, payment.paidOn)
+        await record(tx, ctx, claim, request, step, {
+          method: payment.method,
+          amountCents: item.amountCents,
+          paidOn: payment.paidOn,
+          reference: `payout ${payment.payoutId}`,
+          entryId: payment.entryId,
+          payoutId: payment.payoutId,
+        })
+      }
+    },
   }
 
   return {
@@ -264,19 +437,7 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
           what: 'invoice date',
         })
         if (errors.length > 0 || amount === null) throw invalid(errors)
-        const requestPaid = cents(request.paid_total)
-        const step = transition(claim.status, 'RECORD_PAYMENT', {
-          openHolds: await openHolds(tx, tenantId, claimId),
-          today,
-          authorization: null,
-          hasAuthorizedLines: true,
-          hasDeniedReason: false,
-          payableCents: cents(request.amount),
-          paidCents: requestPaid,
-          paymentCents: amount,
-        })
-        if (!step.ok) throw claimErrors.create(step.code, `claim ${claim.claim_number}: ${step.message}`)
-        const now = clock.now()
+        const step = await paymentStep(tx, claim, request, amount, today)
         const entry = await ledger.post(ctx, {
           kind: 'CLAIM_PAID',
           source: { type: 'CLAIM', id: claimId },
@@ -299,60 +460,12 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
             },
           ],
         })
-        const payment = await payRepo.insertPayment(tx, tenantId, {
-          claim_id: claimId,
-          payment_request_id: requestId,
+        const { payment, after, claimPaid } = await record(tx, ctx, claim, request, step, {
           method: body.method,
-          amount: stored(amount),
-          paid_on: body.paidAt,
+          amountCents: amount,
+          paidOn: body.paidAt,
           reference: body.reference ?? null,
-          journal_entry_id: entry.entryId,
-          created_at: now,
-          created_by: actorLabel(ctx),
-        })
-        await payRepo.updatePaymentRequest(tx, tenantId, requestId, {
-          status: step.to === 'PAID' ? 'PAID' : 'PARTIALLY_PAID',
-          paid_total: stored(requestPaid + amount),
-          updated_at: now,
-        })
-        const claimPaid = cents(claim.paid_total) + amount
-        const after = await repo.updateClaim(tx, tenantId, claimId, {
-          status: step.to,
-          paid_total: stored(claimPaid),
-          updated_at: now,
-          updated_by: actorLabel(ctx),
-        })
-        await writeAudit(tx, ctx, now, {
-          action: 'claim.paid',
-          entityType: 'claim',
-          entityId: claimId,
-          changes: {
-            before: { status: claim.status, paid: claim.paid_total },
-            after: {
-              status: after.status,
-              paid: after.paid_total,
-              paymentId: Number(payment.id),
-              paymentRequestId: requestId,
-              amount: stored(amount),
-              method: body.method,
-              entryId: entry.entryId,
-            },
-          },
-        })
-        await appendEvent(tx, tenantId, now, {
-          type: 'claim.paid',
-          payload: {
-            claimId,
-            claimNumber: claim.claim_number,
-            contractId: Number(claim.contract_id),
-            dealerId: Number(claim.dealer_id),
-            paymentRequestId: requestId,
-            paymentId: Number(payment.id),
-            amount: stored(amount),
-            paidTotal: after.paid_total,
-            status: after.status,
-            payeeAccountHolderId: Number(request.payee_account_holder_id),
-          },
+          entryId: entry.entryId,
         })
         return { ...paymentView(payment), claimStatus: after.status, claimPaidTotal: centsToNumber(claimPaid) }
       })
@@ -415,6 +528,9 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
         updated_at: clock.now(),
       })
     },
+
+    /** The port payout runs pay claim payables through (src/modules.ts registers it with finance). */
+    payoutPort,
 
     /** The claim's payment requests with their payments, for the claim's view. */
     async of(tenantId: number, claimId: number) {

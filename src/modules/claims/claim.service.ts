@@ -35,7 +35,7 @@ import {
   parseMoney,
   toCents,
 } from '../../platform/money.ts'
-import type { StatusHistoryPoint } from '../contracts/index.ts'
+import type { OdometerReport, StatusHistoryPoint } from '../contracts/index.ts'
 import type { RepairFacilityForClaim } from '../parties/index.ts'
 import type { ClaimTerms } from '../rating/index.ts'
 import { formatContractNumber, type SettingsService } from '../settings/index.ts'
@@ -89,6 +89,18 @@ export type ClaimContractReader = {
   /** Its status history, in the order recorded (the servicing port's historyOf). */
   historyOf(tenantId: number, contractId: number): Promise<StatusHistoryPoint[]>
   today(tenantId: number): Promise<string>
+  /**
+   * Reports the claim's odometer as the contract's latest known odometer (the servicing port's
+   * reportOdometer: expiry by mileage, docs/contracts.md "Automatic expiry and voiding"); absent: not reported.
+   */
+  reportOdometer?:
+    | ((
+        tx: Transaction<DB>,
+        ctx: AuthenticatedContext,
+        contractId: number,
+        reading: OdometerReport,
+      ) => Promise<boolean>)
+    | undefined
 }
 
 export type RepairFacilityReader = {
@@ -1365,17 +1377,52 @@ export function createClaimService(deps: ClaimsServiceDeps) {
           requested: stored(fig.requestedCents),
         },
       })
+      // The repair order's odometer is the vehicle's latest known one (expiry by mileage reads it).
+      if (inserted.odometer !== null && contracts.reportOdometer)
+        await contracts.reportOdometer(tx, ctx, contract.id, {
+          odometer: inserted.odometer,
+          readOn: body.lossDate,
+          source: { type: 'CLAIM', id: inserted.id },
+        })
       return inserted
     })
     return view(row, await lookupTexts(tenantId, [row]))
   }
 
+  /**
+   * A refusal whose only odometer problem is the mileage limit still tells the vehicle's odometer:
+   * the coverage's miles are used up, which the contract keeps (its expiry by mileage). Null otherwise.
+   */
+  function readingPastLimit(err: unknown, body: ClaimBody): OdometerReport | null {
+    const e = err as { code?: unknown; errors?: FieldError[] }
+    if (e.code !== 'claim_invalid' || !Array.isArray(e.errors)) return null
+    const odometer = e.errors.filter((x) => x.field === 'odometer')
+    if (odometer.length !== 1 || odometer[0]!.code !== 'at_or_above_expiration_odometer') return null
+    if (typeof body.odometer !== 'number' || typeof body.lossDate !== 'string' || !isIsoDate(body.lossDate)) return null
+    return { odometer: body.odometer, readOn: body.lossDate, source: { type: 'CLAIM_INTAKE', id: null } }
+  }
+
   return {
-    /** POST /claims: every refusal a 422 naming the field and the rule, nothing written. */
+    /**
+     * POST /claims: every refusal a 422 naming the field and the rule, no claim written. One refusal
+     * keeps something: a repair order at or past the mileage limit is the contract's latest known
+     * odometer (docs/claims.md; the contract's expiry by mileage reads it).
+     */
     async create(ctx: AuthenticatedContext, body: ClaimBody) {
       // One unit of work: the reads, the checks, the write and the reply (fewer round trips); the
       // claim number is taken last, so its counter row is held only to the commit.
-      return db.transaction(ctx.tenantId, () => intake(ctx, body))
+      try {
+        return await db.transaction(ctx.tenantId, () => intake(ctx, body))
+      } catch (err) {
+        // Refused past the mileage limit: no claim is kept, the reading is (in a unit of work of its
+        // own; inside a request's Idempotency-Key transaction it is rolled back with the refusal).
+        const reading = readingPastLimit(err, body)
+        if (reading && contracts.reportOdometer) {
+          const report = contracts.reportOdometer
+          await db.transaction(ctx.tenantId, (tx) => report(tx, ctx, body.contractId, reading))
+        }
+        throw err
+      }
     },
 
     /** PUT /claims/{id}: the edit replaces the repair order, contact, tax rate and jobs (with their decisions). */

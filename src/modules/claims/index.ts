@@ -80,6 +80,8 @@ export function createClaimsModule(deps: ClaimsDeps) {
     inspections,
     ppm,
     deny,
+    /** Finance's payout runs pay claim payables through it (docs/payouts.md "Claim payables"). */
+    payoutPort: payments.payoutPort,
     /**
      * What a contract's claims mean to a cancel (the cancellations module's ClaimsPort): unsettled
      * claims block it (`claims_open`), claims paid are deducted and lose the free-look. No claim is

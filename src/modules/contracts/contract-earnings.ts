@@ -384,6 +384,72 @@ export function createContractEarnings({ db, clock, core, ledger, parties, servi
     },
 
     /**
+     * The automatic EARNINGS process's part (docs/processes.md): the process run opens one BATCH
+     * earnings run when it starts (the entries' source), syncs each sold contract in its own batch
+     * transaction (the contract's savepoint there), and completes the earnings run with its counts
+     * when it ends. What each contract posts is exactly what syncEarnings would.
+     */
+    process: {
+      /** Ids of every sold contract after `afterId`, ascending (what an updateEarnings run selects unfiltered). */
+      dueIds(tenantId: number, afterId: number, limit: number): Promise<number[]> {
+        const every = { dealerId: null, productType: null, contractIds: null, statuses: SYNCABLE_STATUSES }
+        return db.read(tenantId, (x) => earningsRepo.nextRunContractIds(x, tenantId, every, null, afterId, limit))
+      },
+      /** Opens the BATCH earnings run of a process run as of `asOf` (not after today), in `tx`; its id. */
+      async openRun(tx: Transaction<DB>, ctx: AuthenticatedContext, asOf: string, processRun: string): Promise<number> {
+        const requested = await requestedAsOf(ctx.tenantId, asOf)
+        const now = clock.now()
+        const filters = { statuses: [...SYNCABLE_STATUSES], processRun }
+        const runId = await insertRun(tx, ctx, 'BATCH', requested, filters, now, false)
+        await writeAudit(tx, ctx, now, {
+          action: 'earnings_run.started',
+          entityType: 'earnings_run',
+          entityId: runId,
+          changes: { after: { asOf: requested, filters } },
+        })
+        return runId
+      },
+      /** One contract's sync for the run, in `tx`: true when it posted. */
+      async sync(
+        tx: Transaction<DB>,
+        ctx: AuthenticatedContext,
+        contractId: number,
+        asOf: string,
+        runId: number,
+      ): Promise<boolean> {
+        return (await syncIn(tx, ctx, contractId, asOf, runId)).outcome === 'POSTED'
+      },
+      /** Completes the earnings run with the process run's counts, in `tx`. */
+      async closeRun(
+        tx: Transaction<DB>,
+        ctx: AuthenticatedContext,
+        runId: number,
+        counts: { cursor: number; examined: number; posted: number; failed: number },
+      ): Promise<void> {
+        const now = clock.now()
+        const nothingDue = Math.max(0, counts.examined - counts.posted - counts.failed)
+        await earningsRepo.updateRun(tx, ctx.tenantId, runId, {
+          status: 'COMPLETED',
+          cursor_contract_id: counts.cursor === 0 ? null : counts.cursor,
+          examined: counts.examined,
+          posted: counts.posted,
+          nothing_due: nothingDue,
+          failed: counts.failed,
+          updated_at: now,
+          finished_at: now,
+        })
+        await writeAudit(tx, ctx, now, {
+          action: 'earnings_run.completed',
+          entityType: 'earnings_run',
+          entityId: runId,
+          changes: {
+            after: { examined: counts.examined, posted: counts.posted, nothingDue, failed: counts.failed },
+          },
+        })
+      },
+    },
+
+    /**
      * POST /contracts/updateEarnings: the sync of every contract the filters select, by id cursor,
      * RUN_BATCHES_AT_ONCE batches of RUN_BATCH_SIZE at a time, each batch set-based in its own
      * transaction (syncBatch), what a batch leaves synced one by one (one failure is recorded and

@@ -17,6 +17,10 @@ import type {
 import type { DB, JsonValue } from '../../platform/db/schema.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { isStorableId } from '../../platform/ids.ts'
+import { writeAudit } from '../../platform/audit.ts'
+import type { Clock } from '../../platform/clock.ts'
+import * as auto from './contract-autoprocess.repository.ts'
+import { readingRefusal, type OdometerSource } from './contract-autoprocess.rules.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import {
   recordedContract,
@@ -71,6 +75,26 @@ export type ServicedContract = {
   journalEntryIds: number[]
   /** The day of its latest transfer to a new owner (docs/contracts.md "Transfers"), or null. */
   transferredOn: string | null
+  /** When it was written (a pending contract is voided automatically `pendingContractVoidAfterDays` later). */
+  createdAt: string
+  /** The latest known odometer (reportOdometer), or null: an EXPIRE without `facts.odometer` is judged with it. */
+  lastOdometer: LastOdometer | null
+}
+
+/** A contract's latest known odometer: the reading, the day it was read, where it came from. */
+export type LastOdometer = {
+  odometer: number
+  readOn: string
+  source: { type: OdometerSource; id: number | null }
+}
+
+/** An odometer reading reported to a contract (reportOdometer). */
+export type OdometerReport = {
+  odometer: number
+  /** The day the vehicle showed it (a claim's loss date). */
+  readOn: string
+  /** CLAIM: an accepted claim (its id); CLAIM_INTAKE: a claim refused because the coverage's miles are used up. */
+  source: { type: OdometerSource; id?: number | null | undefined }
 }
 
 export type TransitionRequest = {
@@ -140,10 +164,24 @@ export type ContractServicing = {
     ctx: AuthenticatedContext,
     contract: number | ServicedContract,
   ): Promise<number | null>
+  /**
+   * Keeps an odometer reading as the contract's latest known odometer (docs/contracts.md "Automatic
+   * expiry and voiding"), under its row lock, with the audit record `contract.odometer_recorded`;
+   * a reading the rules do not take (readingRefusal: out of range, in the future, before the
+   * effective date, older than the kept one, a contract never sold) is left aside. Whether it was kept.
+   * 404 for a contract the caller cannot see. Not a change of the contract (no new version).
+   */
+  reportOdometer(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    contractId: number,
+    reading: OdometerReport,
+  ): Promise<boolean>
 }
 
 export type ServicingPorts = {
   db: Database
+  clock: Clock
   core: ContractCore
   settle: (ctx: AuthenticatedContext, row: repo.ContractRow) => Promise<number | null>
 }
@@ -158,7 +196,7 @@ const lockedRows = new WeakMap<
   { tx: Transaction<DB>; tenantId: number; visible: ReadonlySet<number> | null; row: repo.ContractRow }
 >()
 
-export function createContractServicing({ db, core, settle }: ServicingPorts) {
+export function createContractServicing({ db, clock, core, settle }: ServicingPorts) {
   const notFound = (id: number) => contractErrors.create('contract_not_found', `no contract ${id}`)
 
   /** The row `contract` stands for, locked in `tx`: the handle's own when it was locked there, else locked now. */
@@ -180,7 +218,12 @@ export function createContractServicing({ db, core, settle }: ServicingPorts) {
   const port: ContractServicing = {
     async lockForEvent(tx, ctx, contractId, event, facts = {}) {
       if (facts.effectiveDate !== undefined) assertDate(facts.effectiveDate)
-      const { row, from } = await core.forChange(tx, ctx, contractId, event, facts)
+      // forChange's lock and checks, an expiry judged with the kept odometer when none is given.
+      const locked = await core.lockRow(tx, ctx, contractId)
+      const { row, from } = await core.judgeChange(tx, ctx, locked, event, {
+        ...facts,
+        odometer: odometerFor(event, facts.odometer, locked),
+      })
       const contract = serviced(row, from)
       lockedRows.set(contract, { tx, tenantId: ctx.tenantId, visible: ctx.principal.visibleAccountHolderIds, row })
       return contract
@@ -190,9 +233,10 @@ export function createContractServicing({ db, core, settle }: ServicingPorts) {
       assertDate(request.effectiveDate)
       const { event, effectiveDate, source } = request
       // Every check of forChange, on the row as locked (by lockForEvent in this transaction, or now).
-      const { row, from, to, now } = await core.judgeChange(tx, ctx, await lockedRow(tx, ctx, target), event, {
+      const locked = await lockedRow(tx, ctx, target)
+      const { row, from, to, now } = await core.judgeChange(tx, ctx, locked, event, {
         effectiveDate,
-        odometer: request.facts?.odometer,
+        odometer: odometerFor(event, request.facts?.odometer, locked),
       })
       const contract = recordedContract(row)
       // Judged from ACTIVE while stored FINALIZED: the activation is recorded first, as of the effective date.
@@ -262,6 +306,43 @@ export function createContractServicing({ db, core, settle }: ServicingPorts) {
       return entryId
     },
 
+    async reportOdometer(tx, ctx, contractId, reading) {
+      const row = isStorableId(contractId)
+        ? await auto.lockOdometer(tx, ctx.tenantId, contractId, ctx.principal.visibleAccountHolderIds)
+        : undefined
+      if (!row) throw notFound(contractId)
+      const current =
+        row.last_odometer === null || row.last_odometer_on === null
+          ? null
+          : { odometer: row.last_odometer, readOn: row.last_odometer_on }
+      const refusal = readingRefusal(
+        { status: row.status, effectiveDate: row.effective_date, current },
+        { odometer: reading.odometer, readOn: reading.readOn },
+        await core.today(ctx.tenantId),
+      )
+      if (refusal !== null) return false
+      const source = { type: reading.source.type, id: reading.source.id ?? null }
+      await auto.writeOdometer(tx, ctx.tenantId, row.id, {
+        odometer: reading.odometer,
+        readOn: reading.readOn,
+        source: source.type,
+        sourceId: source.id,
+      })
+      await writeAudit(tx, ctx, clock.now(), {
+        action: 'contract.odometer_recorded',
+        entityType: 'contract',
+        entityId: row.id,
+        changes: {
+          before: current && {
+            ...current,
+            source: { type: row.last_odometer_source, id: row.last_odometer_source_id },
+          },
+          after: { odometer: reading.odometer, readOn: reading.readOn, source },
+        },
+      })
+      return true
+    },
+
     async termsOf(tx, ctx, contract) {
       // Under the row lock: a contract sold before snapshots gets its terms resolved from its own
       // rate-book version and written back, once.
@@ -316,7 +397,28 @@ function serviced(row: repo.ContractRow, status: ContractStatus): ServicedContra
     finalizedAt: row.finalized_at ? row.finalized_at.toISOString() : null,
     journalEntryIds: row.journal_entry_ids,
     transferredOn: row.transferred_on === null ? null : String(row.transferred_on).slice(0, 10),
+    createdAt: row.created_at.toISOString(),
+    lastOdometer:
+      row.last_odometer === null || row.last_odometer_on === null
+        ? null
+        : {
+            odometer: row.last_odometer,
+            readOn: row.last_odometer_on,
+            source: {
+              type: row.last_odometer_source as OdometerSource,
+              id: row.last_odometer_source_id === null ? null : Number(row.last_odometer_source_id),
+            },
+          },
   }
+}
+
+/** The odometer an event is judged with: the caller's; for an expiry without one, the contract's latest known. */
+function odometerFor(
+  event: ContractEvent,
+  given: number | null | undefined,
+  row: repo.ContractRow,
+): number | null | undefined {
+  return given !== undefined ? given : event === 'EXPIRE' ? row.last_odometer : undefined
 }
 
 /** A date the caller states is a programming matter, not the user's: a bad one is a fault (500), not a 4xx. */

@@ -189,6 +189,22 @@ export const ContractTermsSchema = Type.Object(
         description: 'SALE: at creation; FIRST_USE: a contract sold before snapshots, resolved when first needed.',
       }),
     }),
+    cession: nullable(
+      Type.Object({
+        treatyId: Type.Integer({ description: 'The reinsurance treaty in force on the sale date.' }),
+        reinsuranceCompanyId: Type.Integer({ description: 'The reinsurance company it cedes to.' }),
+        shareBps: Type.Integer({ description: 'The ceded share of the reserve, basis points (10000 = 100 %).' }),
+        reserve: Type.Number({ description: "The contract's RESERVE lines." }),
+        cededReserve: Type.Number({ description: 'reserve × shareBps / 10000, rounded half up once.' }),
+        cedingFeeBps: Type.Integer(),
+        cedingFee: Type.Number({ description: 'cededReserve × cedingFeeBps / 10000, rounded half up once.' }),
+        administratorFeeBps: Type.Integer(),
+        administratorFee: Type.Number({
+          description: 'cededReserve × administratorFeeBps / 10000, rounded half up once.',
+        }),
+      }),
+      "The reinsurance cession fixed at the sale (docs/reporting.md); later treaty changes never rewrite it. null: no treaty was in force (the reserve stays with the plan's insurer).",
+    ),
   },
   { description: 'The terms the contract is sold under, from its own rate-book version (docs/contracts.md "Terms").' },
 )
@@ -280,4 +296,15 @@ export const CONTRACT_TERMS_EXAMPLE = {
   },
   lien: { lienHolderId: 512, released: false, releasedOn: null },
   resolved: { at: '2026-11-21T16:01:59.000Z', on: 'SALE' },
+  cession: {
+    treatyId: 4,
+    reinsuranceCompanyId: 88,
+    shareBps: 10000,
+    reserve: 640,
+    cededReserve: 640,
+    cedingFeeBps: 250,
+    cedingFee: 16,
+    administratorFeeBps: 0,
+    administratorFee: 0,
+  },
 }

@@ -15,7 +15,43 @@ export type ContractTerms = SaleTerms & {
   lien: { lienHolderId: number; released: boolean; releasedOn: string | null } | null
   /** When the snapshot was taken: at the sale, or on first use for a contract sold before snapshots existed. */
   resolved: { at: string; on: 'SALE' | 'FIRST_USE' }
+  /**
+   * The reinsurance cession fixed at the sale (docs/reporting.md): the treaty in force on the sale date
+   * for the dealer (or its group) and the product (or program), found through the reporting module's
+   * port. null or absent: none (the reserve stays with the plan's insurer). Never rewritten.
+   */
+  cession?: ContractCession | null
 }
+
+/** A cession as kept in the terms: the treaty's figures on the sale date, amounts in whole cents. */
+export type ContractCession = {
+  treatyId: number
+  reinsuranceCompanyId: number
+  /** The ceded share of the reserve, basis points (10000 = 100 %). */
+  shareBps: number
+  /** The contract's RESERVE lines (options included). */
+  reserveCents: number
+  /** round(reserve × share / 10000), half up, once. */
+  cededReserveCents: number
+  cedingFeeBps: number
+  /** round(ceded reserve × ceding fee bps / 10000), half up, once. */
+  cedingFeeCents: number
+  administratorFeeBps: number
+  administratorFeeCents: number
+}
+
+/** What finds a sale's cession: the reporting module's port (src/modules.ts); null when no treaty is in force. */
+export type CessionPort = (
+  tenantId: number,
+  sale: {
+    dealerId: number
+    dealerGroupId: number | null
+    productId: number
+    programId: number
+    saleDate: string
+    reserveCents: number
+  },
+) => Promise<ContractCession | null>
 
 /**
  * The sales tax kept in the terms (docs/sales-tax.md "At sale"): amounts are exact decimal strings, as the
@@ -186,6 +222,22 @@ export function toTermsView(t: ContractTerms) {
     salesTax: t.salesTax === null ? null : toSalesTaxView(t.salesTax),
     lien: t.lien,
     resolved: t.resolved,
+    cession: t.cession ? toCessionView(t.cession) : null,
+  }
+}
+
+/** The kept cession with its amounts as JSON numbers. */
+export function toCessionView(c: ContractCession) {
+  return {
+    treatyId: c.treatyId,
+    reinsuranceCompanyId: c.reinsuranceCompanyId,
+    shareBps: c.shareBps,
+    reserve: c.reserveCents / 100,
+    cededReserve: c.cededReserveCents / 100,
+    cedingFeeBps: c.cedingFeeBps,
+    cedingFee: c.cedingFeeCents / 100,
+    administratorFeeBps: c.administratorFeeBps,
+    administratorFee: c.administratorFeeCents / 100,
   }
 }
 

@@ -139,6 +139,8 @@ export function createDealChecker(ports: Ports) {
   }
 
   return {
+    /** Who receives each line of a priced rate (a rerate prices one again: contract-rerate.service.ts). */
+    payees,
     /** Checks a deal against its quote; 422 (with every problem) or the priced, checked deal. */
     async check(ctx: AuthenticatedContext, deal: DealInput): Promise<CheckedDeal> {
       const quoted = await ports.quotes.quotedRate(ctx, {

@@ -9,6 +9,10 @@ export const contractErrors = defineErrors({
   contract_on_hold: { status: 409, title: 'The contract has unresolved holds' },
   contract_not_effective: { status: 409, title: 'The contract is not yet in effect' },
   contract_not_expired: { status: 409, title: 'The contract has not run out' },
+  contract_not_voidable: {
+    status: 409,
+    title: 'The pending contract is not old enough to be voided automatically',
+  },
   contract_cancel_after_expiration: {
     status: 409,
     title: 'An expired contract can be cancelled only as of a date on or before its expiration date',
@@ -22,4 +26,5 @@ export const contractErrors = defineErrors({
   transfer_pending: { status: 409, title: 'The contract already has a transfer request awaiting a decision' },
   transfer_not_found: { status: 404, title: 'Transfer request not found' },
   transfer_already_decided: { status: 409, title: 'The transfer request is already approved or rejected' },
+  rerate_ineligible: { status: 422, title: "The contract's rate is not offered for the corrected facts" },
 })

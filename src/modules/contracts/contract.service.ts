@@ -50,6 +50,7 @@ import {
   saleTaxOf,
   termsSubjectOf,
   toTermsView,
+  type CessionPort,
   type ContractTerms,
   type TermsPorts,
 } from './contract-terms.ts'
@@ -71,6 +72,8 @@ export type ContractPorts = {
   documentsOf(tenantId: number, contractId: number): Promise<ContractDocumentRef[]>
   /** The rating module's terms resolution and the settings that stand in for what a book leaves out. */
   terms: TermsPorts
+  /** The reinsurance treaty of a sale (the reporting module's port, src/modules.ts); absent: no cessions. */
+  cession?: CessionPort | undefined
 }
 
 export function createContractCore(ports: ContractPorts) {
@@ -208,7 +211,7 @@ export function createContractCore(ports: ContractPorts) {
   async function insertDeal(ctx: AuthenticatedContext, deal: CheckedDeal, body: DealInput): Promise<repo.ContractRow> {
     const q = deal.quoted
     const vin = String(deal.vehicle.vin)
-    const [format, day, saleTerms, salesTax] = await Promise.all([
+    const [format, day, saleTerms, salesTax, cession] = await Promise.all([
       settings.get(ctx.tenantId, 'contractNumberFormat'),
       today(ctx.tenantId),
       resolveContractTerms(
@@ -240,6 +243,17 @@ export function createContractCore(ports: ContractPorts) {
         retailCents: deal.retailCents,
         dealerCostCents: deal.dealerCostCents,
       }),
+      // The treaty in force on the sale date cedes a share of the reserve (docs/reporting.md), fixed here.
+      ports.cession
+        ? ports.cession(ctx.tenantId, {
+            dealerId: q.dealer.id,
+            dealerGroupId: q.dealer.dealerGroupId,
+            productId: q.product.id,
+            programId: q.program.id,
+            saleDate: deal.saleDate,
+            reserveCents: deal.lines.filter((l) => l.group === 'RESERVE').reduce((n, l) => n + l.cents, 0),
+          })
+        : null,
     ])
     return db.transaction(ctx.tenantId, async (tx) => {
       const now = clock.now()
@@ -359,6 +373,7 @@ export function createContractCore(ports: ContractPorts) {
           ...saleTerms,
           salesTax,
           lien: lien === null ? null : { lienHolderId: lien.id, released: false, releasedOn: null },
+          cession,
         } satisfies ContractTerms),
         created_at: now,
         updated_at: now,

@@ -11,16 +11,22 @@ import type { QuoteService } from '../rating/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { CONTRACT_DOCUMENT_KINDS, CONTRACT_OWNER, createContractLifecycle } from './contract-lifecycle.service.ts'
 import { contractErrors } from './contract.errors.ts'
-import type { TermsPorts } from './contract-terms.ts'
+import type { CessionPort, TermsPorts } from './contract-terms.ts'
 import { contractLedgerRoutes } from './contract-ledger.routes.ts'
 import { createContractEarnings } from './contract-earnings.ts'
 import { contractEarningsRoutes } from './contract-earnings.routes.ts'
 import { contractRoutes } from './contract.routes.ts'
 import { createContractCore } from './contract.service.ts'
 import { createContractServicing } from './contract-servicing.service.ts'
+import { createBatchTransitions } from './contract-servicing.batch.ts'
 import { contractTransferRoutes } from './contract-transfer.routes.ts'
 import { createContractTransfers } from './contract-transfer.service.ts'
+import { contractRerateRoutes } from './contract-rerate.routes.ts'
+import { createContractRerates } from './contract-rerate.service.ts'
 import { createContractSequence } from './contract.repository.ts'
+import { contractAutoProcessRoutes } from './contract-autoprocess.routes.ts'
+import { createContractAutoProcess } from './contract-autoprocess.service.ts'
+import { inForce } from './contract-autoprocess.repository.ts'
 import type { TenantInitializer } from '../../platform/tenancy.ts'
 
 export { CONTRACT_STATUSES, TRANSITIONS, transition, type ContractEvent } from './contract.rules.ts'
@@ -40,8 +46,14 @@ export type {
   TransitionRequest,
 } from './contract-servicing.service.ts'
 export type { ChangeFacts } from './contract.service.ts'
+export type { BatchOutcome, BatchTransitionRequest, BatchTransitions } from './contract-servicing.batch.ts'
+// Automatic expiry and voiding (docs/contracts.md "Automatic expiry and voiding").
+export type { LastOdometer, OdometerReport } from './contract-servicing.service.ts'
+export { expiryOf, type AutoChange } from './contract-autoprocess.service.ts'
+export { EXPIRY_REASONS, ODOMETER_SOURCES, type ExpiryDue, type ExpiryReason } from './contract-autoprocess.rules.ts'
 export type { ContractView } from './contract.mapper.ts'
 export type { DealInput } from './contract.deal.ts'
+export type { CessionPort, ContractCession } from './contract-terms.ts'
 
 export type ContractsDeps = {
   db: Database
@@ -56,6 +68,8 @@ export type ContractsDeps = {
   saleTerms: TermsPorts['saleTerms']
   /** The sales tax module's computation of a sale's tax (salesTax.service.ofSale). */
   salesTax: TermsPorts['salesTax']
+  /** The reporting module's treaty of a sale (docs/reporting.md), fixed in terms.cession; absent: no cessions. */
+  cession?: CessionPort
 }
 
 export function createContractsModule(deps: ContractsDeps) {
@@ -87,7 +101,12 @@ export function createContractsModule(deps: ContractsDeps) {
     },
   })
   const lifecycle = createContractLifecycle({ ...deps, core, documents: docs })
-  const servicing = createContractServicing({ db: deps.db, core, settle: lifecycle.settleSalePostings })
+  const servicing = createContractServicing({
+    db: deps.db,
+    clock: deps.clock,
+    core,
+    settle: lifecycle.settleSalePostings,
+  })
   const earnings = createContractEarnings({
     db: deps.db,
     clock: deps.clock,
@@ -95,6 +114,19 @@ export function createContractsModule(deps: ContractsDeps) {
     ledger: deps.ledger,
     parties: deps.parties,
     servicing: servicing.port,
+  })
+  // Rerates (docs/contracts.md "Rerating"): the rate priced again by the rating module, the difference posted.
+  const rerates = createContractRerates({
+    db: deps.db,
+    core,
+    quotes: deps.quotes,
+    parties: deps.parties,
+    ledger: deps.ledger,
+    servicing: servicing.port,
+    earnings,
+    produceDocument: (ctx, contractId) => lifecycle.produceDocument(ctx, contractId),
+    saleTerms: deps.saleTerms,
+    salesTax: deps.salesTax,
   })
   const transfers = createContractTransfers({
     db: deps.db,
@@ -104,19 +136,34 @@ export function createContractsModule(deps: ContractsDeps) {
     directory: deps.directory,
     ledger: deps.ledger,
   })
+  const autoProcess = createContractAutoProcess({
+    db: deps.db,
+    clock: deps.clock,
+    settings: deps.settings,
+    servicing: servicing.port,
+    today: core.today,
+  })
   return {
     core,
     lifecycle,
+    /** GET/POST /contracts/autoexpire and /contracts/autovoidable: what the EXPIRY and VOID processes would change, one at a time. */
+    autoProcess,
     /** Transfers to a new owner (docs/contracts.md "Transfers"). */
     transfers,
+    /** Rerates with corrected facts (docs/contracts.md "Rerating"). */
+    rerates,
     /** The servicing port for modules that change a contract after the sale (cancellations, claims, processes). */
     servicing: servicing.port,
+    /** ACTIVATE or EXPIRE many contracts set-based (the automatic processes' batches, docs/processes.md). */
+    batchTransitions: createBatchTransitions({ core }),
     /** The earnings sync (docs/earnings.md): one contract, or a run over many (the processes issue schedules it). */
     earnings,
     /**
      * Ids of contracts due for an automatic process (docs/processes.md), ascending after `afterId`:
-     * ACTIVATE finalized ones in effect on `today`, EXPIRE those past their expiration date, VOID
-     * pending ones created before `createdBefore`. The port's lockForEvent checks each again.
+     * ACTIVATE finalized ones in effect on `today`, EXPIRE those in force past their expiration date
+     * or with a latest known odometer at or past their expiration odometer (one walk of the partial
+     * index of migration 0038), VOID pending ones created before `createdBefore`. The port's
+     * lockForEvent checks each again; `expiryOf` gives an expiry's reason and effective date.
      */
     async dueForProcess(
       tenantId: number,
@@ -127,7 +174,11 @@ export function createContractsModule(deps: ContractsDeps) {
         if (q.event === 'ACTIVATE')
           query = query.where('status', '=', 'FINALIZED').where('effective_date', '<=', q.today)
         else if (q.event === 'EXPIRE')
-          query = query.where('status', 'in', ['FINALIZED', 'ACTIVE']).where('expiration_date', '<', q.today)
+          query = query
+            .where(inForce('contract'))
+            .where((eb) =>
+              eb.or([eb('expiration_date', '<', q.today), eb('last_odometer', '>=', eb.ref('expiration_odometer'))]),
+            )
         else query = query.where('status', '=', 'PENDING').where('created_at', '<', q.createdBefore ?? new Date(0))
         return query.orderBy('id').limit(q.limit).execute()
       })
@@ -141,6 +192,8 @@ export function createContractsModule(deps: ContractsDeps) {
       await app.register(contractLedgerRoutes, { core, ledger: deps.ledger })
       await app.register(contractEarningsRoutes, { earnings })
       await app.register(contractTransferRoutes, { transfers })
+      await app.register(contractRerateRoutes, { rerates })
+      await app.register(contractAutoProcessRoutes, { auto: autoProcess })
       // Uploaded files (signed contracts, bills of sale, photos): the documents module's collection.
       await app.register(
         deps.documents.ownerFileRoutes({

@@ -47,7 +47,7 @@ export {
   type SourceType,
 } from './ledger.rules.ts'
 export type { AccountBalance, LedgerService } from './ledger.service.ts'
-export type { PayablePort, PayoutService } from './payout.service.ts'
+export type { ItemizedPayablePort, OpenPayable, PayablePort, PayoutPayment, PayoutService } from './payout.service.ts'
 // Earnings as pure rules (money.md "Earnings", decision 0012): earned fractions, schedules, what a sync or a cancel posts.
 export {
   earnedFraction,

@@ -16,6 +16,7 @@ const HOLDER_KINDS_FILTER = [
   'REPAIR_FACILITY',
   'INSPECTION_COMPANY',
   'CLAIM_PAYEE',
+  'REINSURANCE_COMPANY',
 ] as const
 const date = (description: string) => Type.String({ format: 'date', description, examples: ['2026-11-26'] })
 const Purpose = enumOf(PURPOSES, 'Account purpose (docs/ledger.md).')

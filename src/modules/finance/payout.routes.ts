@@ -22,7 +22,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ service: PayoutService }>
         operationId: 'createPayoutRun',
         summary: 'Pay out what is due to payees (or, with dryRun, show it)',
         description:
-          'Per payee: the REFUND_PAYABLE/DISBURSEMENT_PAYABLE balances due as of asOf, what the payee owes back netted against them; a payee netting to 0 or less gets nothing. One CASH_DISBURSED entry per payee; cancel refunds paid become PAID. 201 with the run; 200 with the plan for a dry run (nothing written). 422 payout_run_invalid names purposes, asOf or payeeIds[i] (unknown_reference). 409 ledger_period_closed when today is in the closed period.',
+          'Per payee: the REFUND_PAYABLE/DISBURSEMENT_PAYABLE balances due as of asOf and the open claim payment requests (CLAIM_PAYABLE: claims authorized, payment requested on or before asOf, not on hold), what the payee owes back netted against them; a payee netting to 0 or less gets nothing. One CASH_DISBURSED entry per payee; cancel refunds paid become PAID; each claim request paid in full gets its payment recorded (the claim PAID). 201 with the run; 200 with the plan for a dry run (nothing written). 422 payout_run_invalid names purposes, asOf or payeeIds[i] (unknown_reference). 409 ledger_period_closed when today is in the closed period; 409 claim_state_conflict when a claim request changed during the run (nothing written; run again).',
         body: PayoutRunBodySchema,
         response: { 200: runRef, 201: runRef, ...problemResponses(409, 422) },
       },

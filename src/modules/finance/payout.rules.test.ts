@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { dueCents, planPayouts, purposesOf, type PayableItem } from './payout.rules.ts'
+import { coveredRequests, dueCents, planPayouts, purposesOf, type PayableItem } from './payout.rules.ts'
 
 const item = (payeeId: number, contractId: number, balanceCents: number, purpose = 'REFUND_PAYABLE'): PayableItem => ({
   payeeId,
@@ -36,6 +36,25 @@ describe('planPayouts', () => {
       ],
       skipped: [],
     },
+    {
+      name: 'claim payment requests are paid beside refunds and net a chargeback',
+      items: [
+        { ...item(6, 10, 19517, 'CLAIM_PAYABLE'), paymentRequestId: 2 },
+        { ...item(6, 10, 4000, 'CLAIM_PAYABLE'), paymentRequestId: 1 },
+        item(6, 11, -2500, 'DISBURSEMENT_PAYABLE'),
+      ],
+      paid: [[6, 21017]],
+      skipped: [],
+    },
+    {
+      name: 'a claim payee that owes more than its claims is skipped whole',
+      items: [
+        { ...item(7, 10, 1000, 'CLAIM_PAYABLE'), paymentRequestId: 3 },
+        item(7, 11, -1000, 'DISBURSEMENT_PAYABLE'),
+      ],
+      paid: [],
+      skipped: [7],
+    },
   ]
   for (const c of cases)
     it(c.name, () => {
@@ -58,8 +77,9 @@ describe('planPayouts', () => {
 
 describe('purposesOf', () => {
   it('defaults to all, keeps a known subset, refuses unknown or empty', () => {
-    assert.deepEqual(purposesOf(undefined), ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE'])
+    assert.deepEqual(purposesOf(undefined), ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE', 'CLAIM_PAYABLE'])
     assert.deepEqual(purposesOf(['DISBURSEMENT_PAYABLE']), ['DISBURSEMENT_PAYABLE'])
+    assert.deepEqual(purposesOf(['CLAIM_PAYABLE', 'REFUND_PAYABLE']), ['REFUND_PAYABLE', 'CLAIM_PAYABLE'])
     assert.equal(purposesOf([]), null)
     assert.equal(purposesOf(['CASH']), null)
   })
@@ -78,4 +98,67 @@ describe('dueCents', () => {
   ]
   for (const [asOf, now, due] of cases)
     it(`as of ${asOf}, now ${now}: ${due}`, () => assert.equal(dueCents(asOf, now), due))
+})
+
+describe('planPayouts orders the claim items of a payee by contract, then request', () => {
+  it('keeps each request an item of its own', () => {
+    const plan = planPayouts([
+      { ...item(1, 20, 100, 'CLAIM_PAYABLE'), paymentRequestId: 9 },
+      { ...item(1, 10, 100, 'CLAIM_PAYABLE'), paymentRequestId: 8 },
+      { ...item(1, 10, 100, 'CLAIM_PAYABLE'), paymentRequestId: 5 },
+    ])
+    assert.deepEqual(
+      plan.payouts[0]!.paid.map((i) => [i.contractId, i.paymentRequestId]),
+      [
+        [10, 5],
+        [10, 8],
+        [20, 9],
+      ],
+    )
+  })
+})
+
+describe('coveredRequests', () => {
+  const r = (requestId: number, payeeId: number, contractId: number, amountCents: number) => ({
+    requestId,
+    payeeId,
+    contractId,
+    amountCents,
+  })
+  const cases: { name: string; requests: ReturnType<typeof r>[]; ledger: Record<string, number>; due: number[] }[] = [
+    {
+      name: 'the books owe exactly the requests',
+      requests: [r(1, 5, 10, 700), r(2, 5, 10, 300)],
+      ledger: { '5:10': 1000 },
+      due: [1, 2],
+    },
+    {
+      name: 'oldest first within what the books owe',
+      requests: [r(2, 5, 10, 300), r(1, 5, 10, 800)],
+      ledger: { '5:10': 1000 },
+      due: [1],
+    },
+    {
+      name: 'a later smaller request still fits',
+      requests: [r(1, 5, 10, 900), r(2, 5, 10, 100), r(3, 5, 10, 50)],
+      ledger: { '5:10': 950 },
+      due: [1, 3],
+    },
+    { name: 'nothing owed: nothing due', requests: [r(1, 5, 10, 100)], ledger: {}, due: [] },
+    {
+      name: 'payees and contracts apart',
+      requests: [r(1, 5, 10, 100), r(2, 6, 10, 100), r(3, 5, 11, 100)],
+      ledger: { '5:10': 100, '6:10': 50, '5:11': 100 },
+      due: [1, 3],
+    },
+    { name: 'zero requests are not items', requests: [r(1, 5, 10, 0)], ledger: { '5:10': 100 }, due: [] },
+  ]
+  for (const c of cases)
+    it(c.name, () => {
+      const due = coveredRequests(c.requests, (p, k) => c.ledger[`${p}:${k}`] ?? 0)
+      assert.deepEqual(
+        due.map((d) => d.requestId),
+        c.due,
+      )
+    })
 })

@@ -2,11 +2,25 @@
 // Amounts are integer cents; a payable's balance is credit-normal (credit - debit), so a positive
 // balance is owed to the payee and a negative one is owed back by it (e.g. a commission charged back).
 
-export const PAYOUT_PURPOSES = ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE'] as const
+export const PAYOUT_PURPOSES = ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE', 'CLAIM_PAYABLE'] as const
 export type PayoutPurpose = (typeof PAYOUT_PURPOSES)[number]
+/**
+ * Purposes whose items are the account's balance per contract. CLAIM_PAYABLE items are the claims
+ * module's open payment requests instead (a port gives them: only those that may be paid now).
+ */
+export const BALANCE_PURPOSES: readonly PayoutPurpose[] = ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE']
 
-/** One open payable of a payee: an account purpose and contract (0: lines without a contract). */
-export type PayableItem = { payeeId: number; purpose: PayoutPurpose; contractId: number; balanceCents: number }
+/**
+ * One open payable of a payee: an account purpose and contract (0: lines without a contract); for
+ * CLAIM_PAYABLE, one payment request (`paymentRequestId`), so a contract may have several items.
+ */
+export type PayableItem = {
+  payeeId: number
+  purpose: PayoutPurpose
+  contractId: number
+  balanceCents: number
+  paymentRequestId?: number | undefined
+}
 
 export type PayeePayout = {
   payeeId: number
@@ -40,7 +54,10 @@ export function planPayouts(items: readonly PayableItem[]): PayoutPlan {
   const plan: PayoutPlan = { payouts: [], skipped: [] }
   for (const payeeId of [...byPayee.keys()].toSorted((a, b) => a - b)) {
     const list = byPayee.get(payeeId)!
-    const order = (a: PayableItem, b: PayableItem) => a.purpose.localeCompare(b.purpose) || a.contractId - b.contractId
+    const order = (a: PayableItem, b: PayableItem) =>
+      a.purpose.localeCompare(b.purpose) ||
+      a.contractId - b.contractId ||
+      (a.paymentRequestId ?? 0) - (b.paymentRequestId ?? 0)
     const paid = list.filter((i) => i.balanceCents > 0).toSorted(order)
     const netted = list.filter((i) => i.balanceCents < 0).toSorted(order)
     const netCents = list.reduce((s, i) => s + i.balanceCents, 0)
@@ -69,4 +86,30 @@ export function dueCents(asOfCents: number, nowCents: number): number {
   if (asOfCents > 0 && nowCents > 0) return Math.min(asOfCents, nowCents)
   if (asOfCents < 0 && nowCents < 0) return Math.max(asOfCents, nowCents)
   return 0
+}
+
+/**
+ * The claim payment requests a run may pay, checked against the journal: per payee and contract, the
+ * requests (oldest first) are due while their sum stays within what the CLAIM_PAYABLE account owes
+ * (`dueCents` of its balance as of the run's date and now). The claims module keeps the account equal
+ * to the open requests' rest, so this drops nothing unless the two disagree; when they do, the run
+ * never pays more than the books owe.
+ */
+export function coveredRequests<
+  T extends { payeeId: number; contractId: number; requestId: number; amountCents: number },
+>(requests: readonly T[], ledgerDueCents: (payeeId: number, contractId: number) => number): T[] {
+  const left = new Map<string, number>()
+  const out: T[] = []
+  for (const r of requests.toSorted((a, b) => a.requestId - b.requestId)) {
+    if (r.amountCents <= 0) continue
+    const key = `${r.payeeId}:${r.contractId}`
+    const room = left.get(key) ?? ledgerDueCents(r.payeeId, r.contractId)
+    if (r.amountCents > room) {
+      left.set(key, room)
+      continue
+    }
+    left.set(key, room - r.amountCents)
+    out.push(r)
+  }
+  return out
 }

@@ -18,7 +18,8 @@ export const PayoutRunBodySchema = Type.Object(
     purposes: Type.Optional(
       Type.Array(Type.String({ maxLength: 40 }), {
         maxItems: 10,
-        description: 'A non-empty subset of REFUND_PAYABLE, DISBURSEMENT_PAYABLE; default both.',
+        description:
+          'A non-empty subset of REFUND_PAYABLE, DISBURSEMENT_PAYABLE, CLAIM_PAYABLE (open claim payment requests); default all three.',
       }),
     ),
     payeeIds: Type.Optional(
@@ -28,7 +29,11 @@ export const PayoutRunBodySchema = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ asOf: '2026-11-26', purposes: ['REFUND_PAYABLE'], dryRun: true }, {}],
+    examples: [
+      { asOf: '2026-11-26', purposes: ['REFUND_PAYABLE'], dryRun: true },
+      { purposes: ['CLAIM_PAYABLE'], payeeIds: [7001] },
+      {},
+    ],
   },
 )
 
@@ -53,6 +58,11 @@ const PayoutSchema = Type.Object({
     Type.Object({
       purpose: enumOf(PAYOUT_PURPOSES),
       contractId: Type.Integer({ description: '0: the lines without a contract.' }),
+      paymentRequestId: nullable(
+        Type.Integer({
+          description: 'CLAIM_PAYABLE: the claim payment request paid (its payment recorded); else null.',
+        }),
+      ),
       amount: Type.Number({ description: '> 0 paid (debited); < 0 netted (credited: the payee owed it back).' }),
     }),
   ),
@@ -84,11 +94,11 @@ export const PayoutRunSchema = Type.Object(
         id: 4,
         asOf: '2026-11-26',
         accountingDate: '2026-11-26',
-        purposes: ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE'],
+        purposes: ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE', 'CLAIM_PAYABLE'],
         payeeIds: null,
         dryRun: false,
-        payoutCount: 1,
-        total: 1486.53,
+        payoutCount: 2,
+        total: 1681.7,
         payouts: [
           {
             id: 9,
@@ -97,7 +107,16 @@ export const PayoutRunSchema = Type.Object(
             disbursementAccountId: null,
             amount: 1486.53,
             entryId: 512,
-            items: [{ purpose: 'REFUND_PAYABLE', contractId: 5001, amount: 1486.53 }],
+            items: [{ purpose: 'REFUND_PAYABLE', contractId: 5001, paymentRequestId: null, amount: 1486.53 }],
+          },
+          {
+            id: 10,
+            payeeId: 7001,
+            paymentMethod: 'ACH',
+            disbursementAccountId: 3,
+            amount: 195.17,
+            entryId: 513,
+            items: [{ purpose: 'CLAIM_PAYABLE', contractId: 5002, paymentRequestId: 8801, amount: 195.17 }],
           },
         ],
         createdAt: '2026-11-26T10:00:00.000Z',

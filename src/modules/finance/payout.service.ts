@@ -1,9 +1,11 @@
 // Payout runs (docs/payouts.md; money.md "Postings"): pay what is due to payees out of their
-// REFUND_PAYABLE and DISBURSEMENT_PAYABLE accounts. Per payee, one CASH_DISBURSED entry debits each
-// payable paid (a line per contract), credits each payable netted (what the payee owes back) and
-// credits CASH of the administrator company the net. The run, its payouts, their items, the entries,
-// the ports' updates (cancel refunds PAID), audit and event commit in one transaction, under a
-// per-tenant advisory lock so that two runs serialize and the second sees the first's entries.
+// REFUND_PAYABLE and DISBURSEMENT_PAYABLE accounts and their open claim payment requests
+// (CLAIM_PAYABLE). Per payee, one CASH_DISBURSED entry debits each payable paid (a line per contract,
+// or per claim payment request), credits each payable netted (what the payee owes back) and credits
+// CASH of the administrator company the net. The run, its payouts, their items, the entries, the
+// ports' updates (cancel refunds PAID, claim payments recorded), audit and event commit in one
+// transaction, under a per-tenant advisory lock so that two runs serialize and the second sees the
+// first's entries.
 import type { Transaction } from 'kysely'
 import { advisoryLock } from '../../platform/db/advisory-lock.ts'
 import { writeAudit } from '../../platform/audit.ts'
@@ -18,11 +20,21 @@ import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { centsToDecimal, centsToNumber, Decimal, toCents } from '../../platform/money.ts'
 import type { LedgerService } from './ledger.service.ts'
+import type { PaymentMethod } from './payment-method.rules.ts'
 import type { PaymentMethodService } from './payment-method.service.ts'
 import { payoutErrors } from './payout.errors.ts'
 import * as repo from './payout.repository.ts'
 import type { PayoutItemRow, PayoutRow, RunRow } from './payout.repository.ts'
-import { dueCents, planPayouts, purposesOf, type PayeePayout, type PayoutPurpose } from './payout.rules.ts'
+import {
+  BALANCE_PURPOSES,
+  coveredRequests,
+  dueCents,
+  planPayouts,
+  purposesOf,
+  type PayableItem,
+  type PayeePayout,
+  type PayoutPurpose,
+} from './payout.rules.ts'
 
 export type PayoutRunBody = {
   asOf?: string | undefined
@@ -41,6 +53,39 @@ export type PayablePort = {
   purpose: PayoutPurpose
   /** Called in the run's transaction with the items paid (positive amounts) of that purpose. */
   paid(tx: Transaction<DB>, tenantId: number, items: readonly { payeeId: number; contractId: number }[]): Promise<void>
+}
+
+/** An open payable a module itemizes by its own records: a claim payment request and what is left of it. */
+export type OpenPayable = { payeeId: number; contractId: number; requestId: number; amountCents: number }
+
+/** How a run paid a payee's itemized payables: its payout, entry, method and accounting date. */
+export type PayoutPayment = { payoutId: number; entryId: number; method: PaymentMethod; paidOn: string }
+
+/**
+ * A module whose payables of a purpose are its own open records, not the account's balance (claims:
+ * CLAIM_PAYABLE is paid per open payment request, and only those that may be paid now).
+ */
+export type ItemizedPayablePort = {
+  purpose: 'CLAIM_PAYABLE'
+  /** The open items due as of `asOf` (amount > 0), read only (a dry run). */
+  due(
+    x: Executor,
+    ctx: AuthenticatedContext,
+    q: { asOf: string; payeeIds: readonly number[] | undefined },
+  ): Promise<OpenPayable[]>
+  /** The same, locked in the run's transaction until it commits: nothing changes them meanwhile. */
+  lockDue(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    q: { asOf: string; payeeIds: readonly number[] | undefined },
+  ): Promise<OpenPayable[]>
+  /** Records each item paid in full by the payee's payout, in the run's transaction. */
+  paid(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    items: readonly OpenPayable[],
+    payment: PayoutPayment,
+  ): Promise<void>
 }
 
 export type PayoutDeps = {
@@ -67,6 +112,7 @@ function payoutView(p: PayoutRow, items: readonly PayoutItemRow[]) {
     items: mine.map((i) => ({
       purpose: i.purpose,
       contractId: Number(i.contract_id),
+      paymentRequestId: i.payment_request_id === null ? null : Number(i.payment_request_id),
       amount: centsToNumber(cents(i.amount)),
     })),
   }
@@ -92,6 +138,7 @@ export type PayoutRunView = ReturnType<typeof runView>
 export function createPayoutService(deps: PayoutDeps) {
   const { db, clock, ledger, paymentMethods } = deps
   const ports: PayablePort[] = []
+  let itemized: ItemizedPayablePort | undefined
   const visibleSet = (ctx: RequestContext) => ctx.principal?.visibleAccountHolderIds ?? null
   const invalid = (errors: FieldError[]) =>
     payoutErrors.create('payout_run_invalid', `Invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
@@ -107,7 +154,7 @@ export function createPayoutService(deps: PayoutDeps) {
       errors.push({
         field: 'purposes',
         code: 'invalid_value',
-        message: 'must be a non-empty subset of REFUND_PAYABLE, DISBURSEMENT_PAYABLE',
+        message: 'must be a non-empty subset of REFUND_PAYABLE, DISBURSEMENT_PAYABLE, CLAIM_PAYABLE',
       })
     const asOf = body.asOf ?? today
     if (!isIsoDate(asOf)) errors.push({ field: 'asOf', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' })
@@ -131,15 +178,46 @@ export function createPayoutService(deps: PayoutDeps) {
     return { purposes, asOf, payeeIds }
   }
 
-  /** The plan of a run: what each payee is due, netted, with its method. Reads only. */
-  async function plan(x: Executor, tenantId: number, purposes: PayoutPurpose[], asOf: string, payeeIds?: number[]) {
-    const balances = await repo.payableBalances(x, tenantId, purposes, asOf, payeeIds)
-    const items = balances.map((b) => ({
+  /**
+   * The plan of a run: what each payee is due, netted, with its method. Balance purposes are read from
+   * the journal; CLAIM_PAYABLE items are the claims port's open requests (locked when `tx` is the
+   * run's), each due while the payee's CLAIM_PAYABLE balance of the contract covers it.
+   */
+  async function plan(
+    x: Executor,
+    ctx: AuthenticatedContext,
+    purposes: PayoutPurpose[],
+    asOf: string,
+    payeeIds: number[] | undefined,
+    tx?: Transaction<DB>,
+  ) {
+    const tenantId = ctx.tenantId
+    const byBalance = purposes.filter((p) => BALANCE_PURPOSES.includes(p))
+    const balances = byBalance.length === 0 ? [] : await repo.payableBalances(x, tenantId, byBalance, asOf, payeeIds)
+    const items: PayableItem[] = balances.map((b) => ({
       payeeId: b.payeeId,
       purpose: b.purpose,
       contractId: b.contractId,
       balanceCents: dueCents(cents(b.asOf), cents(b.now)),
     }))
+    if (purposes.includes('CLAIM_PAYABLE') && itemized !== undefined) {
+      const q = { asOf, payeeIds }
+      const open = tx === undefined ? await itemized.due(x, ctx, q) : await itemized.lockDue(tx, ctx, q)
+      const payees = [...new Set(open.map((o) => o.payeeId))]
+      const owed = new Map(
+        (payees.length === 0 ? [] : await repo.payableBalances(x, tenantId, ['CLAIM_PAYABLE'], asOf, payees)).map(
+          (b) => [`${b.payeeId}:${b.contractId}`, dueCents(cents(b.asOf), cents(b.now))],
+        ),
+      )
+      for (const r of coveredRequests(open, (p, c) => owed.get(`${p}:${c}`) ?? 0))
+        items.push({
+          payeeId: r.payeeId,
+          purpose: 'CLAIM_PAYABLE',
+          contractId: r.contractId,
+          balanceCents: r.amountCents,
+          paymentRequestId: r.requestId,
+        })
+    }
     const p = planPayouts(items)
     const withMethods = []
     for (const payout of p.payouts)
@@ -157,6 +235,7 @@ export function createPayoutService(deps: PayoutDeps) {
     items: [...payout.paid, ...payout.netted].map((i) => ({
       purpose: i.purpose,
       contractId: i.contractId,
+      paymentRequestId: i.paymentRequestId ?? null,
       amount: centsToNumber(i.balanceCents),
     })),
   })
@@ -167,13 +246,18 @@ export function createPayoutService(deps: PayoutDeps) {
       ports.push(port)
     },
 
+    /** Called by src/modules.ts for the claims module: CLAIM_PAYABLE is paid per open payment request. */
+    registerItemizedPort(port: ItemizedPayablePort) {
+      itemized = port
+    },
+
     async run(ctx: AuthenticatedContext, body: PayoutRunBody) {
       const tenantId = ctx.tenantId
       const today = await ledger.postingDate(tenantId)
       if (body.dryRun === true)
         return db.read(tenantId, async (x) => {
           const { purposes, asOf, payeeIds } = await checked(x, ctx, body, today)
-          const p = await plan(x, tenantId, purposes, asOf, payeeIds)
+          const p = await plan(x, ctx, purposes, asOf, payeeIds)
           const payouts = p.payouts.map((w) => planned(w.payout, w.method))
           return {
             id: null,
@@ -194,7 +278,7 @@ export function createPayoutService(deps: PayoutDeps) {
         // Serializes runs of the tenant: the second reads the first's entries and pays 0 for them.
         await advisoryLock(tx, 'payout_run', [tenantId])
         const { purposes, asOf, payeeIds } = await checked(tx, ctx, body, today)
-        const p = await plan(tx, tenantId, purposes, asOf, payeeIds)
+        const p = await plan(tx, ctx, purposes, asOf, payeeIds, tx)
         const now = clock.now()
         const total = p.payouts.reduce((s, w) => s + w.payout.netCents, 0)
         const run = await repo.insertRun(tx, tenantId, {
@@ -254,6 +338,7 @@ export function createPayoutService(deps: PayoutDeps) {
               payout_id: Number(row.id),
               purpose: i.purpose,
               contract_id: i.contractId,
+              payment_request_id: i.paymentRequestId ?? null,
               amount: stored(i.balanceCents),
             })),
           )
@@ -266,6 +351,19 @@ export function createPayoutService(deps: PayoutDeps) {
                 mine.map((i) => ({ payeeId: i.payeeId, contractId: i.contractId })),
               )
           }
+          const claims = payout.paid.filter((i) => i.paymentRequestId !== undefined)
+          if (itemized !== undefined && claims.length > 0)
+            await itemized.paid(
+              tx,
+              ctx,
+              claims.map((i) => ({
+                payeeId: i.payeeId,
+                contractId: i.contractId,
+                requestId: i.paymentRequestId!,
+                amountCents: i.balanceCents,
+              })),
+              { payoutId: Number(row.id), entryId: entry.entryId, method: method.paymentMethod, paidOn: today },
+            )
         }
         await writeAudit(tx, ctx, now, {
           action: 'payout_run.completed',

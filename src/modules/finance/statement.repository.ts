@@ -197,3 +197,58 @@ export async function administratorName(db: Executor, tenantId: number): Promise
     .executeTakeFirst()
   return row?.display_name
 }
+
+/**
+ * The MONTHLY_STATEMENTS process's items (docs/processes.md): ids of the dealers after `afterId`,
+ * ascending, with a ledger line dated on or before `to`, that have no statement of exactly
+ * `from`..`to` over all their accounts yet (queued, running or completed: a failed one is made again).
+ */
+export async function dealersWithoutStatement(
+  db: Executor,
+  tenantId: number,
+  q: { from: string; to: string; afterId: number; limit: number },
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('account_holder as h')
+    .select('h.id')
+    .where('h.tenant_id', '=', tenantId)
+    .where('h.kind', '=', 'DEALER')
+    .where('h.id', '>', q.afterId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('ledger_account as a')
+          .innerJoin('journal_line as l', (j) =>
+            j.onRef('l.tenant_id', '=', 'a.tenant_id').onRef('l.account_id', '=', 'a.id'),
+          )
+          .innerJoin('journal_entry as e', (j) =>
+            j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'),
+          )
+          .select('l.entry_id')
+          .where('a.tenant_id', '=', tenantId)
+          .where('l.tenant_id', '=', tenantId)
+          .where('e.tenant_id', '=', tenantId)
+          .whereRef('a.account_holder_id', '=', 'h.id')
+          .where('e.effective_date', '<=', q.to),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('statement_request as r')
+            .select('r.id')
+            .where('r.tenant_id', '=', tenantId)
+            .whereRef('r.account_holder_id', '=', 'h.id')
+            .where('r.purpose', 'is', null)
+            .where('r.from_date', '=', q.from)
+            .where('r.to_date', '=', q.to)
+            .where('r.status', 'in', ['QUEUED', 'RUNNING', 'COMPLETED']),
+        ),
+      ),
+    )
+    .orderBy('h.id')
+    .limit(q.limit)
+    .execute()
+  return rows.map((r) => Number(r.id))
+}

@@ -351,6 +351,8 @@ export function createStatementService(deps: StatementDeps) {
       ctx: AuthenticatedContext,
       accountHolderId: number,
       input: StatementRequestInput,
+      /** inline: made in the call whatever its length (the MONTHLY_STATEMENTS process, in its batch's transaction). */
+      how: { inline?: boolean } = {},
     ): Promise<{ queued: boolean; request: StatementRequestView }> {
       const holder = await visibleHolder(ctx, accountHolderId)
       const checked = checkStatementRequest(input)
@@ -378,7 +380,7 @@ export function createStatementService(deps: StatementDeps) {
         failure_reason: null,
         requested_by: actorLabel(ctx),
       }
-      if (isSmall(count, options.syncLineLimit)) {
+      if (how.inline === true || isSmall(count, options.syncLineLimit)) {
         const made = await make(tenantId, spec, holder)
         try {
           const row = await db.transaction(tenantId, async (tx) => {
@@ -417,6 +419,14 @@ export function createStatementService(deps: StatementDeps) {
       const task = run(ctx, id, spec, holder).finally(() => tasks.delete(key))
       tasks.set(key, task)
       return { queued: true, request: await view(tenantId, row) }
+    },
+
+    /**
+     * The dealers whose statement of `from`..`to` (all their accounts) is still to be made, after
+     * `afterId`, ascending: the MONTHLY_STATEMENTS process's items (docs/processes.md).
+     */
+    async dealersDue(tenantId: number, period: { from: string; to: string }, afterId: number, limit: number) {
+      return db.read(tenantId, (x) => repo.dealersWithoutStatement(x, tenantId, { ...period, afterId, limit }))
     },
 
     /** A statement request of a visible holder: 404 for another holder's, another tenant's or an unknown id. */

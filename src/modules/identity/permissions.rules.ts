@@ -16,7 +16,7 @@ export const PERMISSIONS = {
   'rates:explain': 'See why plans were excluded from a quote',
   'contracts:read': 'Read contracts and their documents',
   'contracts:write': 'Create and change pending contracts',
-  'contracts:finalize': 'Finalize and refinalize contracts; approve transfers',
+  'contracts:finalize': 'Finalize and refinalize contracts; approve transfers; rerate contracts',
   'cancellations:read': 'Read cancel requests and cancels',
   'cancellations:write': 'Quote and request cancellations',
   'cancellations:approve': 'Approve and process cancellations',
@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   'processes:run': 'Start automatic processes',
   'webhooks:read': 'Read webhook subscriptions and their deliveries (staff only)',
   'webhooks:write': 'Subscribe receivers to events, change and delete subscriptions, redeliver (staff only)',
+  'reinsurance:read': 'Read reinsurance treaties and risk-bearer reports such as insurer bordereaux (staff only)',
+  'reinsurance:write': 'Create, change and delete reinsurance treaties (staff only)',
 } as const
 
 export type Permission = keyof typeof PERMISSIONS
@@ -104,6 +106,8 @@ export const DEFAULT_ROLES: readonly RoleTemplate[] = [
       'processes:run',
       'settings:read',
       'documents:read',
+      'reinsurance:read',
+      'reinsurance:write',
     ],
   },
   {

@@ -222,6 +222,33 @@ export const KINDS: Record<Exclude<AccountHolderKind, 'ADMIN_COMPANY'>, KindDefi
     creatable: true,
     example: { payeeCode: 'PAY-1', legalName: 'Precision Auto Repair LLC', payeeType: 'REPAIR_FACILITY' },
   },
+  REINSURANCE_COMPANY: {
+    kind: 'REINSURANCE_COMPANY',
+    path: '/api/reinsurancecompanies',
+    idParam: 'reinsuranceCompanyId',
+    noun: 'reinsurance company',
+    tag: 'Reinsurance companies',
+    businessKeyField: 'companyCode',
+    businessKeyDescription: 'Code of the reinsurance company.',
+    details: {
+      domicile: Type.Optional(
+        Type.String({
+          maxLength: 60,
+          description:
+            'Where the company is domiciled (a state, or an offshore jurisdiction such as Turks and Caicos).',
+        }),
+      ),
+      naicCode: Type.Optional(
+        Type.String({ pattern: '^[0-9]{5}$', description: 'NAIC company code, when it has one.' }),
+      ),
+    },
+    creatable: true,
+    example: {
+      companyCode: 'LSRE',
+      legalName: 'Lone Star Dealer Reinsurance, Ltd.',
+      domicile: 'Turks and Caicos Islands',
+    },
+  },
 }
 
 export const ADMIN_COMPANY: KindDefinition = {

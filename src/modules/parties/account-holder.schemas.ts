@@ -275,6 +275,7 @@ export const KindFilter = Type.Unsafe<AccountHolderKind>({
     'REPAIR_FACILITY',
     'INSPECTION_COMPANY',
     'CLAIM_PAYEE',
+    'REINSURANCE_COMPANY',
   ],
 })
 

@@ -33,6 +33,7 @@ export const EXPIRABLE_KINDS: readonly AccountHolderKind[] = [
   'REPAIR_FACILITY',
   'INSPECTION_COMPANY',
   'CLAIM_PAYEE',
+  'REINSURANCE_COMPANY',
 ]
 
 /** The expired date a request sets: the one asked for, or now when none is given or it has passed. */

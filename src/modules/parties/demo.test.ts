@@ -37,6 +37,7 @@ test('the demo tenant gets the documented parties', async () => {
     REPAIR_FACILITY: 3,
     INSPECTION_COMPANY: 1,
     CLAIM_PAYEE: 2,
+    REINSURANCE_COMPANY: 1,
   })
   assert.ok(all.every((s) => s.isActive && s.state !== null))
   const dealerStates = new Set(all.filter((s) => s.kind === 'DEALER').map((s) => s.state))

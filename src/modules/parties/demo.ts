@@ -562,6 +562,19 @@ const INSPECTION_COMPANIES: Input[] = [
   },
 ]
 
+/** A dealer-owned reinsurance company (docs/reporting.md): the Lone Star group's. */
+const REINSURANCE_COMPANIES: Input[] = [
+  {
+    companyCode: 'LSRE',
+    legalName: 'Lone Star Dealer Reinsurance, Ltd.',
+    displayName: 'Lone Star Re',
+    domicile: 'Turks and Caicos Islands',
+    taxId: '98-0561274',
+    w9OnFile: true,
+    ...contact(['2100 Ross Ave, Suite 1200', 'Dallas', 'TX', '75201'], '(214) 555-0190', 'treaty@lonestarre.example'),
+  },
+]
+
 /** Counts of what seedDemoParties creates, by kind (the administrator company exists already). */
 export const DEMO_COUNTS: Partial<Record<AccountHolderKind, number>> = {
   DEALER_GROUP: DEALER_GROUPS.length,
@@ -572,6 +585,7 @@ export const DEMO_COUNTS: Partial<Record<AccountHolderKind, number>> = {
   REPAIR_FACILITY: REPAIR_FACILITIES.length,
   INSPECTION_COMPANY: INSPECTION_COMPANIES.length,
   CLAIM_PAYEE: 2,
+  REINSURANCE_COMPANY: REINSURANCE_COMPANIES.length,
 }
 
 export async function seedDemoParties(
@@ -626,6 +640,7 @@ export async function seedDemoParties(
       await links.change(ctx, id, 'DEALER', { add: f.dealers.map((n) => idOf(dealers, n)) })
     }
     await createAll('INSPECTION_COMPANY', INSPECTION_COMPANIES, 'companyCode')
+    await createAll('REINSURANCE_COMPANY', REINSURANCE_COMPANIES, 'companyCode')
     await create('CLAIM_PAYEE', {
       payeeCode: 'PAY-PAR',
       legalName: 'Precision Auto Repair of Austin LLC',

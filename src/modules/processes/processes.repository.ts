@@ -1,4 +1,4 @@
-// Automatic process runs (migration 0034): plain Kysely functions, executor and tenant id first.
+// Automatic process runs (migrations 0034 and 0040): plain Kysely functions, executor and tenant id first.
 import { sql, type Transaction } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { ProcessRunStatus } from '../../platform/db/schema.processes.ts'
@@ -24,6 +24,7 @@ export type RunRow = {
   duration_ms: number | null
   lease_owner: string | null
   lease_expires_at: Date | null
+  state: Record<string, unknown>
 }
 
 const COLUMNS = [
@@ -45,6 +46,7 @@ const COLUMNS = [
   'duration_ms',
   'lease_owner',
   'lease_expires_at',
+  'state',
 ] as const
 
 function normalized(row: Record<string, unknown>): RunRow {
@@ -97,6 +99,16 @@ export async function byGuid(x: Executor, tenantId: number, guid: string): Promi
     .select(COLUMNS)
     .where('tenant_id', '=', tenantId)
     .where('guid', '=', guid)
+    .executeTakeFirst()
+  return row === undefined ? undefined : normalized(row)
+}
+
+export async function byId(x: Executor, tenantId: number, id: number): Promise<RunRow | undefined> {
+  const row = await x
+    .selectFrom('automatic_process_run')
+    .select(COLUMNS)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
     .executeTakeFirst()
   return row === undefined ? undefined : normalized(row)
 }
@@ -156,13 +168,18 @@ export type RunPatch = Partial<{
   duration_ms: number | null
   lease_owner: string | null
   lease_expires_at: Date | null
+  state: Record<string, unknown>
 }>
 
 export async function updateRun(tx: Transaction<DB>, tenantId: number, id: number, patch: RunPatch): Promise<void> {
-  const { errors, ...rest } = patch
+  const { errors, state, ...rest } = patch
   await tx
     .updateTable('automatic_process_run')
-    .set({ ...rest, ...(errors === undefined ? {} : { errors: JSON.stringify(errors) }) })
+    .set({
+      ...rest,
+      ...(errors === undefined ? {} : { errors: JSON.stringify(errors) }),
+      ...(state === undefined ? {} : { state: JSON.stringify(state) }),
+    })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .execute()
@@ -194,13 +211,41 @@ export async function listRuns(
   return { items: rows.map(normalized), totalCount: Number(count.n) }
 }
 
-/** Savepoints around one item, so its failure rolls back only its own writes (the batch goes on). */
-export async function savepoint(tx: Transaction<DB>, action: 'savepoint' | 'release' | 'rollback'): Promise<void> {
+/** Whether the tenant's scheduled run of `process` for `slot` exists (made by this or another instance). */
+export async function slotTaken(x: Executor, tenantId: number, process: string, slot: string): Promise<boolean> {
+  const row = await x
+    .selectFrom('automatic_process_run')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('process', '=', process)
+    .where('slot', '=', slot)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Runs the deferred constraint checks now (the journal's balanced-entry triggers, checked at commit
+ * otherwise), so an item whose postings fail them fails inside its own savepoint, not the batch's commit.
+ */
+export async function checkDeferredConstraints(tx: Transaction<DB>): Promise<void> {
+  await sql.raw('set constraints all immediate').execute(tx)
+  await sql.raw('set constraints all deferred').execute(tx)
+}
+
+/**
+ * Savepoints around one item, so its failure rolls back only its own writes (the batch goes on), or
+ * around a batch worked set-based, so its failure leaves the batch to be worked item by item.
+ */
+export async function savepoint(
+  tx: Transaction<DB>,
+  action: 'savepoint' | 'release' | 'rollback',
+  name: 'process_item' | 'process_batch' = 'process_item',
+): Promise<void> {
   const text =
     action === 'savepoint'
-      ? 'savepoint process_item'
+      ? `savepoint ${name}`
       : action === 'release'
-        ? 'release savepoint process_item'
-        : 'rollback to savepoint process_item'
+        ? `release savepoint ${name}`
+        : `rollback to savepoint ${name}`
   await sql.raw(text).execute(tx)
 }

@@ -1,6 +1,7 @@
 // HTTP shapes of automatic process runs (docs/processes.md).
 import { Type } from 'typebox'
 import { DateTime, enumOf, nullable, PagedQuery } from '../../platform/http/schemas.ts'
+import { describeParameters } from './processes.rules.ts'
 import { PROCESSES, RUN_STATUSES } from './processes.service.ts'
 
 const DateParam = (description: string) =>
@@ -33,11 +34,17 @@ export const RunStartBody = Type.Object(
     process: Type.String({ maxLength: 40, description: `One of ${PROCESSES.join(', ')}.` }),
     parameters: Type.Optional(
       Type.Record(Type.String({ maxLength: 40 }), Type.Unknown(), {
-        description: 'batchSize (1-1000, default 500): items per batch, each batch one transaction.',
+        description: `The process's parameters; any other is refused (422 naming it). ${describeParameters()}`,
       }),
     ),
   },
-  { additionalProperties: false, examples: [{ process: 'EXPIRY', parameters: { batchSize: 500 } }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { process: 'EXPIRY', parameters: { batchSize: 500 } },
+      { process: 'MONTHLY_STATEMENTS', parameters: { month: '2026-10', format: 'CSV' } },
+    ],
+  },
 )
 
 export const RunPatchBody = Type.Object(
@@ -46,7 +53,9 @@ export const RunPatchBody = Type.Object(
 )
 
 const ItemError = Type.Object({
-  itemId: Type.Integer({ description: 'The contract id (0: the process itself failed).' }),
+  itemId: Type.Integer({
+    description: 'The item: a contract id (a dealer id for MONTHLY_STATEMENTS); 0: the process itself failed.',
+  }),
   code: Type.String(),
   message: Type.String(),
 })
@@ -66,6 +75,10 @@ export const RunSchema = Type.Object(
     changed: Type.Integer(),
     failed: Type.Integer({ description: 'Items that failed (exact); errors keeps the first 100.' }),
     errors: Type.Array(ItemError),
+    state: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'What the run fixed when it started: `day` (the tenant-local day it works as of); EARNINGS `asOf` and `earningsRunId`; MONTHLY_STATEMENTS `month` and `format`. Empty while QUEUED.',
+    }),
     startedBy: Type.String(),
     createdAt: DateTime('When the run was queued.'),
     startedAt: nullable(DateTime('When work on it began.')),
@@ -87,6 +100,7 @@ export const RunSchema = Type.Object(
         changed: 11,
         failed: 1,
         errors: [{ itemId: 4990, code: 'contract_locked', message: 'the contract is locked by another user' }],
+        state: { day: '2026-11-27' },
         startedBy: 'scheduler',
         createdAt: '2026-11-27T07:15:00.000Z',
         startedAt: '2026-11-27T07:15:00.120Z',

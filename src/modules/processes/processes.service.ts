@@ -1,5 +1,6 @@
-// Automatic processes (docs/processes.md): the catalogue of processes, the runs (one row each,
-// migration 0034) and the runner that works them. Invariants:
+// Automatic processes (docs/processes.md): the runs (one row each, migrations 0034 and 0040) and the
+// runner that works them; what each process does is its definition (processes.catalog.ts: the items
+// due after a cursor, the action on one). Invariants:
 // - one run per tenant x process x scheduled slot (the unique key; a second instance's insert does nothing);
 // - a run is worked by the instance holding its lease (taken FOR UPDATE SKIP LOCKED, extended by each
 //   batch); an expired lease is taken over and the run resumed after its cursor;
@@ -16,15 +17,22 @@ import type { Database } from '../../platform/db/database.ts'
 import type { ProcessRunStatus } from '../../platform/db/schema.processes.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import { actorLabel, systemContext, type AuthenticatedContext } from '../../platform/http/context.ts'
-import type { FieldError } from '../../platform/http/errors.ts'
+import { AppError } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
-import type { ContractServicing } from '../contracts/index.ts'
-import type { SettingsService } from '../settings/index.ts'
+import { processCatalog, type ProcessDefinition, type ProcessPorts, type RunInfo } from './processes.catalog.ts'
 import { processErrors } from './processes.errors.ts'
 import * as repo from './processes.repository.ts'
+import {
+  CADENCE,
+  checkStart,
+  DEFAULT_BATCH_SIZE,
+  PROCESSES,
+  scheduledParameters,
+  slotOf,
+  type ProcessName,
+} from './processes.rules.ts'
 
-export const PROCESSES = ['ACTIVATION', 'EXPIRY', 'VOID'] as const
-export type ProcessName = (typeof PROCESSES)[number]
+export { DEFAULT_BATCH_SIZE, PROCESSES, type ProcessName } from './processes.rules.ts'
 export const RUN_STATUSES = [
   'QUEUED',
   'RUNNING',
@@ -36,43 +44,27 @@ export const RUN_STATUSES = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const FINISHED: ReadonlySet<ProcessRunStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED'])
 
-/** Items per batch (one transaction) unless the run's parameters say otherwise. */
-export const DEFAULT_BATCH_SIZE = 500
 /** At most this many item errors are kept on a run; `failed` is always the exact count. */
 export const MAX_RUN_ERRORS = 100
-
-/** The setting holding each process's daily time of day (null: not scheduled). */
-const SCHEDULE_SETTING = {
-  ACTIVATION: 'activationProcessTime',
-  EXPIRY: 'expiryProcessTime',
-  VOID: 'voidProcessTime',
-} as const satisfies Record<ProcessName, string>
-
-const EVENT = { ACTIVATION: 'ACTIVATE', EXPIRY: 'EXPIRE', VOID: 'VOID' } as const satisfies Record<
-  ProcessName,
-  'ACTIVATE' | 'EXPIRE' | 'VOID'
->
-
-export type ProcessContracts = {
-  dueForProcess(
-    tenantId: number,
-    q: { event: 'ACTIVATE' | 'EXPIRE' | 'VOID'; today: string; createdBefore?: Date; afterId: number; limit: number },
-  ): Promise<number[]>
-  servicing: Pick<ContractServicing, 'lockForEvent' | 'applyTransition'>
-}
 
 export type ProcessOptions = {
   /** This instance's name in leases. */
   owner: string
   /** How long a lease holds without a batch renewing it. */
   leaseMs: number
+  /**
+   * Batches of a parallel process (ACTIVATION, EXPIRY) worked at once, each on its own connection:
+   * 4 on PostgreSQL, 1 on the embedded database (one connection).
+   */
+  parallelBatches: number
 }
 
-export type ProcessDeps = {
+/** A batch found its run no longer this instance's (cancelled, or its lease taken over). */
+class StoppedRun extends Error {}
+
+export type ProcessDeps = ProcessPorts & {
   db: Database
   clock: Clock
-  settings: Pick<SettingsService, 'get'>
-  contracts: ProcessContracts
   options: ProcessOptions
 }
 
@@ -87,6 +79,7 @@ export type RunView = {
   changed: number
   failed: number
   errors: Array<{ itemId: number; code: string; message: string }>
+  state: Record<string, unknown>
   startedBy: string
   createdAt: string
   startedAt: string | null
@@ -106,31 +99,13 @@ export function runView(r: repo.RunRow): RunView {
     changed: r.changed,
     failed: r.failed,
     errors: r.errors,
+    state: r.state,
     startedBy: r.started_by,
     createdAt: r.created_at.toISOString(),
     startedAt: r.started_at?.toISOString() ?? null,
     finishedAt: r.finished_at?.toISOString() ?? null,
     durationMs: r.duration_ms,
   }
-}
-
-/** The field errors of a start request; empty when it may start. */
-export function checkStart(body: { process?: unknown; parameters?: unknown }): FieldError[] {
-  const errors: FieldError[] = []
-  if (typeof body.process !== 'string' || !(PROCESSES as readonly string[]).includes(body.process))
-    errors.push({ field: 'process', code: 'unknown', message: `must be one of ${PROCESSES.join(', ')}` })
-  const p = body.parameters ?? {}
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-    errors.push({ field: 'parameters', code: 'invalid', message: 'must be an object' })
-    return errors
-  }
-  for (const [key, value] of Object.entries(p)) {
-    if (key !== 'batchSize')
-      errors.push({ field: `parameters.${key}`, code: 'unknown', message: 'is not a parameter of the process' })
-    else if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 1000)
-      errors.push({ field: 'parameters.batchSize', code: 'invalid', message: 'must be an integer from 1 to 1000' })
-  }
-  return errors
 }
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>()
@@ -153,12 +128,41 @@ function nextDay(date: string): string {
 
 export type TickResult = { scheduled: number; worked: number }
 
+/**
+ * What a run shows of an item's failure: a refusal's code and message (an AppError: 409, 423…);
+ * anything else only as an internal error, with the database's SQLSTATE when there is one (the
+ * run is read over the API: no driver or SQL text in it).
+ */
+function itemError(err: unknown): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message.slice(0, 500) }
+  const state = (err as { code?: unknown } | null)?.code
+  return {
+    code: 'internal_error',
+    message:
+      typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state)
+        ? `the item failed in the database (SQLSTATE ${state})`
+        : 'the item failed (internal error)',
+  }
+}
+
+/** The counts and position a run has reached, as its process's `end` sees them. */
+type Progress = { cursor: number; examined: number; changed: number; failed: number }
+
 export function createProcessService(deps: ProcessDeps) {
-  const { db, clock, settings, contracts, options } = deps
+  const { db, clock, settings, options } = deps
+  const catalog: Record<ProcessName, ProcessDefinition> = processCatalog(deps)
 
   async function today(tenantId: number): Promise<string> {
     return localDate(clock.now(), await settings.get(tenantId, 'timeZone'))
   }
+
+  const info = (run: repo.RunRow, now: Date): RunInfo => ({
+    id: run.id,
+    guid: run.guid,
+    parameters: run.parameters,
+    state: run.state as RunInfo['state'],
+    now,
+  })
 
   async function insert(
     tenantId: number,
@@ -188,7 +192,7 @@ export function createProcessService(deps: ProcessDeps) {
 
   /** Starts a run now (POST): QUEUED until the runner takes it. */
   async function start(ctx: AuthenticatedContext, body: { process?: unknown; parameters?: unknown }): Promise<RunView> {
-    const errors = checkStart(body)
+    const errors = checkStart(body, await today(ctx.tenantId))
     if (errors.length > 0)
       throw processErrors.create(
         'process_run_invalid',
@@ -233,6 +237,10 @@ export function createProcessService(deps: ProcessDeps) {
     return { items: r.items.map(runView), totalCount: r.totalCount }
   }
 
+  /**
+   * Ends the run in `status`, in `tx`: its process's `end` (a run that started), the event, and for a
+   * cancel its audit record.
+   */
   async function finish(
     tx: Transaction<DB>,
     tenantId: number,
@@ -242,6 +250,17 @@ export function createProcessService(deps: ProcessDeps) {
     now: Date,
   ): Promise<void> {
     const durationMs = run.started_at === null ? 0 : Math.max(0, now.getTime() - run.started_at.getTime())
+    const definition = catalog[run.process as ProcessName]
+    // A run that never started fixed nothing (no day in its state), so there is nothing to end.
+    if (definition?.end && typeof run.state.day === 'string') {
+      const progress: Progress = {
+        cursor: run.cursor,
+        examined: run.examined,
+        changed: run.changed,
+        failed: run.failed,
+      }
+      await definition.end(tx, systemContext(tenantId, 'automatic-process'), { ...info(run, now), ...progress })
+    }
     await repo.updateRun(tx, tenantId, run.id, {
       status,
       finished_at: now,
@@ -283,89 +302,185 @@ export function createProcessService(deps: ProcessDeps) {
     })
   }
 
-  /** One item: lock the contract for the event, apply it. True when it changed. */
-  async function workItem(
+  /** Works `ids` in `tx`, each under its own savepoint: one item's failure is its own. */
+  async function workItems(
     tx: Transaction<DB>,
     ctx: AuthenticatedContext,
-    run: repo.RunRow,
-    contractId: number,
-    day: string,
-  ): Promise<boolean> {
-    const event = EVENT[run.process as ProcessName]
-    const locked = await contracts.servicing.lockForEvent(tx, ctx, contractId, event)
-    const effectiveDate =
-      event === 'ACTIVATE' ? locked.effectiveDate : event === 'EXPIRE' ? nextDay(locked.expirationDate) : day
-    await contracts.servicing.applyTransition(tx, ctx, locked, {
-      event,
-      effectiveDate,
-      source: { type: 'PROCESS', id: run.id },
-      details: { process: run.process, run: run.guid },
-    })
-    return true
+    definition: ProcessDefinition,
+    run: RunInfo,
+    ids: readonly number[],
+  ): Promise<Omit<Progress, 'cursor'> & { errors: repo.RunRow['errors'] }> {
+    const done = { examined: 0, changed: 0, failed: 0, errors: [] as repo.RunRow['errors'] }
+    if (definition.items && ids.length > 0) {
+      await repo.savepoint(tx, 'savepoint', 'process_batch')
+      try {
+        const outcomes = await definition.items(tx, ctx, run, ids)
+        if (definition.posts) await repo.checkDeferredConstraints(tx)
+        await repo.savepoint(tx, 'release', 'process_batch')
+        for (const o of outcomes) {
+          done.examined++
+          if (o.changed) done.changed++
+          if (o.error) {
+            done.failed++
+            if (done.errors.length < MAX_RUN_ERRORS)
+              done.errors.push({ itemId: o.id, code: o.error.code, message: o.error.message.slice(0, 500) })
+          }
+        }
+        return done
+      } catch {
+        // Nothing of the set-based attempt stays: the batch is worked item by item.
+        await repo.savepoint(tx, 'rollback', 'process_batch')
+      }
+    }
+    for (const id of ids) {
+      done.examined++
+      await repo.savepoint(tx, 'savepoint')
+      try {
+        const did = await definition.item(tx, ctx, run, id)
+        if (definition.posts) await repo.checkDeferredConstraints(tx)
+        await repo.savepoint(tx, 'release')
+        if (did) done.changed++
+      } catch (err) {
+        // One item's failure is its own: its writes are undone, the run goes on.
+        await repo.savepoint(tx, 'rollback')
+        done.failed++
+        if (done.errors.length < MAX_RUN_ERRORS) done.errors.push({ itemId: id, ...itemError(err) })
+      }
+    }
+    return done
   }
 
+  /** The run locked in `tx` when it is still this instance's to work (RUNNING under its lease). */
+  async function ownRun(tx: Transaction<DB>, tenantId: number, runId: number): Promise<repo.RunRow | undefined> {
+    const run = await repo.lockById(tx, tenantId, runId)
+    return run && run.status === 'RUNNING' && run.lease_owner === options.owner ? run : undefined
+  }
+
+  /** The run's state, fixed (its day, what the process's `begin` gives) and saved when it has none yet. */
+  async function fixState(
+    tx: Transaction<DB>,
+    ctx: AuthenticatedContext,
+    definition: ProcessDefinition,
+    run: repo.RunRow,
+    now: Date,
+  ): Promise<repo.RunRow> {
+    if (typeof run.state.day === 'string') return run
+    const day = await today(ctx.tenantId)
+    const fixed = definition.begin ? await definition.begin(tx, ctx, info({ ...run, state: { day } }, now)) : {}
+    const state = { ...fixed, day }
+    await repo.updateRun(tx, ctx.tenantId, run.id, { state })
+    return { ...run, state }
+  }
+
+  const sizeOf = (run: repo.RunRow) =>
+    typeof run.parameters.batchSize === 'number' ? run.parameters.batchSize : DEFAULT_BATCH_SIZE
+
   /**
-   * One batch of the run leased by this instance, in one transaction with its cursor advance.
-   * 'more' when another batch may follow, 'done' when the run finished, 'stopped' when the run is no
-   * longer this instance's (cancelled, or its lease taken over).
+   * One batch of the run leased by this instance, in one transaction with its cursor advance: the
+   * process's due items after the cursor, each worked under its own savepoint. The first batch
+   * fixes the run's state. 'more' when another batch may follow, 'done' when the run finished,
+   * 'stopped' when the run is no longer this instance's (cancelled, or its lease taken over).
    */
   async function batch(tenantId: number, runId: number): Promise<'more' | 'done' | 'stopped'> {
     const ctx = systemContext(tenantId, 'automatic-process')
     const now = clock.now()
     return db.transaction(tenantId, async (tx) => {
-      const run = await repo.lockById(tx, tenantId, runId)
-      if (!run || run.status !== 'RUNNING' || run.lease_owner !== options.owner) return 'stopped'
-      const day = await today(tenantId)
-      const process = run.process as ProcessName
-      const size = typeof run.parameters.batchSize === 'number' ? run.parameters.batchSize : DEFAULT_BATCH_SIZE
-      let createdBefore: Date | undefined
-      if (process === 'VOID') {
-        const days = await settings.get(tenantId, 'pendingContractVoidAfterDays')
-        createdBefore = new Date(now.getTime() - days * 86_400_000)
+      let run = await ownRun(tx, tenantId, runId)
+      if (!run) return 'stopped'
+      const definition = definitionOf(run)
+      run = await fixState(tx, ctx, definition, run, now)
+      const current = info(run, now)
+      const size = sizeOf(run)
+      const ids = await definition.due(tenantId, current, run.cursor, size)
+      const done = await workItems(tx, ctx, definition, current, ids)
+      const progress = {
+        cursor: ids.at(-1) ?? run.cursor,
+        examined: run.examined + done.examined,
+        changed: run.changed + done.changed,
+        failed: run.failed + done.failed,
+        errors: [...run.errors, ...done.errors].slice(0, MAX_RUN_ERRORS),
       }
-      const ids = await contracts.dueForProcess(tenantId, {
-        event: EVENT[process],
-        today: day,
-        ...(createdBefore === undefined ? {} : { createdBefore }),
-        afterId: run.cursor,
-        limit: size,
-      })
-      let { examined, changed, failed } = run
-      const errors = [...run.errors]
-      for (const id of ids) {
-        examined++
-        await repo.savepoint(tx, 'savepoint')
-        try {
-          if (await workItem(tx, ctx, run, id, day)) changed++
-          await repo.savepoint(tx, 'release')
-        } catch (err) {
-          // One item's failure is its own: its writes are undone, the run goes on.
-          await repo.savepoint(tx, 'rollback')
-          failed++
-          const e = err as { code?: unknown; message?: unknown }
-          if (errors.length < MAX_RUN_ERRORS)
-            errors.push({
-              itemId: id,
-              code: typeof e.code === 'string' ? e.code : 'internal_error',
-              message: String(e.message ?? err).slice(0, 500),
-            })
-        }
-      }
-      const cursor = ids.at(-1) ?? run.cursor
       await repo.updateRun(tx, tenantId, run.id, {
-        cursor,
-        examined,
-        changed,
-        failed,
-        errors,
+        ...progress,
         lease_expires_at: new Date(now.getTime() + options.leaseMs),
       })
       if (ids.length < size) {
-        await finish(tx, tenantId, ctx, { ...run, examined, changed, failed }, 'SUCCEEDED', now)
+        await finish(tx, tenantId, ctx, { ...run, ...progress }, 'SUCCEEDED', now)
         return 'done'
       }
       return 'more'
     })
+  }
+
+  /**
+   * Up to `slices` batches of a parallel process (its items leave its due query once worked: a
+   * status changed) at once, each its own transaction on its own connection, committing its items
+   * with its counts (added under the run's lock at its end, when the run is still this instance's;
+   * otherwise the batch rolls back). The cursor moves past them all once every batch committed: an
+   * instance that dies in between leaves the cursor behind items already changed, which its
+   * successor's due query no longer finds, so nothing is changed twice and every change is counted.
+   */
+  async function parallelBatches(
+    tenantId: number,
+    runId: number,
+    slices: number,
+  ): Promise<'more' | 'done' | 'stopped'> {
+    const ctx = systemContext(tenantId, 'automatic-process')
+    const now = clock.now()
+    const opened = await db.transaction(tenantId, async (tx) => {
+      const owned = await ownRun(tx, tenantId, runId)
+      if (!owned) return undefined
+      const run = await fixState(tx, ctx, definitionOf(owned), owned, now)
+      return { run, ids: await definitionOf(run).due(tenantId, info(run, now), run.cursor, sizeOf(run) * slices) }
+    })
+    if (!opened) return 'stopped'
+    const { run, ids } = opened
+    const definition = definitionOf(run)
+    const size = sizeOf(run)
+    const current = info(run, now)
+    const parts: number[][] = []
+    for (let k = 0; k < ids.length; k += size) parts.push(ids.slice(k, k + size))
+    const outcomes = await Promise.all(
+      parts.map((part) =>
+        db
+          .transaction(tenantId, async (tx) => {
+            const done = await workItems(tx, ctx, definition, current, part)
+            const held = await ownRun(tx, tenantId, runId)
+            // Cancelled or taken over meanwhile: this batch's changes go with it.
+            if (!held) throw new StoppedRun()
+            await repo.updateRun(tx, tenantId, runId, {
+              examined: held.examined + done.examined,
+              changed: held.changed + done.changed,
+              failed: held.failed + done.failed,
+              errors: [...held.errors, ...done.errors].slice(0, MAX_RUN_ERRORS),
+              lease_expires_at: new Date(now.getTime() + options.leaseMs),
+            })
+            return 'ok' as const
+          })
+          .catch((err: unknown) => {
+            if (err instanceof StoppedRun) return 'stopped' as const
+            throw err
+          }),
+      ),
+    )
+    if (outcomes.includes('stopped')) return 'stopped'
+    return db.transaction(tenantId, async (tx) => {
+      const held = await ownRun(tx, tenantId, runId)
+      if (!held) return 'stopped'
+      const cursor = ids.at(-1) ?? held.cursor
+      await repo.updateRun(tx, tenantId, runId, { cursor })
+      if (ids.length < size * slices) {
+        await finish(tx, tenantId, ctx, { ...held, cursor }, 'SUCCEEDED', now)
+        return 'done'
+      }
+      return 'more'
+    })
+  }
+
+  function definitionOf(run: repo.RunRow): ProcessDefinition {
+    const definition = catalog[run.process as ProcessName]
+    if (definition === undefined) throw new Error(`no automatic process ${run.process}`)
+    return definition
   }
 
   /** Takes the oldest claimable run of the tenant (QUEUED, or its lease expired) under a lease. */
@@ -392,11 +507,7 @@ export function createProcessService(deps: ProcessDeps) {
       if (!run || run.status !== 'RUNNING' || run.lease_owner !== options.owner) return
       const errors = [...run.errors]
       if (errors.length < MAX_RUN_ERRORS)
-        errors.push({
-          itemId: 0,
-          code: 'process_failed',
-          message: String((err as Error)?.message ?? err).slice(0, 500),
-        })
+        errors.push({ itemId: 0, code: 'process_failed', message: itemError(err).message })
       await repo.updateRun(tx, tenantId, runId, { errors })
       await finish(tx, tenantId, systemContext(tenantId, 'automatic-process'), run, 'FAILED', now)
     })
@@ -413,12 +524,20 @@ export function createProcessService(deps: ProcessDeps) {
       const runId = await claim(tenantId)
       if (runId === undefined) return taken
       taken++
+      const parallel = await db.read(tenantId, async (x) => {
+        const row = await repo.byId(x, tenantId, runId)
+        return row !== undefined && catalog[row.process as ProcessName]?.parallel === true
+      })
       for (;;) {
         if (limits.maxBatches !== undefined && batches >= limits.maxBatches) return taken
-        batches++
+        const slices =
+          parallel && options.parallelBatches > 1
+            ? Math.min(options.parallelBatches, (limits.maxBatches ?? Number.POSITIVE_INFINITY) - batches)
+            : 1
+        batches += slices
         let outcome: 'more' | 'done' | 'stopped'
         try {
-          outcome = await batch(tenantId, runId)
+          outcome = slices > 1 ? await parallelBatches(tenantId, runId, slices) : await batch(tenantId, runId)
         } catch (err) {
           await fail(tenantId, runId, err)
           break
@@ -428,27 +547,28 @@ export function createProcessService(deps: ProcessDeps) {
     }
   }
 
-  /** Queues today's scheduled runs whose time of day has come (a slot taken by another instance is skipped). */
+  /**
+   * Queues the scheduled runs whose time of day has come: a daily process's run of today, a monthly
+   * one's run of this month (for the month before). A slot taken by another instance is skipped.
+   */
   async function schedule(tenantId: number): Promise<number> {
     const now = clock.now()
     const zone = await settings.get(tenantId, 'timeZone')
-    const slot = localDate(now, zone)
+    const day = localDate(now, zone)
     const minutes = localMinutes(now, zone)
     let made = 0
     for (const process of PROCESSES) {
-      const at = await settings.get(tenantId, SCHEDULE_SETTING[process])
+      const at = await settings.get(tenantId, catalog[process].schedule)
       if (at === null || minutes * 60_000 < at.milliseconds) continue
-      const exists = await db.read(tenantId, (x) =>
-        x
-          .selectFrom('automatic_process_run')
-          .select('id')
-          .where('tenant_id', '=', tenantId)
-          .where('process', '=', process)
-          .where('slot', '=', slot)
-          .executeTakeFirst(),
+      const slot = slotOf(CADENCE[process], day)
+      if (await db.read(tenantId, (x) => repo.slotTaken(x, tenantId, process, slot))) continue
+      const row = await insert(
+        tenantId,
+        systemContext(tenantId, 'scheduler'),
+        process,
+        scheduledParameters(process, slot),
+        slot,
       )
-      if (exists) continue
-      const row = await insert(tenantId, systemContext(tenantId, 'scheduler'), process, {}, slot)
       if (row) made++
     }
     return made

@@ -103,6 +103,8 @@ export {
   type TransferTerms,
 } from './ratebook/index.ts'
 export type { BucketPayee, QuotedLine, QuotedRate, QuoteService, RateQuote } from './quote/index.ts'
+// A sold contract's rate priced again at its own version and sale date (quotes.reratedRate; docs/contracts.md "Rerating").
+export type { Exclusion, RerateFacts, RerateOutcome, RerateRequest } from './quote/index.ts'
 export {
   ruleApplies,
   type AppliedDisbursementRule,

@@ -32,7 +32,9 @@ export function createWebhooksModule(deps: WebhooksDeps) {
     allowPrivateReceivers: deps.allowPrivateReceivers ?? false,
     timeoutMs: 5_000,
     intervalMs: 1_000,
-    batchSize: 50,
+    batchSize: 100,
+    concurrency: 4,
+    tenantConcurrency: 4,
     random: Math.random,
   }
   const deliverer = createDeliverer({ ...deps, options })

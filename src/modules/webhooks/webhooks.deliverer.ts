@@ -37,8 +37,12 @@ export type DelivererOptions = WebhookOptions & {
   timeoutMs: number
   /** Idle wait between passes that found nothing to do. Default 1 s. */
   intervalMs: number
-  /** Deliveries claimed (and sent concurrently) at once per tenant. Default 50. */
+  /** Deliveries claimed (and sent concurrently) at once by one batch. Default 100. */
   batchSize: number
+  /** Batches of a tenant in flight at once. Default 4. */
+  concurrency: number
+  /** Tenants worked at once in a pass. Default 4. */
+  tenantConcurrency: number
   /** Source of jitter in [0, 1); tests fix it. */
   random: () => number
 }
@@ -208,31 +212,26 @@ export function createDeliverer(deps: DelivererDeps) {
       }),
     )
     const at = clock.now()
-    await db.transaction(tenantId, async (tx) => {
-      for (const [i, d] of claimed.entries()) {
-        const o = outcomes[i] as Outcome
-        const ok = o.error === null
-        const given = d.attempts - d.attemptsBeforeRedelivery
-        const failed = !ok && given >= limit
-        await repo.recordAttempt(
-          tx,
-          tenantId,
-          d.id,
-          d.attempts,
-          {
-            status: ok ? 'SUCCEEDED' : failed ? 'FAILED' : 'PENDING',
-            nextAttemptAt: ok || failed ? null : new Date(at.getTime() + backoffMs(given, options.random())),
-            responseCode: o.code,
-            latencyMs: o.latencyMs,
-            error: o.error,
-          },
-          at,
-        )
-        result.attempted++
-        if (ok) result.succeeded++
-        if (failed) result.failed++
+    const recorded = claimed.map((d, i): repo.AttemptOutcome => {
+      const o = outcomes[i] as Outcome
+      const ok = o.error === null
+      const given = d.attempts - d.attemptsBeforeRedelivery
+      const failed = !ok && given >= limit
+      result.attempted++
+      if (ok) result.succeeded++
+      if (failed) result.failed++
+      return {
+        id: d.id,
+        attempts: d.attempts,
+        status: ok ? 'SUCCEEDED' : failed ? 'FAILED' : 'PENDING',
+        nextAttemptAt: ok || failed ? null : new Date(at.getTime() + backoffMs(given, options.random())),
+        responseCode: o.code,
+        latencyMs: o.latencyMs,
+        error: o.error,
       }
     })
+    // One statement for the batch's outcomes.
+    await db.transaction(tenantId, (tx) => repo.recordAttempts(tx, tenantId, recorded, at))
     return claimed.length
   }
 
@@ -243,19 +242,32 @@ export function createDeliverer(deps: DelivererDeps) {
   async function deliverDue(): Promise<PassResult> {
     const result: PassResult = { fannedOut: 0, attempted: 0, succeeded: 0, failed: 0 }
     const tenants = await db.read(null, (x) => x.selectFrom('tenant').select('id').orderBy('id').execute())
-    for (const { id } of tenants) {
-      const tenantId = Number(id)
-      // A tenant that never had a subscription has no cursor, and nothing to deliver.
-      const subscribed = await db.read(tenantId, (x) =>
-        x.selectFrom('webhook_cursor').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst(),
-      )
-      if (!subscribed) continue
-      result.fannedOut += await fanOut(tenantId)
-      const limit = await settings.get(tenantId, 'webhookRetryLimit')
-      for (let round = 0; round < MAX_ROUNDS; round++) {
-        if ((await attemptBatch(tenantId, limit, result)) === 0) break
-      }
-    }
+    // Tenants are independent: a few at a time, so one tenant's backlog or slow receiver does not
+    // hold the others' deliveries back.
+    await eachConcurrently(
+      tenants.map((t) => Number(t.id)),
+      options.tenantConcurrency,
+      async (tenantId) => {
+        // A tenant that never had a subscription has no cursor, and nothing to deliver.
+        const subscribed = await db.read(tenantId, (x) =>
+          x.selectFrom('webhook_cursor').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst(),
+        )
+        if (!subscribed) return
+        result.fannedOut += await fanOut(tenantId)
+        const limit = await settings.get(tenantId, 'webhookRetryLimit')
+        // Several batches in flight per tenant (one's POSTs while another is claimed or recorded).
+        // Order per contract holds: a later event of a contract is not claimed while an earlier one
+        // is PENDING, leased by another batch or not (claimDue); SKIP LOCKED and the lease keep the
+        // batches apart.
+        await Promise.all(
+          Array.from({ length: options.concurrency }, async () => {
+            for (let round = 0; round < MAX_ROUNDS; round++) {
+              if ((await attemptBatch(tenantId, limit, result)) === 0) break
+            }
+          }),
+        )
+      },
+    )
     return result
   }
 
@@ -314,3 +326,12 @@ export function createDeliverer(deps: DelivererDeps) {
 }
 
 export type Deliverer = ReturnType<typeof createDeliverer>
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
+}

@@ -244,10 +244,15 @@ export async function claimDue(
     select d.id, d.subscription_id, d.event_id, d.attempts, d.attempts_before_redelivery
       from webhook_delivery d
      where d.tenant_id = ${tenantId} and d.status = 'PENDING' and d.next_attempt_at <= ${now}
-       and not exists (
-         select 1 from webhook_delivery e
+       -- The first PENDING event of its contract to its subscription: one probe of the partial
+       -- contract index per candidate (a scalar subquery, never turned into a join whose plan
+       -- would depend on the statistics of a table that fills up between two analyzes).
+       and (d.contract_id is null or d.event_id = (
+         select e.event_id from webhook_delivery e
           where e.tenant_id = ${tenantId} and e.subscription_id = d.subscription_id and e.status = 'PENDING'
-            and e.contract_id = d.contract_id and e.event_id < d.event_id)
+            and e.contract_id = d.contract_id
+          order by e.event_id
+          limit 1))
        and exists (
          select 1 from webhook_subscription s
           where s.tenant_id = ${tenantId} and s.id = d.subscription_id and s.active and s.deleted_at is null)
@@ -298,39 +303,41 @@ export async function claimDue(
   })
 }
 
+export type AttemptOutcome = {
+  id: number
+  /** The attempt count the lease was taken with. */
+  attempts: number
+  status: WebhookDeliveryStatus
+  nextAttemptAt: Date | null
+  responseCode: number | null
+  latencyMs: number
+  error: string | null
+}
+
 /**
- * Records an attempt's outcome, unless the lease was lost meanwhile (another instance took the
- * delivery after it expired and counted another attempt): then that instance's outcome stands.
+ * Records the outcomes of a batch of attempts in one statement, each unless its lease was lost
+ * meanwhile (another instance took the delivery after it expired and counted another attempt):
+ * then that instance's outcome stands.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   tx: Transaction<DB>,
   tenantId: number,
-  id: number,
-  attempts: number,
-  outcome: {
-    status: WebhookDeliveryStatus
-    nextAttemptAt: Date | null
-    responseCode: number | null
-    latencyMs: number
-    error: string | null
-  },
+  outcomes: readonly AttemptOutcome[],
   at: Date,
 ) {
-  await tx
-    .updateTable('webhook_delivery')
-    .set({
-      status: outcome.status,
-      next_attempt_at: outcome.nextAttemptAt,
-      last_response_code: outcome.responseCode,
-      last_latency_ms: outcome.latencyMs,
-      last_error: outcome.error === null ? null : outcome.error.slice(0, 1000),
-      updated_at: at,
-    })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('attempts', '=', attempts)
-    .where('status', '=', 'PENDING')
-    .execute()
+  if (outcomes.length === 0) return
+  await sql`
+    update webhook_delivery d
+       set status = v.status, next_attempt_at = v.next_attempt_at, last_response_code = v.code,
+           last_latency_ms = v.latency, last_error = v.error, updated_at = ${at}
+      from unnest(
+             ${outcomes.map((o) => o.id)}::bigint[], ${outcomes.map((o) => o.attempts)}::int[],
+             ${outcomes.map((o) => o.status)}::text[],
+             ${outcomes.map((o) => (o.nextAttemptAt === null ? null : o.nextAttemptAt.toISOString()))}::timestamptz[],
+             ${outcomes.map((o) => o.responseCode)}::int[], ${outcomes.map((o) => o.latencyMs)}::int[],
+             ${outcomes.map((o) => (o.error === null ? null : o.error.slice(0, 1000)))}::text[]
+           ) as v(id, attempts, status, next_attempt_at, code, latency, error)
+     where d.tenant_id = ${tenantId} and d.id = v.id and d.attempts = v.attempts and d.status = 'PENDING'`.execute(tx)
 }
 
 export type DeliveryFilter = {

@@ -37,6 +37,8 @@ import type { DB } from './schema.ts'
  *   rather than one failing on the one-default index (finance, payment-method.service.ts).
  * - `payout_run` (tenant id): payout runs of a tenant, so that the second reads the first's entries
  *   and pays nothing twice (finance, payout.service.ts).
+ * - `reinsurance_treaty` (tenant id): writes of a tenant's reinsurance treaties, so that two cannot
+ *   both pass the no-overlap check (reporting, treaty.service.ts).
  */
 export type LockNamespaces = {
   idempotency_key: readonly [tenantId: number, scopeKey: string]
@@ -47,6 +49,7 @@ export type LockNamespaces = {
   sales_tax_rule: readonly [tenantId: number, state: string]
   payment_method_default: readonly [tenantId: number, accountHolderId: number, direction: string]
   payout_run: readonly [tenantId: number]
+  reinsurance_treaty: readonly [tenantId: number]
 }
 
 export type LockNamespace = keyof LockNamespaces

@@ -192,6 +192,14 @@ export type ContractTable = {
   terms: Json<JsonValue> | null
   /** The day of the latest approved transfer to a new owner (migration 0037); null: never transferred. */
   transferred_on: ColumnType<string | null, string | null | undefined, string | null>
+  /**
+   * The latest known odometer of the vehicle (migration 0038): a claim's repair-order reading, the
+   * day it was read and its source (CLAIM with the claim's id; CLAIM_INTAKE, a refused claim's report).
+   */
+  last_odometer: ColumnType<number | null, number | null | undefined, number | null>
+  last_odometer_on: ColumnType<string | null, string | null | undefined, string | null>
+  last_odometer_source: ColumnType<string | null, string | null | undefined, string | null>
+  last_odometer_source_id: ColumnType<number | null, number | null | undefined, number | null>
   created_at: Timestamp
   updated_at: Timestamp
   created_by: string
@@ -256,10 +264,49 @@ export type ContractTransferTable = {
   version: Generated<number>
 }
 
+/** Pricing of a contract on one side of a rerate: what the contract said before, or says after (cents). */
+export type RerateSideSnapshot = {
+  rateId: string
+  term: { id: number; code: string; months: number; miles: number }
+  deductible: { id: number; code: string }
+  saleOdometer: number | null
+  expirationDate: string
+  expirationOdometer: number | null
+  vehicle: VehicleSnapshot
+  retailCents: number
+  optionsRetailCents: number
+  dealerCostCents: number
+  salesTaxCents: number
+  lines: PricingSnapshot['lines']
+  options: PricingSnapshot['options']
+}
+
+/** A rerate applied to a contract (migration 0039), never changed. */
+export type ContractRerateRequestTable = {
+  tenant_id: number
+  id: Generated<number>
+  contract_id: number
+  contract_status: 'PENDING' | 'FINALIZED' | 'ACTIVE'
+  reason: string | null
+  changes: Json<JsonValue>
+  before: Json<RerateSideSnapshot>
+  after: Json<RerateSideSnapshot>
+  dealer_cost_difference: Money
+  retail_price_difference: Money
+  sales_tax_difference: Money
+  posted_lines: Json<JsonValue>
+  journal_entry_id: number | null
+  settlement_entry_id: number | null
+  earnings_entry_id: number | null
+  requested_at: Timestamp
+  requested_by: string
+}
+
 export type ContractTables = {
   contract: ContractTable
   contract_hold: ContractHoldTable
   contract_unique_value: ContractUniqueValueTable
   contract_status_history: ContractStatusHistoryTable
   contract_transfer: ContractTransferTable
+  contract_rerate_request: ContractRerateRequestTable
 }

@@ -1,4 +1,4 @@
-// Kysely table types of the payout tables (migration 0031, docs/payouts.md). Kept in step with the migration.
+// Kysely table types of the payout tables (migrations 0031 and 0041, docs/payouts.md). Kept in step with the migration.
 import type { ColumnType, Generated } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -35,9 +35,11 @@ export interface PayoutItemTable {
   tenant_id: number
   id: Generated<number>
   payout_id: number
-  purpose: 'REFUND_PAYABLE' | 'DISBURSEMENT_PAYABLE'
+  purpose: 'REFUND_PAYABLE' | 'DISBURSEMENT_PAYABLE' | 'CLAIM_PAYABLE'
   contract_id: number
   amount: Money
+  /** The claim payment request paid: CLAIM_PAYABLE items only (migration 0041). */
+  payment_request_id: ColumnType<number | null, number | null | undefined, never>
 }
 
 export type PayoutTables = {

@@ -1,4 +1,4 @@
-// Kysely table types of the automatic process runs (migration 0034, docs/processes.md). Kept in step with the migration.
+// Kysely table types of the automatic process runs (migrations 0034 and 0040, docs/processes.md). Kept in step with the migration.
 import type { ColumnType, Generated } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -28,6 +28,8 @@ export interface AutomaticProcessRunTable {
   duration_ms: number | null
   lease_owner: string | null
   lease_expires_at: Timestamp | null
+  /** What the run fixed when it started (its day; a process's own: the earnings run, the month), migration 0040. */
+  state: ColumnType<Record<string, unknown>, string | undefined, string>
 }
 
 export type ProcessTables = {

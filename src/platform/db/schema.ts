@@ -14,6 +14,7 @@ import type { PaymentMethodTables } from './schema.payment-methods.ts'
 import type { LedgerTables } from './schema.ledger.ts'
 import type { StatementTables } from './schema.statements.ts'
 import type { SalesTaxTables } from './schema.salestax.ts'
+import type { ReportingTables } from './schema.reporting.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
@@ -201,6 +202,7 @@ export type AccountHolderKind =
   | 'REPAIR_FACILITY'
   | 'INSPECTION_COMPANY'
   | 'CLAIM_PAYEE'
+  | 'REINSURANCE_COMPANY'
 
 export type AccountHolderTable = {
   id: Generated<number>
@@ -373,6 +375,7 @@ export type DB = ContractTables &
   ClaimTables &
   StatementTables &
   SalesTaxTables &
+  ReportingTables &
   CashTables &
   PayoutTables &
   WebhookTables &

@@ -7,6 +7,10 @@ export {
   type QuotedLine,
   type QuotedRate,
   type QuoteService,
+  type Exclusion,
+  type RerateFacts,
+  type RerateOutcome,
+  type RerateRequest,
 } from './quote.service.ts'
 export { quoteRoutes } from './quote.routes.ts'
 export type { RateQuote } from './quote.schemas.ts'

@@ -12,6 +12,7 @@ import { isActiveAccountHolder, type DealerDirectory, type DealerProfile } from 
 import type { SettingsService } from '../../settings/index.ts'
 import type { AppliedDisbursementRule } from '../disbursements/index.ts'
 import {
+  formatRateId,
   parseRateId,
   type CompiledRateBook,
   type CustomFieldDefinition,
@@ -20,7 +21,16 @@ import {
 } from '../ratebook/index.ts'
 import type { VinDecoder } from '../vin/index.ts'
 import type { VisibilityEntry } from '../visibility/index.ts'
-import { findOffer, priceOffer, walkOffers, type QuoteMessage, type Sale } from './offers.ts'
+import {
+  findOffer,
+  priceOffer,
+  walkOffers,
+  type Exclusion,
+  type Offer,
+  type PlanOffer,
+  type QuoteMessage,
+  type Sale,
+} from './offers.ts'
 import { quoteErrors } from './quote.errors.ts'
 import {
   expiration,
@@ -106,6 +116,45 @@ export type QuotedRate = {
   }>
 }
 
+/** The facts a rerate states about the sale, over the quote's inputs; null: not known (left out of the inputs). */
+export type RerateFacts = {
+  odometer: number | null
+  vin: string | null
+  vehicleYear: number | null
+  vehicleMake: string | null
+  vehicleModel: string | null
+  vehicleTrim: string | null
+  vehicleCondition: string | null
+  inServiceDate: string | null
+  vehiclePurchasePrice: string | null
+  msrp: string | null
+}
+
+/** What reratedRate prices: the contract's quote, rate-book version, plan, term, deductible and options. */
+export type RerateRequest = {
+  quoteId: string
+  bookId: number
+  planId: number
+  termId: number
+  deductibleId: number
+  optionIds: readonly number[]
+  facts: RerateFacts
+}
+
+/**
+ * The rerate's answer: the rate priced (its rateId names the rate of the book that fits the facts),
+ * or why it is not: a term or deductible that is not the plan's, the offer walk's exclusions on the
+ * rate's path (with the criteria explained), or the chosen options the rate does not offer.
+ */
+export type RerateOutcome =
+  | { eligible: true; rate: QuotedRate }
+  | {
+      eligible: false
+      exclusions: Exclusion[]
+      /** termId or deductibleId not of the plan (unknown_reference), options not offered (option_not_offered). */
+      problems: Array<{ field: string; code: 'unknown_reference' | 'option_not_offered'; text: string }>
+    }
+
 /** A quote or rate a contract cannot be written from: 422 naming the field. */
 function unusable(
   code: 'quote_unknown' | 'quote_expired' | 'quote_outdated' | 'rate_not_in_quote' | 'rate_not_available',
@@ -160,6 +209,84 @@ function saleOf(
     dealerNumber: dealer.dealerNumber,
     visibility,
     holders,
+  }
+}
+
+/** A rate found in the offer walk, priced, as a contract is written from it (quotedRate, reratedRate). */
+function toQuotedRate(a: {
+  quoteId: string
+  rateId: string
+  claims: QuoteClaims
+  inputs: QuoteInputs
+  dealer: DealerProfile
+  book: CompiledRateBook
+  vehicle: Vehicle
+  vehicleClass: string | null
+  found: { plan: PlanOffer; offer: Offer }
+  price: Price
+  chosen: ReadonlySet<number>
+}): QuotedRate {
+  const { book, found, price, inputs } = a
+  const { product, program, plan } = found.plan
+  const { term, deductible } = found.offer
+  const payeeOf = (code: string) => book.disbursementCodes.get(code)?.payee ?? null
+  return {
+    quoteId: a.quoteId,
+    rateId: a.rateId,
+    quotedAt: new Date(a.claims.issuedAt * 1000),
+    expiresAt: new Date(a.claims.expiresAt * 1000),
+    inputs,
+    dealer: a.dealer,
+    book: { bookId: book.bookId, version: book.version, effectiveDate: book.effectiveDate },
+    vehicle: { ...a.vehicle, vehicleClass: a.vehicleClass },
+    product: { id: product.id, code: product.code, name: product.name, type: product.type },
+    program: { id: program.id, code: program.code, name: program.name },
+    plan: {
+      id: plan.id,
+      code: plan.code,
+      name: plan.name,
+      formNumber: plan.formNumber,
+      coverageGroups: plan.coverageGroups,
+      ppmServices: plan.ppmServices,
+      customFields: plan.customFields,
+    },
+    term: { id: term.id, code: term.code, months: term.months, miles: term.miles, milesBasis: term.milesBasis },
+    deductible: {
+      id: deductible.id,
+      code: deductible.code,
+      amountCents: deductible.amountCents,
+      type: deductible.type,
+    },
+    ...expiration(inputs.saleDate, inputs.odometer, term),
+    price: {
+      ...price,
+      lines: price.lines.map((l) => ({ ...l, payee: l.source === 'RATE' ? payeeOf(l.code) : null })),
+    },
+    options: found.offer.options.list
+      .filter(({ option, required }) => required || a.chosen.has(option.id))
+      .map(({ option, required }) => {
+        const priced = priceOption(option, found.plan.factor)
+        return {
+          id: option.id,
+          code: option.code,
+          name: option.name,
+          kind: option.kind,
+          required,
+          dealerCostCents: priced.dealerCostCents,
+          retailCents: priced.suggestedRetailCents,
+          lines: priced.lines.map((l) => {
+            const code = book.disbursementCodes.get(l.code)
+            return {
+              code: l.code,
+              group: code?.group ?? 'OTHER',
+              label: code?.label ?? l.code,
+              cents: l.cents,
+              source: 'RATE' as const,
+              payee: payeeOf(l.code),
+            }
+          }),
+        }
+      }),
   }
 }
 
@@ -386,7 +513,6 @@ export function createQuoteService(ports: Ports) {
     const visible = ctx.principal.visibleAccountHolderIds
     if (!dealer || dealer.id !== claims.dealerId || (visible && !visible.has(dealer.id)))
       throw unusable('quote_unknown', 'quoteId', 'names a dealer that is not visible to you')
-    const at = new Date(claims.issuedAt * 1000)
     // Active now (so active when quoted too: an expiry date never moves back).
     if (!isActiveAccountHolder({ status: dealer.status, expired_date: dealer.expiredDate }, clock.now())) {
       throw unusable('rate_not_available', 'dealerNumber', `dealer ${dealer.dealerNumber} is not active`)
@@ -436,71 +562,157 @@ export function createQuoteService(ports: Ports) {
       throw quoteErrors.create('rate_not_in_quote', optionErrors.map((e) => e.message).join('; '), {
         errors: optionErrors,
       })
-    const { product, program } = found.plan
-    const { term, deductible } = offer
-    const payeeOf = (code: string) => book.disbursementCodes.get(code)?.payee ?? null
-    return {
+    return toQuotedRate({
       quoteId: request.quoteId,
       rateId: request.rateId,
-      quotedAt: at,
-      expiresAt: new Date(claims.expiresAt * 1000),
+      claims,
       inputs,
       dealer,
-      book: { bookId: book.bookId, version: book.version, effectiveDate: book.effectiveDate },
-      vehicle: { ...vehicle, vehicleClass: seen.vehicleClass },
-      product: { id: product.id, code: product.code, name: product.name, type: product.type },
-      program: { id: program.id, code: program.code, name: program.name },
-      plan: {
-        id: plan.id,
-        code: plan.code,
-        name: plan.name,
-        formNumber: plan.formNumber,
-        coverageGroups: plan.coverageGroups,
-        ppmServices: plan.ppmServices,
-        customFields: plan.customFields,
-      },
-      term: { id: term.id, code: term.code, months: term.months, miles: term.miles, milesBasis: term.milesBasis },
-      deductible: {
-        id: deductible.id,
-        code: deductible.code,
-        amountCents: deductible.amountCents,
-        type: deductible.type,
-      },
-      ...expiration(inputs.saleDate, inputs.odometer, term),
-      price: {
-        ...price,
-        lines: price.lines.map((l) => ({ ...l, payee: l.source === 'RATE' ? payeeOf(l.code) : null })),
-      },
-      options: offer.options.list
-        .filter(({ option, required }) => required || chosen.has(option.id))
-        .map(({ option, required }) => {
-          const priced = priceOption(option, found.plan.factor)
-          return {
-            id: option.id,
-            code: option.code,
-            name: option.name,
-            kind: option.kind,
-            required,
-            dealerCostCents: priced.dealerCostCents,
-            retailCents: priced.suggestedRetailCents,
-            lines: priced.lines.map((l) => {
-              const code = book.disbursementCodes.get(l.code)
-              return {
-                code: l.code,
-                group: code?.group ?? 'OTHER',
-                label: code?.label ?? l.code,
-                cents: l.cents,
-                source: 'RATE' as const,
-                payee: payeeOf(l.code),
-              }
-            }),
-          }
+      book,
+      vehicle,
+      vehicleClass: seen.vehicleClass,
+      found,
+      price,
+      chosen,
+    })
+  }
+
+  /**
+   * A sold contract's rate priced again with corrected facts (a rerate, docs/contracts.md "Rerating"):
+   * the contract's quote gives the inputs, dealer and rate-book version; `facts` replace what the
+   * contract says of the vehicle and odometer (null: not known). The sale date stays the quote's and
+   * the version the contract's, so neither the look-back of sale dates nor the quote's lifetime
+   * applies, and the dealer's disbursements are those that apply to that sale date now (no
+   * fingerprint check: a rerate is not a quote shown to the dealer). The offer walk is made for the
+   * contract's plan with explain on: the plan, term and deductible asked for are priced at whatever
+   * rate of theirs fits the facts, or the exclusions on their path say why none does.
+   */
+  async function reratedRate(ctx: AuthenticatedContext, request: RerateRequest): Promise<RerateOutcome> {
+    const claims = verifyQuoteId(await keyOf(ctx.tenantId), request.quoteId)
+    // A contract's quote id was verified when the contract was written and tenant keys never change.
+    if (!claims || claims.tenantId !== ctx.tenantId || claims.bookId !== request.bookId)
+      throw new Error(`quote id of rate book ${request.bookId} does not verify for tenant ${ctx.tenantId}`)
+    const book = await store.byId(ctx.tenantId, request.bookId)
+    if (!book) throw new Error(`rate book ${request.bookId} of tenant ${ctx.tenantId} not found`)
+    const dealer = await directory.dealerByNumber(ctx.tenantId, claims.inputs.dealerNumber)
+    if (!dealer || dealer.id !== claims.dealerId)
+      throw unusable(
+        'rate_not_available',
+        'dealerNumber',
+        `dealer number ${claims.inputs.dealerNumber} no longer names the contract's dealer`,
+      )
+    const plan = book.planById.get(request.planId)
+    if (!plan) throw new Error(`plan ${request.planId} is not in rate book ${request.bookId}`)
+    const termOf = plan.terms.find((t) => t.id === request.termId)
+    const deductibleOf = plan.product.deductibles.find((d) => d.id === request.deductibleId)
+    if (!termOf || !deductibleOf)
+      return {
+        eligible: false,
+        exclusions: [],
+        problems: [
+          ...(termOf
+            ? []
+            : [
+                {
+                  field: 'termId',
+                  code: 'unknown_reference' as const,
+                  text: `plan ${plan.code} has no term ${request.termId}`,
+                },
+              ]),
+          ...(deductibleOf
+            ? []
+            : [
+                {
+                  field: 'deductibleId',
+                  code: 'unknown_reference' as const,
+                  text: `product ${plan.product.code} has no deductible ${request.deductibleId}`,
+                },
+              ]),
+        ],
+      }
+    const inputs: QuoteInputs = { ...claims.inputs }
+    for (const [key, value] of Object.entries(request.facts) as Array<[keyof RerateFacts, unknown]>) {
+      if (value === null) delete inputs[key]
+      else (inputs as Record<string, unknown>)[key] = value
+    }
+    const [holders, visibility] = await Promise.all([
+      ports.disbursements.forQuote(ctx.tenantId, {
+        dealerId: dealer.id,
+        dealerGroupId: dealer.dealerGroupId,
+        agentIds: dealer.agentIds,
+      }),
+      ports.visibility.forQuote(ctx.tenantId, dealer.id),
+    ])
+    const vehicle = decodeVehicle(inputs, [])
+    const seen = vehicleInBook(book, vehicle)
+    const sale = saleOf(inputs, vehicle, seen, dealer, visibility, holders)
+    const walk = walkOffers(book, sale, { explain: true, planId: plan.id })
+    const planOffer = walk.plans.find((p) => p.plan.id === plan.id)
+    const termOffer = planOffer?.terms().find((t) => t.term.id === termOf.id)
+    const offer = termOffer?.offers.find((o) => o.deductible.id === deductibleOf.id)
+    if (!planOffer || !termOffer || !offer) {
+      // The exclusions on the rate's own path: above the term, its term, or its deductible of that term.
+      const path = walk.exclusions.filter(
+        (e) =>
+          e.reason !== 'NOT_REQUESTED' &&
+          (e.level === 'PRODUCT' ||
+            e.level === 'PROGRAM' ||
+            e.level === 'PLAN' ||
+            (e.termCode === termOf.code && (e.level === 'TERM' || e.deductibleCode === deductibleOf.code))),
+      )
+      return {
+        eligible: false,
+        problems: [],
+        exclusions:
+          path.length > 0
+            ? path
+            : [
+                {
+                  level: 'PLAN',
+                  productCode: plan.product.code,
+                  planCode: plan.code,
+                  reason: 'NO_RATE',
+                  text: `${plan.code} ${termOf.code} ${deductibleOf.code} is not offered for these facts`,
+                },
+              ],
+      }
+    }
+    const problems: Array<{ field: string; code: 'option_not_offered'; text: string }> = []
+    request.optionIds.forEach((id, i) => {
+      if (!offer.options.list.some((o) => o.option.id === id))
+        problems.push({
+          field: `selectedOptionIds/${i}`,
+          code: 'option_not_offered',
+          text: `option ${id} is not offered with this rate`,
+        })
+    })
+    if (problems.length > 0) return { eligible: false, exclusions: [], problems }
+    return {
+      eligible: true,
+      rate: toQuotedRate({
+        quoteId: request.quoteId,
+        rateId: formatRateId({
+          planId: plan.id,
+          termId: termOf.id,
+          deductibleId: deductibleOf.id,
+          rateIndex: offer.rate.index,
         }),
+        claims,
+        inputs,
+        dealer,
+        book,
+        vehicle,
+        vehicleClass: seen.vehicleClass,
+        found: { plan: planOffer, offer },
+        price: priceOffer(book, planOffer, termOffer, offer),
+        chosen: new Set(request.optionIds),
+      }),
     }
   }
 
   return {
     quotedRate,
+    reratedRate,
     /**
      * The customer state a quote was priced for (the dealer's, when the quote named none); null when
      * it had neither; undefined for an id that is not the tenant's (unknown, altered or cut short).

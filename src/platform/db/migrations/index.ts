@@ -35,6 +35,11 @@ import * as processes from './2026_11_27_0034_processes.ts'
 import * as ledgerItems from './2026_11_27_0035_ledger_items.ts'
 import * as cashCustomFields from './2026_11_27_0036_cash_custom_fields.ts'
 import * as contractTransfers from './2026_11_27_0037_contract_transfers.ts'
+import * as contractOdometer from './2026_11_27_0038_contract_odometer.ts'
+import * as contractRerates from './2026_11_27_0039_contract_rerates.ts'
+import * as processRunState from './2026_11_27_0040_process_run_state.ts'
+import * as payoutClaims from './2026_11_27_0041_payout_claims.ts'
+import * as reinsurance from './2026_11_27_0042_reinsurance.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -72,4 +77,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0035_ledger_items': ledgerItems,
   '2026_11_27_0036_cash_custom_fields': cashCustomFields,
   '2026_11_27_0037_contract_transfers': contractTransfers,
+  '2026_11_27_0038_contract_odometer': contractOdometer,
+  '2026_11_27_0039_contract_rerates': contractRerates,
+  '2026_11_27_0040_process_run_state': processRunState,
+  '2026_11_27_0041_payout_claims': payoutClaims,
+  '2026_11_27_0042_reinsurance': reinsurance,
 }
