@@ -1374,6 +1374,16 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     params: { insurerId: w.insurerId },
     query: 'month=2026-11',
   }),
+  'GET /api/reports/reinsurancecompanies/{reinsuranceCompanyId}/statement': (_t, w) => ({
+    params: { reinsuranceCompanyId: w.reinsuranceCompanyId },
+    query: 'month=2026-11',
+  }),
+  'GET /api/reports/reinsurancecompanies/{reinsuranceCompanyId}/statement/lines': (_t, w) => ({
+    params: { reinsuranceCompanyId: w.reinsuranceCompanyId },
+    query: 'month=2026-11&figure=writtenPremium',
+  }),
+  'GET /api/reports/lossratios': () => ({ params: {}, query: 'groupBy=dealer,vintage' }),
+  'GET /api/reports/reconciliation': () => ({ params: {}, query: 'month=2026-11' }),
   'GET /api/salestax/rules': none,
   'POST /api/salestax/rules': () => ({ params: {}, payload: { ...SALES_TAX_RULE_BODY, city: `City ${uniq()}` } }),
   'GET /api/salestax/rules/{salesTaxRuleId}': async (t, w) => ({

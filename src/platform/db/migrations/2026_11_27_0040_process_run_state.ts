@@ -9,6 +9,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     alter table automatic_process_run
       add column state jsonb not null default '{}' check (jsonb_typeof(state) = 'object');
   `.execute(db)
+  // A run resumed after its lease expired may end weeks after it started: 2^31 ms is under 25 days.
+  await sql`alter table automatic_process_run alter column duration_ms type bigint`.execute(db)
 }
 
 export async function down(): Promise<void> {
