@@ -1,15 +1,18 @@
 // npm run bench: throughput and latency of the user routes, the rate quote, the contract routes,
 // the cancellations (quotes, processed cancels, the earnings run), the claims (the index, intake,
 // the flow to a payment request), the ledger views, and the automatic processes (an EXPIRY run,
-// webhook delivery: scripts/bench/processes.ts) against same-run ceilings, on the embedded database and, when
+// webhook delivery: scripts/bench/processes.ts), the risk-bearer reports (statements, loss ratios, a
+// month of statements: scripts/bench/reporting.ts) against same-run ceilings, on the embedded database and, when
 // DATABASE_URL is set, on PostgreSQL too (docs/benchmarks.md).
 //
 //   npm run bench -- [--duration 10] [--warmup 3] [--connections 32] [--users 10000]
 //                    [--rates 100000] [--dealers 2000] [--deals 20000]
-//                    [--only users|quote|contracts|cancellations|claims|ledgers|processes] [--templates 20]
+//                    [--only users|quote|contracts|cancellations|claims|ledgers|processes|reporting] [--templates 20]
 //                    [--quote-contracts 2000] [--cancel-contracts 7800] [--earnings-contracts 100000]
 //                    [--claims 200000] [--expiry-contracts 100000] [--webhook-rate 1000]
 //                    [--webhook-seconds 10] [--webhook-burst 10000]
+//                    [--reporting-contracts 1000000] [--reporting-claims 200000] [--reporting-dealers 1000]
+//                    [--reporting-companies 50] [--reporting-samples 20]
 //                    [--json results.json] [--database pglite|postgres] [--cpu-prof <dir>]
 //
 // For each database: a server child process (scripts/bench/server.ts) with a freshly seeded tenant;
@@ -67,6 +70,13 @@ import {
   type ExpiryResult,
   type WebhookResult,
 } from './bench/processes.ts'
+import {
+  measureReporting,
+  REPORTING_SIZES,
+  REPORTING_TARGET,
+  reportingVerdicts,
+  type ReportingResult,
+} from './bench/reporting.ts'
 import { createdId, dealSource, prepareDeals } from './bench/contracts.ts'
 import { measure, stopLoad, type LoadRequest, type Measurement } from './bench/load.ts'
 import {
@@ -89,8 +99,17 @@ import {
   type Target,
 } from './bench/report.ts'
 
-type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims' | 'ledgers' | 'processes'
-const GROUPS: readonly Group[] = ['users', 'quote', 'contracts', 'cancellations', 'claims', 'ledgers', 'processes']
+type Group = 'users' | 'quote' | 'contracts' | 'cancellations' | 'claims' | 'ledgers' | 'processes' | 'reporting'
+const GROUPS: readonly Group[] = [
+  'users',
+  'quote',
+  'contracts',
+  'cancellations',
+  'claims',
+  'ledgers',
+  'processes',
+  'reporting',
+]
 
 /** What a route's requests work from, for one database: the server and what earlier routes left. */
 type RouteRun = {
@@ -515,6 +534,11 @@ function parseOptions() {
       'webhook-rate': { type: 'string', default: '1000' },
       'webhook-seconds': { type: 'string', default: '10' },
       'webhook-burst': { type: 'string', default: '10000' },
+      'reporting-contracts': { type: 'string', default: String(REPORTING_SIZES.contracts) },
+      'reporting-claims': { type: 'string' },
+      'reporting-dealers': { type: 'string', default: String(REPORTING_SIZES.dealers) },
+      'reporting-companies': { type: 'string', default: String(REPORTING_SIZES.companies) },
+      'reporting-samples': { type: 'string', default: '20' },
       only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
@@ -537,7 +561,8 @@ function parseOptions() {
         '                      the cancel quote, processed cancels and earnings run (cancellations)',
         '                      the claims index, intake and claim flow (claims)',
         "                      a dealer's ledger summary and unpaid items (ledgers)",
-        '                      or the EXPIRY process run and webhook delivery (processes)',
+        '                      the EXPIRY process run and webhook delivery (processes)',
+        '                      or reinsurance statements, loss ratios and a month of statements (reporting)',
         '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
         '  --quote-contracts <n>     contracts copied for cancel quotes (default 2000)',
         `  --cancel-contracts <n>    contracts copied for processed cancels (default ${CANCELS_PER_SECOND} per warm-up and measured second)`,
@@ -547,6 +572,10 @@ function parseOptions() {
         "  --process-batches <n>     EXPIRY batches worked at once (default: the server's, 4 on postgres, 1 on pglite)",
         '  --webhook-rate <n>  webhook events offered per second (default 1000), for --webhook-seconds (default 10)',
         '  --webhook-burst <n> webhook events appended at once, then drained (default 10000)',
+        `  --reporting-contracts <n> contracts copied for reporting (default ${REPORTING_SIZES.contracts}), with`,
+        '                      --reporting-claims <n> claims (default one per five contracts) over --reporting-dealers <n>',
+        `                      dealers (default ${REPORTING_SIZES.dealers}) and --reporting-companies <n> reinsurance companies (default ${REPORTING_SIZES.companies});`,
+        '                      --reporting-samples <n> requests timed per report (default 20)',
         '  --json <file>       also write the results as {"runs":[...]}',
         '  --database <db>     only pglite or only postgres (default: pglite, plus postgres when DATABASE_URL is set)',
         "  --cpu-prof <dir>    write a CPU profile of each server's serving phase to <dir>/server-<db>.cpuprofile",
@@ -598,6 +627,16 @@ function parseOptions() {
     webhookRate: positiveInt('webhook-rate', values['webhook-rate'], 10),
     webhookSeconds: positiveInt('webhook-seconds', values['webhook-seconds'], 1),
     webhookBurst: positiveInt('webhook-burst', values['webhook-burst'], 1),
+    reporting: {
+      contracts: positiveInt('reporting-contracts', values['reporting-contracts'], 1),
+      claims:
+        values['reporting-claims'] === undefined
+          ? Math.floor(positiveInt('reporting-contracts', values['reporting-contracts'], 1) / 5)
+          : positiveInt('reporting-claims', values['reporting-claims'], 1),
+      dealers: positiveInt('reporting-dealers', values['reporting-dealers'], 1),
+      companies: positiveInt('reporting-companies', values['reporting-companies'], 1),
+      samples: positiveInt('reporting-samples', values['reporting-samples'], 1),
+    },
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -698,6 +737,7 @@ async function main(): Promise<number> {
   const cashApply: Array<CashApplyResult & { database: DatabaseKind }> = []
   const expiries: Array<ExpiryResult & { database: DatabaseKind }> = []
   const webhookRuns: Array<WebhookResult & { database: DatabaseKind }> = []
+  const reportingRuns: Array<ReportingResult & { database: DatabaseKind }> = []
   for (const database of options.databases) {
     log(`[${database}] starting the server and seeding ${options.users} users…`)
     const startedAt = Date.now()
@@ -870,6 +910,12 @@ async function main(): Promise<number> {
         })
         webhookRuns.push({ database, ...w })
       }
+      if (runs('reporting')) {
+        const rlog = (line: string) => log(`[${database}] reporting: ${line}`)
+        const r = options.reporting
+        rlog(`${r.contracts} contracts and ${r.claims} claims over ${r.dealers} dealers and ${r.companies} companies…`)
+        reportingRuns.push({ database, ...(await measureReporting(server, authHeaders, { ...r, log: rlog })) })
+      }
     } finally {
       await server.stop()
     }
@@ -908,6 +954,13 @@ async function main(): Promise<number> {
       ? [
           `EXPIRY over ${EXPIRY_CONTRACTS.postgres} contracts < ${EXPIRY_TARGET_SECONDS} s on postgres; webhook delivery ` +
             `>= ${WEBHOOK_TARGET.minEventsPerSecond} events/s with p99 lag < ${WEBHOOK_TARGET.maxP99LagMs} ms`,
+        ]
+      : []),
+    ...(runs('reporting')
+      ? [
+          `a reinsurance statement p99 < ${REPORTING_TARGET.statementP99Ms} ms, loss ratios by dealer and vintage p99 < ` +
+            `${REPORTING_TARGET.lossRatioP99Ms} ms, all statements of a month < ${REPORTING_TARGET.monthSeconds} s, over ` +
+            `${REPORTING_SIZES.contracts} contracts and ${REPORTING_SIZES.claims} claims (MET*: met on a scaled-down book)`,
         ]
       : []),
     ...(runs('claims')
@@ -973,6 +1026,12 @@ async function main(): Promise<number> {
           `max ${p.maxLagMs} ms, ${p.duplicates} duplicates, ${p.outOfOrder} out of order per contract ` +
           `(target >= ${WEBHOOK_TARGET.minEventsPerSecond}/s${name === 'sustained' ? `, p99 lag < ${WEBHOOK_TARGET.maxP99LagMs} ms` : ''})\n`,
       )
+    }
+  }
+  for (const r of reportingRuns) {
+    for (const v of reportingVerdicts(r)) {
+      verdict.allMet &&= v.met
+      process.stdout.write(`${v.line}\n`)
     }
   }
   process.stdout.write(

@@ -42,6 +42,8 @@ export type Config = Readonly<{
   bodyLimitBytes: number
   /** Seed the demo tenant when the database is new. */
   seedDemo: boolean
+  /** With the demo tenant, seed its year of business (src/demo-book.ts). */
+  seedDemoBook: boolean
   /**
    * WEBHOOKS_ALLOW_PRIVATE: webhook receivers on loopback and private addresses are allowed
    * (docs/webhooks.md); off by default, so a subscription cannot reach the service's own network.
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, MAX_ACCESS_TOKEN_TTL_SECONDS),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 1_073_741_824),
     seedDemo: bool('SEED_DEMO', true),
+    seedDemoBook: bool('SEED_DEMO_BOOK', true),
     webhooksAllowPrivateReceivers: bool('WEBHOOKS_ALLOW_PRIVATE', false),
     documents: Object.freeze({
       storage: storage === 'filesystem' ? 'filesystem' : 'database',

@@ -7,6 +7,8 @@ import type { Database } from './platform/db/database.ts'
 import { systemContext } from './platform/http/context.ts'
 import { KINDS } from './modules/parties/index.ts'
 import type { Modules } from './modules.ts'
+import { localDate } from './platform/clock.ts'
+import { seedDemoBook, type DemoBookDeps } from './demo-book.ts'
 
 export type DemoTenant = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
 
@@ -118,17 +120,20 @@ export async function completeDemoTenant(
  * written to `dataDir`/demo-tenant.json on the embedded database, as soon as the tenant exists); on a
  * database with a demo tenant, completes what a stopped first start left undone, and on the embedded
  * database issues new credentials when the file is missing. Returns credentials to print, if new.
+ * With `book` (demoBookDeps), a new demo tenant also gets its year of business (src/demo-book.ts).
  */
 export async function prepareDemoTenant(
   modules: Modules,
   db: Database,
   dataDir: string | undefined,
+  book?: DemoBookDeps & { today(tenantId: number): Promise<string> },
 ): Promise<{ demo: DemoTenant; file: string | undefined; reissued: boolean } | undefined> {
   if (await isEmptyDatabase(db)) {
     let file: string | undefined
     const demo = await seedDemoTenant(modules, db, (credentials) => {
       if (dataDir !== undefined) file = writeDemoFile(dataDir, credentials)
     })
+    if (book !== undefined) await seedDemoBook(book, demo, await book.today(demo.tenantId))
     return { demo, file, reissued: false }
   }
   const tenantId = await findDemoTenant(db)
@@ -137,6 +142,17 @@ export async function prepareDemoTenant(
   const demo = await completeDemoTenant(modules, db, tenantId, lost)
   if (demo === undefined) return undefined
   return { demo, file: dataDir === undefined ? undefined : writeDemoFile(dataDir, demo), reissued: true }
+}
+
+/**
+ * The demo book's dependencies for `prepareDemoTenant` (src/demo-book.ts): the server's, and its
+ * today in the tenant's time zone. The book is seeded on the first start only, after the demo data.
+ */
+export function demoBookDeps(modules: Modules, deps: DemoBookDeps, now: () => Date) {
+  return {
+    ...deps,
+    today: async (tenantId: number) => localDate(now(), await modules.settings.service.get(tenantId, 'timeZone')),
+  }
 }
 
 export function writeDemoFile(dataDir: string, demo: DemoTenant): string {

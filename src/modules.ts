@@ -54,6 +54,8 @@ export function createModules({ config, ...deps }: ModuleDeps) {
     ...deps,
     parties: { accountHolderKinds: (tenantId, ids) => directory.accountHolderKinds(tenantId, ids) },
     timeZone: (tenantId) => settings.service.get(tenantId, 'timeZone'),
+    // Month close: the reports of a month through booksClosedThrough are frozen.
+    booksClosedThrough: (tenantId) => settings.service.get(tenantId, 'booksClosedThrough'),
   })
   const contracts = createContractsModule({
     ...deps,

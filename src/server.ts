@@ -5,7 +5,7 @@ import path from 'node:path'
 import pino from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { demoInstructions, prepareDemoTenant } from './demo.ts'
+import { demoBookDeps, demoInstructions, prepareDemoTenant } from './demo.ts'
 import { createModules } from './modules.ts'
 import { createInvalidationBus } from './platform/cache.ts'
 import { systemClock } from './platform/clock.ts'
@@ -29,7 +29,13 @@ async function main(): Promise<void> {
   // One module graph, from the whole config: the demo tenant is seeded by the graph that then serves.
   const modules = createModules({ config, db, clock, bus, secrets })
   const seeded = config.seedDemo
-    ? await prepareDemoTenant(modules, db, config.databaseUrl ? undefined : config.dataDir)
+    ? await prepareDemoTenant(
+        modules,
+        db,
+        config.databaseUrl ? undefined : config.dataDir,
+        // The demo's year of business (src/demo-book.ts), seeded on the first start only.
+        config.seedDemoBook ? demoBookDeps(modules, { config, db, bus, secrets }, () => clock.now()) : undefined,
+      )
     : undefined
 
   const app = await buildApp({ config, db, clock, bus, modules })
@@ -57,6 +63,8 @@ async function main(): Promise<void> {
   modules.webhooks.deliverer.start({ onError: (err) => app.log.error({ err }, 'webhook delivery pass failed') })
   // Automatic processes run on their daily schedules (docs/processes.md); app.close() stops the loop.
   modules.processes.scheduler.start({ onError: (err) => app.log.error({ err }, 'automatic process pass failed') })
+  // Report runs (all the statements of a closed month) are worked in the background (docs/reporting.md).
+  modules.reporting.runLoop.start({ onError: (err) => app.log.error({ err }, 'report run pass failed') })
   // Route schemas compile at their first use; the rest now, in the background (platform/http/validation.ts).
   compilePendingInBackground((err) => app.log.error({ err }, 'a route schema does not compile'))
   const { port } = app.server.address() as AddressInfo

@@ -104,6 +104,8 @@ const MUTATIONS: Record<string, string[]> = {
   'PATCH /api/reinsurance/treaties/{treatyId}': ['reinsurance_treaty.updated'],
   'DELETE /api/reinsurance/treaties/{treatyId}': ['reinsurance_treaty.deleted'],
   'POST /api/reinsurancecompanies': ['reinsurance_company.created'],
+  // Report runs (docs/reporting.md): the run queued; its documents are frozen by the worker.
+  'POST /api/reports/runs': ['report_run.created'],
   'POST /api/salestax/rules': ['sales_tax_rule.created'],
   'PATCH /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.updated'],
   'DELETE /api/salestax/rules/{salesTaxRuleId}': ['sales_tax_rule.deleted'],

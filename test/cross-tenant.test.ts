@@ -84,6 +84,8 @@ const CLASSIFICATION: Record<string, Classification> = {
   // Reports over the tenant's book (docs/reporting.md): no record ids of their own; every id they name is tenant B's.
   'GET /api/reports/lossratios': list('account_holder'),
   'GET /api/reports/reconciliation': list('account_holder'),
+  'GET /api/reports/runs': list('report_run'),
+  'POST /api/reports/runs': CREATE,
   'GET /api/salestax/rules': list('sales_tax_rule'),
   'POST /api/salestax/rules': CREATE,
   'GET /api/salestax/rules/{salesTaxRuleId}': owned,

@@ -559,6 +559,32 @@ export async function freshReinsuranceTreaty(t: TestApp, w: World): Promise<{ id
   })
 }
 
+/**
+ * January 2026 closed (booksClosedThrough; nothing posts that long ago) and a reinsurance company of
+ * its own, so that each report run over it is a new one (docs/reporting.md "Report runs").
+ */
+export async function reportRunScope(t: TestApp, w: World): Promise<{ period: string; riskBearerId: number }> {
+  await t.modules.settings.service.update(systemContext(w.tenant.tenantId, 'security-world'), 'booksClosedThrough', {
+    value: '2026-01-31',
+  })
+  const company = await ok<{ id: number }>(t, w.admin, 'POST', '/api/reinsurancecompanies', {
+    companyCode: `RR-${w.tag}-${uniq()}`,
+    legalName: `Report run reinsurer ${w.tag}`,
+  })
+  return { period: '2026-01', riskBearerId: company.id }
+}
+
+/** A report run of its own (queued), and its company. */
+export async function freshReportRun(t: TestApp, w: World): Promise<{ id: number; riskBearerId: number }> {
+  const { period, riskBearerId } = await reportRunScope(t, w)
+  const run = await ok<{ id: number }>(t, w.admin, 'POST', '/api/reports/runs', {
+    kind: 'REINSURANCE_STATEMENT',
+    period,
+    riskBearerIds: [riskBearerId],
+  })
+  return { id: run.id, riskBearerId }
+}
+
 /** A sales tax rule of a city of its own, so that fresh rules never overlap (docs/sales-tax.md). */
 export async function freshSalesTaxRule(t: TestApp, w: World): Promise<{ salesTaxRuleId: number }> {
   return ok<{ salesTaxRuleId: number }>(t, w.admin, 'POST', '/api/salestax/rules', {
@@ -1383,6 +1409,17 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     query: 'month=2026-11&figure=writtenPremium',
   }),
   'GET /api/reports/lossratios': () => ({ params: {}, query: 'groupBy=dealer,vintage' }),
+  'POST /api/reports/runs': async (t, w) => {
+    const { period, riskBearerId } = await reportRunScope(t, w)
+    return { params: {}, payload: { kind: 'REINSURANCE_STATEMENT', period, riskBearerIds: [riskBearerId] } }
+  },
+  'GET /api/reports/runs': () => ({ params: {}, query: 'kind=REINSURANCE_STATEMENT&status=QUEUED' }),
+  'GET /api/reports/runs/{reportRunId}': async (t, w) => ({ params: { reportRunId: (await freshReportRun(t, w)).id } }),
+  'GET /api/reports/runs/{reportRunId}/documents/{riskBearerId}': async (t, w) => {
+    const run = await freshReportRun(t, w)
+    await t.modules.reporting.runs.work(w.tenant.tenantId)
+    return { params: { reportRunId: run.id, riskBearerId: run.riskBearerId } }
+  },
   'GET /api/reports/reconciliation': () => ({ params: {}, query: 'month=2026-11' }),
   'GET /api/salestax/rules': none,
   'POST /api/salestax/rules': () => ({ params: {}, payload: { ...SALES_TAX_RULE_BODY, city: `City ${uniq()}` } }),

@@ -2,7 +2,7 @@
 // loop. Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR or a fresh
 // temporary directory), seeds a benchmark tenant, builds the production app with a system clock,
 // adds the ceiling routes, /bench/cpu, /bench/memory, /bench/clone-contracts, /bench/seed-claims,
-// /bench/processes/work, /bench/webhooks/start and /bench/outbox (they exist only here), listens on 127.0.0.1, and prints one line:
+// /bench/processes/work, /bench/webhooks/start, /bench/outbox and /bench/reporting/seed (they exist only here), listens on 127.0.0.1, and prints one line:
 //   {"event":"ready","port":…,"database":"pglite|postgres","tenantId":…,"apiKey":…,…}
 // SIGTERM/SIGINT (or, with BENCH_EXIT_WITH_PARENT=1, stdin closing) close everything and exit 0.
 //
@@ -28,6 +28,7 @@ import { loadSecretBox } from '../../src/platform/secrets.ts'
 import { seedClaims, type SeedClaimsOptions } from './claim-seed.ts'
 import { cloneContracts, type CloneOptions } from './contract-seed.ts'
 import { appendBenchEvents, type BenchEventsOptions } from './processes-seed.ts'
+import { seedReportingBook, type ReportingSeedOptions } from './reporting-seed.ts'
 import { seedBenchRating } from './rating-seed.ts'
 import { seedBenchTenant } from './seed.ts'
 
@@ -178,6 +179,10 @@ async function main(): Promise<void> {
   // Claims copied in bulk from a template claim onto contracts copied in bulk (scripts/bench/claim-seed.ts).
   app.post('/bench/seed-claims', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
     seedClaims(db, tenantId, req.body as SeedClaimsOptions),
+  )
+  // The reporting group's book, copied in bulk (scripts/bench/reporting-seed.ts).
+  app.post('/bench/reporting/seed', { schema: { hide: true }, config: { auth: 'none' } }, async (req) =>
+    seedReportingBook(db, tenantId, req.body as ReportingSeedOptions),
   )
   // The processes group (scripts/bench/processes.ts): works the tenant's queued process runs now.
   app.post('/bench/processes/work', { schema: { hide: true }, config: { auth: 'none' } }, async (req) => {

@@ -1,6 +1,7 @@
 // Read-only views over the journal (docs/ledgers.md): plain Kysely functions, the executor and the
 // tenant first; every statement names tenant_id. Every figure is derived from journal_line alone,
-// dated by journal_entry.effective_date (the accounting date), never from a second store.
+// dated by journal_entry.effective_date (the accounting date), or from the sums the database keeps of
+// those lines (ledger items, migration 0035; account totals, 0045), never from a store the service writes.
 import { sql, type SelectQueryBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -157,25 +158,40 @@ export async function itemsCover(db: Executor, tenantId: number, asOf: string): 
 }
 
 /**
- * The amounts of the ledger as of asOf, one row per item (fromItems: the ledger items, which
- * itemsCover said answer) or per journal line dated on or before asOf. Either way each row has the
- * account, the contract (0: none), debit, credit and its first accounting date, so the views
- * group them alike and get the same figures: an item is the sum of its lines, its first date
- * their earliest. A plain subquery: PostgreSQL pulls it up into the view's join.
+ * The amounts of the ledger as of asOf, with their account: from the account totals (fromItems:
+ * itemsCover said every item, so every line, is on or before asOf; migration 0045: the folded total
+ * of each account and its unfolded deltas, which sum to the account's items) or one row per journal
+ * line dated on or before asOf. Either way each row has the account, the contract (0: none, and
+ * always 0 for the totals), debit, credit and its first accounting date (null for the totals), so
+ * the views that group per account (balances, pay/receive) get the same figures. A plain subquery
+ * (a UNION ALL of two index ranges for the totals): PostgreSQL pulls it up into the view's join.
  */
 function amounts(db: Executor, tenantId: number, asOf: string, fromItems: boolean) {
   return fromItems
     ? db
-        .selectFrom('ledger_item as i')
-        .where('i.tenant_id', '=', tenantId)
+        .selectFrom('ledger_total as t')
+        .where('t.tenant_id', '=', tenantId)
         .select([
-          'i.tenant_id',
-          'i.account_id',
-          'i.contract_id',
-          sql<string>`i.debit`.as('debit'),
-          sql<string>`i.credit`.as('credit'),
-          sql<string>`i.first_date`.as('first_date'),
+          't.tenant_id',
+          't.account_id',
+          sql<number>`0::bigint`.as('contract_id'),
+          sql<string>`t.debit`.as('debit'),
+          sql<string>`t.credit`.as('credit'),
+          sql<string>`null::date`.as('first_date'),
         ])
+        .unionAll(
+          db
+            .selectFrom('ledger_total_delta as d')
+            .where('d.tenant_id', '=', tenantId)
+            .select([
+              'd.tenant_id',
+              'd.account_id',
+              sql<number>`0::bigint`.as('contract_id'),
+              sql<string>`d.debit`.as('debit'),
+              sql<string>`d.credit`.as('credit'),
+              sql<string>`null::date`.as('first_date'),
+            ]),
+        )
     : db
         .selectFrom('journal_line as l')
         .innerJoin('journal_entry as e', (j) =>
@@ -397,6 +413,33 @@ function openItemsQuery(db: Executor, tenantId: number, f: OpenItemFilter) {
 }
 
 /**
+ * The open receivable items as of asOf per holder and first posted date, from the totals of
+ * migration 0045 (only when fromItems): the folded rows of ledger_open_total and the unfolded deltas,
+ * amount and count, both netted item by item by the trigger as the items change. One account per
+ * holder, one index range each; `postedOnOrBefore` cuts the range.
+ */
+function openTotals(db: Executor, tenantId: number, f: OpenItemFilter) {
+  const part = (table: 'ledger_open_total' | 'ledger_open_delta') => {
+    let q = db
+      .selectFrom(`${table} as o` as 'ledger_open_total as o')
+      .where('o.tenant_id', '=', tenantId)
+      .select(['o.tenant_id', 'o.account_id', 'o.first_date', 'o.open_amount', 'o.open_count'])
+    if (f.postedOnOrBefore !== undefined) q = q.where('o.first_date', '<=', f.postedOnOrBefore as never)
+    return q
+  }
+  let q = db
+    .selectFrom(part('ledger_open_total').unionAll(part('ledger_open_delta')).as('o'))
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.account_id'),
+    )
+    .where('a.tenant_id', '=', tenantId)
+    .where('a.purpose', '=', 'DEALER_RECEIVABLE')
+  if (f.dealerId !== undefined) q = q.where('a.account_holder_id', '=', f.dealerId)
+  if (f.visible) q = q.where('a.account_holder_id', 'in', f.visible.size ? [...f.visible] : [0])
+  return q
+}
+
+/**
  * Open receivable items (openItemsQuery) oldest first, one window of them: the window is cut before
  * the contracts are joined, so only its rows read their contract.
  */
@@ -426,10 +469,16 @@ export async function openItems(
     .orderBy('i.first_date')
     .orderBy('i.contract_id')
     .execute()
-  const count = await db
-    .selectFrom(items.as('i'))
-    .select(sql<string>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow()
+  // From the items, the count is the open-item counts of the totals (migration 0045), not a walk of
+  // every open item.
+  const count = f.fromItems
+    ? await openTotals(db, tenantId, f)
+        .select(sql<string>`coalesce(sum(o.open_count), 0)`.as('n'))
+        .executeTakeFirstOrThrow()
+    : await db
+        .selectFrom(items.as('i'))
+        .select(sql<string>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
   return {
     totalCount: Number(count.n),
     rows: rows.map((r) => ({
@@ -446,18 +495,25 @@ export async function openItems(
 /**
  * The open receivable items summed per first posted date (the aging's input: an item's age is the
  * days from that date to asOf). Items are netted one by one before they are summed, so only open
- * ones count, as in openItems.
+ * ones count, as in openItems; from the items, the totals of migration 0045 hold those sums.
  */
 export async function openByFirstDate(
   db: Executor,
   tenantId: number,
   f: OpenItemFilter,
 ): Promise<Array<{ firstPostedDate: string; openCents: number }>> {
-  const rows = await db
-    .selectFrom(openItemsQuery(db, tenantId, f).as('i'))
-    .select([sql<string>`i.first_date::text`.as('first_date'), sql<string>`sum(i.open)`.as('open')])
-    .groupBy('i.first_date')
-    .orderBy('i.first_date')
-    .execute()
+  const rows = f.fromItems
+    ? await openTotals(db, tenantId, f)
+        .select([sql<string>`o.first_date::text`.as('first_date'), sql<string>`sum(o.open_amount)`.as('open')])
+        .groupBy('o.first_date')
+        .having(sql<boolean>`sum(o.open_count) > 0`)
+        .orderBy('o.first_date')
+        .execute()
+    : await db
+        .selectFrom(openItemsQuery(db, tenantId, f).as('i'))
+        .select([sql<string>`i.first_date::text`.as('first_date'), sql<string>`sum(i.open)`.as('open')])
+        .groupBy('i.first_date')
+        .orderBy('i.first_date')
+        .execute()
   return rows.map((r) => ({ firstPostedDate: String(r.first_date).slice(0, 10), openCents: cents(r.open) }))
 }

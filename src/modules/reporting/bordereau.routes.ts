@@ -1,11 +1,13 @@
-// Insurer bordereaux over HTTP (docs/reporting.md): reinsurance:read, staff only; JSON, or CSV with
-// `format=csv` or `Accept: text/csv`. Handlers translate; the service decides.
+// Insurer bordereaux over HTTP (docs/reporting.md): reinsurance:read, staff only; JSON, CSV or XLSX
+// (`format=` or the Accept header, report-format.ts). Handlers translate; the service decides.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
 import { problemResponses } from '../../platform/http/schemas.ts'
 import { claimsCsv, premiumCsv } from './bordereau.csv.ts'
+import { claimsXlsx, premiumXlsx } from './bordereau.xlsx.ts'
+import { reportFormat, sendXlsx, xlsxContent } from './report-format.ts'
 import { BordereauParams, BordereauQuery, ClaimsBordereauSchema, PremiumBordereauSchema } from './bordereau.schemas.ts'
 import type { BordereauService } from './bordereau.service.ts'
 
@@ -15,13 +17,14 @@ const STAFF = "For the administrator's staff: a dealer-side user gets 403 permis
 const PERIOD =
   'month is an accounting month YYYY-MM that has begun in the tenant’s time zone (the current month reports to date); a malformed or future month is 422 `report_period_invalid` naming month. An unknown insurer (or any account holder that is not an insurer, or another tenant’s) is 404 `risk_bearer_not_found`.'
 const FORMAT =
-  'JSON by default; CSV (RFC 4180, a header row, LINE and TOTAL records) with `format=csv` or `Accept: text/csv`.'
+  'JSON by default; CSV (RFC 4180, a header row, LINE and TOTAL records) with `format=csv` or `Accept: text/csv`; XLSX (a Report sheet, then the lines with their totals rows: money as numbers formatted #,##0.00, dates as dates) with `format=xlsx` or `Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`. An unknown format is 400 `validation_failed` naming format.'
 
 const twoFormats = (ref: string, csvExample: string) => ({
   description: 'The bordereau',
   content: {
     'application/json': { schema: Type.Unsafe<Record<string, unknown>>({ $ref: `${ref}#` }) },
     'text/csv': { schema: Type.String({ examples: [csvExample] }) },
+    ...xlsxContent,
   },
 })
 
@@ -65,9 +68,15 @@ export const bordereauRoutes: FastifyPluginAsyncTypebox<{ service: BordereauServ
     },
     async (req, reply) => {
       const b = await service.premium(authenticatedContext(req), req.params.insurerId, req.query.month)
-      if (wantsCsv(req))
-        return sendCsv(reply as FastifyReply, `premium-bordereau-${b.insurer.id}-${b.month}`, premiumCsv(b))
-      return b
+      const name = `premium-bordereau-${b.insurer.id}-${b.month}`
+      switch (reportFormat(req, ['csv', 'xlsx'])) {
+        case 'csv':
+          return sendCsv(reply as FastifyReply, name, premiumCsv(b))
+        case 'xlsx':
+          return sendXlsx(reply as FastifyReply, name, await premiumXlsx(b))
+        default:
+          return b
+      }
     },
   )
 
@@ -93,9 +102,15 @@ export const bordereauRoutes: FastifyPluginAsyncTypebox<{ service: BordereauServ
     },
     async (req, reply) => {
       const b = await service.claims(authenticatedContext(req), req.params.insurerId, req.query.month)
-      if (wantsCsv(req))
-        return sendCsv(reply as FastifyReply, `claims-bordereau-${b.insurer.id}-${b.month}`, claimsCsv(b))
-      return b
+      const name = `claims-bordereau-${b.insurer.id}-${b.month}`
+      switch (reportFormat(req, ['csv', 'xlsx'])) {
+        case 'csv':
+          return sendCsv(reply as FastifyReply, name, claimsCsv(b))
+        case 'xlsx':
+          return sendXlsx(reply as FastifyReply, name, await claimsXlsx(b))
+        default:
+          return b
+      }
     },
   )
 }

@@ -18,7 +18,10 @@ export const BordereauQuery = Type.Object(
       examples: ['2026-11'],
     }),
     format: Type.Optional(
-      enumOf(['json', 'csv'] as const, 'json (default) or csv (RFC 4180); `Accept: text/csv` also asks for CSV.'),
+      enumOf(
+        ['json', 'csv', 'xlsx'] as const,
+        'json (default), csv (RFC 4180) or xlsx; `Accept: text/csv` or the XLSX media type also ask for them.',
+      ),
     ),
   },
   { additionalProperties: false },

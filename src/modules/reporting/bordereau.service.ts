@@ -1,10 +1,10 @@
 // Insurer bordereaux (docs/reporting.md): per insurer and accounting month, the premium bordereau
 // (every contract entry on the insurer's payable: written, cancelled, reinstated, adjusted) and the
 // claims bordereau (payments posted in the month, authorized and unpaid at its end). Read from the
-// journal, so each total is the journal's own sum; staff only. Nothing is stored (month close and
-// frozen runs are part 2).
-import { localDate, type Clock } from '../../platform/clock.ts'
-import type { Database } from '../../platform/db/database.ts'
+// journal, so each total is the journal's own sum; staff only. A closed month's bordereau is produced
+// once and frozen (report-run.freeze.ts, docs/reporting.md "Month close"): later requests answer it.
+import { localDate } from '../../platform/clock.ts'
+import type { Executor } from '../../platform/db/database.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import * as repo from './bordereau.repository.ts'
@@ -12,13 +12,11 @@ import { groupPremiumLines, outstandingCents, premiumTotals, type Amounts } from
 import { reportingErrors } from './reporting.errors.ts'
 import { staffOnly } from './treaty.service.ts'
 import { monthPeriod } from './treaty.rules.ts'
+import { createFreezer, type FreezeDeps, type Produced } from './report-run.freeze.ts'
+import { inputDigest } from './report-run.rules.ts'
 
-export type BordereauDeps = {
-  db: Database
-  clock: Clock
-  /** The tenant's time zone (the settings module), whose today bounds the month. */
-  timeZone(tenantId: number): Promise<string>
-}
+/** db, clock, the tenant's time zone (whose today bounds the month) and booksClosedThrough (the month close). */
+export type BordereauDeps = FreezeDeps
 
 const money = (cents: number) => cents / 100
 const amounts = (a: Amounts) => ({
@@ -28,7 +26,29 @@ const amounts = (a: Amounts) => ({
   total: money(a.totalCents),
 })
 
-export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
+export function createBordereauService(deps: BordereauDeps) {
+  const { db, clock, timeZone } = deps
+  const freezer = createFreezer(deps)
+
+  /**
+   * A bordereau of a closed month: the stored one, or produced (on the primary) and frozen; of an
+   * open month: produced from the journal (perhaps on the replica).
+   */
+  async function closeAware<T>(
+    ctx: AuthenticatedContext,
+    kind: 'PREMIUM_BORDEREAU' | 'CLAIMS_BORDEREAU',
+    insurerId: number,
+    header: { month: string; to: string },
+    reportRunId: number | null,
+    produce: (x: Executor) => Promise<Produced<T>>,
+  ): Promise<T> {
+    if (!(await freezer.closed(ctx.tenantId, header.to))) return (await db.reportRead(ctx.tenantId, produce)).document
+    const stored = await freezer.stored(ctx.tenantId, kind, insurerId, header.month)
+    if (stored) return stored.document as T
+    const produced = await db.read(ctx.tenantId, produce)
+    return (await freezer.freeze(ctx, kind, insurerId, header.month, produced, reportRunId)).document
+  }
+
   /** The insurer's header and the month's bounds; 404 for anything but an insurer of the tenant, 422 for a bad month. */
   async function prepare(ctx: AuthenticatedContext, insurerId: number, month: string) {
     staffOnly(ctx, 'Insurer bordereaux')
@@ -57,9 +77,9 @@ export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
   const itemOf = (i: { id: number; code: string; name: string }) => ({ id: i.id, code: i.code, name: i.name })
 
   return {
-    async premium(ctx: AuthenticatedContext, insurerId: number, month: string) {
+    async premium(ctx: AuthenticatedContext, insurerId: number, month: string, reportRunId: number | null = null) {
       const { header } = await prepare(ctx, insurerId, month)
-      return db.reportRead(ctx.tenantId, async (x) => {
+      return closeAware(ctx, 'PREMIUM_BORDEREAU', insurerId, header, reportRunId, async (x) => {
         const journal = await repo.premiumLines(x, ctx.tenantId, insurerId, header.from, header.to)
         const contracts = await repo.contractFacts(
           x,
@@ -103,7 +123,7 @@ export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
         })
         const t = premiumTotals(grouped)
         const total = (k: keyof typeof t) => ({ count: t[k].count, ...amounts(t[k]) })
-        return {
+        const document = {
           ...header,
           lines,
           totals: {
@@ -114,12 +134,14 @@ export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
             net: total('net'),
           },
         }
+        // The inputs: the journal lines read (entry, contract, code, cents) and the contracts' cessions.
+        return { document, inputDigest: inputDigest({ journal, lines: lines.map((l) => [l.contractId, l.cession]) }) }
       })
     },
 
-    async claims(ctx: AuthenticatedContext, insurerId: number, month: string) {
+    async claims(ctx: AuthenticatedContext, insurerId: number, month: string, reportRunId: number | null = null) {
       const { header, zone } = await prepare(ctx, insurerId, month)
-      return db.reportRead(ctx.tenantId, async (x) => {
+      return closeAware(ctx, 'CLAIMS_BORDEREAU', insurerId, header, reportRunId, async (x) => {
         const [payments, requests, authorized] = [
           await repo.claimPayments(x, ctx.tenantId, insurerId, header.from, header.to),
           await repo.requestsCommittedBy(x, ctx.tenantId, insurerId, header.to),
@@ -182,7 +204,7 @@ export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
               outstandingCents: a.payableCents,
             })),
         ]
-        return {
+        const document = {
           ...header,
           paid: paid.map(({ amountCents, ...p }) => ({ ...p, amount: money(amountCents) })),
           outstanding: outstanding.map(
@@ -202,6 +224,8 @@ export function createBordereauService({ db, clock, timeZone }: BordereauDeps) {
             },
           },
         }
+        // The inputs: the payments, committed requests and uninvoiced authorizations read.
+        return { document, inputDigest: inputDigest({ payments, requests, authorized }) }
       })
     },
   }

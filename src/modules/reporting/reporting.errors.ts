@@ -13,4 +13,7 @@ export const reportingErrors = defineErrors({
   reinsurance_treaty_in_use: { status: 409, title: 'Contracts were ceded by this treaty' },
   risk_bearer_not_found: { status: 404, title: 'Risk bearer not found' },
   report_period_invalid: { status: 422, title: 'The report period cannot be reported' },
+  report_run_not_found: { status: 404, title: 'Report run not found' },
+  report_run_invalid: { status: 422, title: 'The report run cannot be started as submitted' },
+  report_document_not_found: { status: 404, title: 'The report run has no such document' },
 })

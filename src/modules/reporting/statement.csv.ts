@@ -4,7 +4,13 @@
 import { formatCents } from '../../platform/money.ts'
 import { csvField } from './bordereau.csv.ts'
 import { FIGURES } from './statement.rules.ts'
-import type { FiguresView, LossRatios, ReinsuranceStatement, StatementLines } from './statement.service.ts'
+import type {
+  FiguresView,
+  LossRatios,
+  Reconciliation,
+  ReinsuranceStatement,
+  StatementLines,
+} from './statement.service.ts'
 
 type Amount = { amount: string }
 const row = (fields: ReadonlyArray<string | number | Amount | null>) => `${fields.map(csvField).join(',')}\r\n`
@@ -128,5 +134,37 @@ export function lossRatiosCsv(r: LossRatios): string {
       i.lossRatio,
     ])
   }
+  return out
+}
+
+export const RECONCILIATION_CSV_HEADER = [
+  'recordType',
+  'report',
+  'riskBearerId',
+  'riskBearerCode',
+  'riskBearerName',
+  'figure',
+  'source',
+  'reported',
+  'ledger',
+  'difference',
+] as const
+
+/** One CHECK record per check (the differences are the checks whose difference is not 0). */
+export function reconciliationCsv(r: Reconciliation): string {
+  let out = row(RECONCILIATION_CSV_HEADER)
+  for (const c of r.checks)
+    out += row([
+      'CHECK',
+      c.report,
+      c.riskBearer.id,
+      c.riskBearer.code,
+      c.riskBearer.name,
+      c.figure,
+      c.source,
+      money(c.reported),
+      money(c.ledger),
+      money(c.difference),
+    ])
   return out
 }

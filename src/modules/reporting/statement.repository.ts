@@ -112,9 +112,8 @@ export async function book(
       .limit(1000)
     q =
       'reinsuranceCompanyId' in filter
-        ? q.where(
-            sql<boolean>`(k.terms -> 'cession' ->> 'reinsuranceCompanyId')::bigint = ${filter.reinsuranceCompanyId}`,
-          )
+        ? // The generated column of terms.cession (migration 0044): indexed, where the JSON path cannot be.
+          q.where('k.ceded_company_id', '=', filter.reinsuranceCompanyId)
         : q.where(sql<boolean>`k.pricing -> 'lines' @> '[{"group":"RESERVE"}]'::jsonb`)
     const rows = await q.execute()
     if (rows.length === 0) break
@@ -343,7 +342,7 @@ export async function ledgerSumsByContract(
         .as('paid'),
     ])
     .where('k.tenant_id', '=', tenantId)
-    .where(sql<boolean>`(k.terms -> 'cession' ->> 'reinsuranceCompanyId')::bigint = ${companyId}`)
+    .where('k.ceded_company_id', '=', companyId)
     .where('k.status', 'in', [...SOLD])
     .orderBy('k.id')
     .execute()

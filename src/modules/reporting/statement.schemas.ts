@@ -20,13 +20,22 @@ const Month = Type.String({
   examples: ['2026-11'],
 })
 const Format = Type.Optional(
-  enumOf(['json', 'csv'] as const, 'json (default) or csv (RFC 4180); `Accept: text/csv` also asks for CSV.'),
+  enumOf(
+    ['json', 'csv', 'xlsx'] as const,
+    'json (default), csv (RFC 4180) or xlsx; `Accept: text/csv` or the XLSX media type also ask for them.',
+  ),
+)
+const StatementFormat = Type.Optional(
+  enumOf(
+    ['json', 'csv', 'xlsx', 'pdf'] as const,
+    'json (default), csv (RFC 4180), xlsx or pdf; `Accept: text/csv`, the XLSX media type or `application/pdf` also ask for them.',
+  ),
 )
 
 export const StatementParams = Type.Object({
   reinsuranceCompanyId: IntegerId('The reinsurance company (an account holder of kind REINSURANCE_COMPANY).'),
 })
-export const StatementQuery = Type.Object({ month: Month, format: Format }, { additionalProperties: false })
+export const StatementQuery = Type.Object({ month: Month, format: StatementFormat }, { additionalProperties: false })
 
 export const StatementLinesQuery = Type.Object(
   {
@@ -117,6 +126,7 @@ const STATEMENT_EXAMPLE = {
       itd: cell(915, 457.5, 15.65, 441.85, 11.44, 4.58),
     },
   ],
+  priorPeriodAdjustments: null,
 }
 
 export const ReinsuranceStatementSchema = Type.Object(
@@ -128,6 +138,20 @@ export const ReinsuranceStatementSchema = Type.Object(
     byProduct: Type.Array(Type.Object({ product: Item, ...Cells })),
     byVintage: Type.Array(
       Type.Object({ vintage: Type.String({ description: 'Quarter of sale, e.g. 2026Q3.' }), ...Cells }),
+    ),
+    priorPeriodAdjustments: nullable(
+      Type.Object({
+        period: Type.String({ description: 'The latest frozen month before this one (YYYY-MM).' }),
+        asOf: Day('The day its frozen figures stand at (its last day).'),
+        frozenAt: DateTime('When it was frozen.'),
+        frozenInputDigest: Type.String({ description: 'sha256 of its inputs when frozen.' }),
+        inputDigest: Type.String({ description: 'sha256 of the same inputs now.' }),
+        figures: Type.Object(figureProps, {
+          description:
+            'Inception-to-date figures through its last day now, less what it reported: what reached the closed months after their statement was frozen.',
+        }),
+      }),
+      'null unless the inputs of the latest frozen statement before this month changed after it was frozen (docs/reporting.md "Month close").',
     ),
   },
   { $id: 'ReinsuranceStatement', title: 'ReinsuranceStatement', examples: [STATEMENT_EXAMPLE] },
@@ -303,6 +327,7 @@ export const ReconciliationQuery = Type.Object(
   {
     month: Month,
     riskBearerId: Type.Optional(IdFilter('One insurer or reinsurance company only.')),
+    format: Format,
   },
   { additionalProperties: false },
 )

@@ -3,8 +3,8 @@
 // reckoned by statement.rules.ts. Statements are for the staff and for dealer-side users whose dealers
 // a treaty of the company covers; loss ratios and the reconciliation are staff only.
 import { addDays } from '../../platform/calendar.ts'
-import { localDate, type Clock } from '../../platform/clock.ts'
-import type { Database, Executor } from '../../platform/db/database.ts'
+import { localDate } from '../../platform/clock.ts'
+import type { Executor } from '../../platform/db/database.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import { pageWindow, toPage } from '../../platform/http/pagination.ts'
@@ -31,8 +31,25 @@ import {
 import { FULL_SHARE_BPS, monthPeriod } from './treaty.rules.ts'
 import { multiplyCentsByRatio } from '../../platform/money.ts'
 import { staffOnly } from './treaty.service.ts'
+import { createFreezer, type FreezeDeps } from './report-run.freeze.ts'
+import * as runs from './report-run.repository.ts'
+import * as runRules from './report-run.rules.ts'
 
-export type StatementDeps = { db: Database; clock: Clock; timeZone(tenantId: number): Promise<string> }
+export type StatementDeps = FreezeDeps
+
+/**
+ * What changed in the closed months through the latest frozen statement before this month since it
+ * was frozen: the inception-to-date figures through its end now, less what it reported (docs/reporting.md
+ * "Prior-period adjustments"); null when its inputs are as they were.
+ */
+export type PriorPeriodAdjustments = {
+  period: string
+  asOf: string
+  frozenAt: string
+  frozenInputDigest: string
+  inputDigest: string
+  figures: Record<Figure, number>
+}
 
 const money = (cents: number) => cents / 100
 
@@ -76,8 +93,10 @@ export type LossRatioQuery = {
 const periodInvalid = (e: FieldError) =>
   reportingErrors.create('report_period_invalid', `${e.field} ${e.message}`, { errors: [e] })
 
-export function createStatementService({ db, clock, timeZone }: StatementDeps) {
-  const bordereaux = createBordereauService({ db, clock, timeZone })
+export function createStatementService(deps: StatementDeps) {
+  const { db, clock, timeZone } = deps
+  const bordereaux = createBordereauService(deps)
+  const freezer = createFreezer(deps)
 
   async function monthOf(ctx: AuthenticatedContext, month: string) {
     const now = clock.now()
@@ -138,26 +157,80 @@ export function createStatementService({ db, clock, timeZone }: StatementDeps) {
     return { book, periods, totals, byProduct, byVintage, perContract }
   }
 
-  return {
-    async statement(ctx: AuthenticatedContext, companyId: number, month: string) {
-      const header = await monthOf(ctx, month)
-      return db.reportRead(ctx.tenantId, async (x) => {
-        const reinsuranceCompany = await company(x, ctx, companyId)
-        const s = await statementOf(x, ctx, companyId, header)
-        return {
-          reinsuranceCompany,
-          ...header,
-          contracts: s.book.length,
-          periods: s.periods,
-          totals: cellsView(s.totals),
-          byProduct: [...s.byProduct.values()]
-            .toSorted((a, b) => a.product.code.localeCompare(b.product.code) || a.product.id - b.product.id)
-            .map((p) => ({ product: p.product, ...cellsView(p.cells) })),
-          byVintage: [...s.byVintage]
-            .toSorted(([a], [b]) => a.localeCompare(b))
-            .map(([vintage, cells]) => ({ vintage, ...cellsView(cells) })),
+  /**
+   * A statement as produced from the journal now, with the digest of its inputs, and the prior-period
+   * adjustment when the latest frozen statement before the month no longer matches its inputs.
+   */
+  async function statementDocument(
+    x: Executor,
+    ctx: AuthenticatedContext,
+    companyId: number,
+    header: Awaited<ReturnType<typeof monthOf>>,
+  ) {
+    const reinsuranceCompany = await company(x, ctx, companyId)
+    const s = await statementOf(x, ctx, companyId, header)
+    const prior = await runs.latestDocumentBefore(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, header.month)
+    let priorPeriodAdjustments: PriorPeriodAdjustments | null = null
+    if (prior) {
+      const asOf = String(prior.document.asOf)
+      const inputDigest = runRules.inputDigest(runRules.statementInputs(s.book, asOf))
+      if (inputDigest !== prior.inputDigest) {
+        const frozen = (prior.document.totals as Record<string, Record<string, unknown>>).itd ?? {}
+        const f = runRules.adjustmentOf(runRules.itdFigures(s.book, asOf), frozen)
+        const figures = {} as Record<Figure, number>
+        for (const k of FIGURES) figures[k] = money(f[k])
+        priorPeriodAdjustments = {
+          period: prior.period,
+          asOf,
+          frozenAt: prior.createdAt.toISOString(),
+          frozenInputDigest: prior.inputDigest,
+          inputDigest,
+          figures,
         }
+      }
+    }
+    const document = {
+      reinsuranceCompany,
+      ...header,
+      contracts: s.book.length,
+      periods: s.periods,
+      totals: cellsView(s.totals),
+      byProduct: [...s.byProduct.values()]
+        .toSorted((a, b) => a.product.code.localeCompare(b.product.code) || a.product.id - b.product.id)
+        .map((p) => ({ product: p.product, ...cellsView(p.cells) })),
+      byVintage: [...s.byVintage]
+        .toSorted(([a], [b]) => a.localeCompare(b))
+        .map(([vintage, cells]) => ({ vintage, ...cellsView(cells) })),
+      priorPeriodAdjustments,
+    }
+    return { document, inputDigest: runRules.inputDigest(runRules.statementInputs(s.book, header.asOf)) }
+  }
+
+  type StatementDocument = Awaited<ReturnType<typeof statementDocument>>['document']
+
+  return {
+    /**
+     * The company's statement of the month. A closed month's (docs/reporting.md "Month close") is
+     * produced once and frozen: later requests answer the stored document. `reportRunId`: the run
+     * producing it (report runs), recorded with the frozen document.
+     */
+    async statement(
+      ctx: AuthenticatedContext,
+      companyId: number,
+      month: string,
+      reportRunId: number | null = null,
+    ): Promise<StatementDocument> {
+      const header = await monthOf(ctx, month)
+      if (!(await freezer.closed(ctx.tenantId, header.to)))
+        return (await db.reportRead(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header))).document
+      // Closed: read on the primary (a replica may lag behind what is frozen), the caller's access first.
+      const stored = await db.read(ctx.tenantId, async (x) => {
+        await company(x, ctx, companyId)
+        return runs.documentOf(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, month)
       })
+      if (stored) return stored.document as StatementDocument
+      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header))
+      return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
     async statementLines(ctx: AuthenticatedContext, companyId: number, month: string, q: LinesQuery) {

@@ -190,6 +190,12 @@ export type ContractTable = {
    * resolved from its rate-book version; null until resolved (contracts sold before migration 0015).
    */
   terms: Json<JsonValue> | null
+  /**
+   * The reinsurance company the contract is ceded to (terms.cession.reinsuranceCompanyId), generated
+   * by the database (migration 0044) so that the statements' book is found through an index; never
+   * written.
+   */
+  ceded_company_id: ColumnType<string | number | null, never, never>
   /** The day of the latest approved transfer to a new owner (migration 0037); null: never transferred. */
   transferred_on: ColumnType<string | null, string | null | undefined, string | null>
   /**

@@ -53,6 +53,33 @@ export interface LedgerItemTable {
   first_date: ColumnType<string, never, never>
   last_date: ColumnType<string, never, never>
   line_count: ColumnType<string, never, never>
+  /** The first date before the last statement that changed the item (migration 0045; the trigger's own). */
+  prev_first_date: ColumnType<string | null, never, never>
+}
+
+/** Totals per account (migration 0045): the folded part; the views add the unfolded deltas. */
+export interface LedgerTotalTable {
+  tenant_id: number
+  account_id: number
+  debit: ColumnType<string, never, never>
+  credit: ColumnType<string, never, never>
+}
+
+export interface LedgerTotalDeltaTable extends LedgerTotalTable {
+  id: ColumnType<string, never, never>
+}
+
+/** Open receivable items per account and first posted date (migration 0045): amount and count. */
+export interface LedgerOpenTotalTable {
+  tenant_id: number
+  account_id: number
+  first_date: ColumnType<string, never, never>
+  open_amount: ColumnType<string, never, never>
+  open_count: ColumnType<string, never, never>
+}
+
+export interface LedgerOpenDeltaTable extends LedgerOpenTotalTable {
+  id: ColumnType<string, never, never>
 }
 
 export type LedgerTables = {
@@ -60,4 +87,8 @@ export type LedgerTables = {
   journal_entry: JournalEntryTable
   journal_line: JournalLineTable
   ledger_item: LedgerItemTable
+  ledger_total: LedgerTotalTable
+  ledger_total_delta: LedgerTotalDeltaTable
+  ledger_open_total: LedgerOpenTotalTable
+  ledger_open_delta: LedgerOpenDeltaTable
 }

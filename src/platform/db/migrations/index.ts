@@ -40,6 +40,9 @@ import * as contractRerates from './2026_11_27_0039_contract_rerates.ts'
 import * as processRunState from './2026_11_27_0040_process_run_state.ts'
 import * as payoutClaims from './2026_11_27_0041_payout_claims.ts'
 import * as reinsurance from './2026_11_27_0042_reinsurance.ts'
+import * as reportRuns from './2026_11_27_0043_report_runs.ts'
+import * as reportingIndexes from './2026_11_27_0044_reporting_indexes.ts'
+import * as ledgerTotals from './2026_11_27_0045_ledger_totals.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -82,4 +85,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0040_process_run_state': processRunState,
   '2026_11_27_0041_payout_claims': payoutClaims,
   '2026_11_27_0042_reinsurance': reinsurance,
+  '2026_11_27_0043_report_runs': reportRuns,
+  '2026_11_27_0044_reporting_indexes': reportingIndexes,
+  '2026_11_27_0045_ledger_totals': ledgerTotals,
 }
