@@ -62,6 +62,7 @@ import {
   unpaidPath,
   type LedgersSetup,
 } from './bench/ledgers.ts'
+import { measureStatements, STATEMENT_LINES, statementVerdict, type StatementResult } from './bench/statements.ts'
 import {
   EXPIRY_TARGET_SECONDS,
   measureExpiry,
@@ -539,6 +540,7 @@ function parseOptions() {
       'reporting-dealers': { type: 'string', default: String(REPORTING_SIZES.dealers) },
       'reporting-companies': { type: 'string', default: String(REPORTING_SIZES.companies) },
       'reporting-samples': { type: 'string', default: '20' },
+      'statement-lines': { type: 'string', default: String(STATEMENT_LINES) },
       only: { type: 'string' },
       json: { type: 'string' },
       database: { type: 'string' },
@@ -560,7 +562,8 @@ function parseOptions() {
         '  --only <group>      only the user routes (users), the rate quote (quote), the contract routes (contracts),',
         '                      the cancel quote, processed cancels and earnings run (cancellations)',
         '                      the claims index, intake and claim flow (claims)',
-        "                      a dealer's ledger summary and unpaid items (ledgers)",
+        "                      a dealer's ledger summary and unpaid items, a receipt applied, a statement (ledgers)",
+        `  --statement-lines <n>     lines of the ledgers group's dealer statement, CSV and PDF (default ${STATEMENT_LINES})`,
         '                      the EXPIRY process run and webhook delivery (processes)',
         '                      or reinsurance statements, loss ratios and a month of statements (reporting)',
         '  --templates <n>     contracts sold and finalized through the API, copied in bulk for cancellations (default 20)',
@@ -637,6 +640,7 @@ function parseOptions() {
       companies: positiveInt('reporting-companies', values['reporting-companies'], 1),
       samples: positiveInt('reporting-samples', values['reporting-samples'], 1),
     },
+    statementLines: positiveInt('statement-lines', values['statement-lines'], 1),
     only: parseOnly(values.only),
     json: values.json,
     databases,
@@ -735,6 +739,7 @@ async function main(): Promise<number> {
   const imports: Array<{ database: DatabaseKind; rates: number; seconds: number }> = []
   const earnings: EarningsRunRow[] = []
   const cashApply: Array<CashApplyResult & { database: DatabaseKind }> = []
+  const statementRuns: Array<StatementResult & { database: DatabaseKind }> = []
   const expiries: Array<ExpiryResult & { database: DatabaseKind }> = []
   const webhookRuns: Array<WebhookResult & { database: DatabaseKind }> = []
   const reportingRuns: Array<ReportingResult & { database: DatabaseKind }> = []
@@ -846,6 +851,12 @@ async function main(): Promise<number> {
         const c = await measureCashApply(server, authHeaders, run.ledgers.setup)
         log(`[${database}] cash: ${c.applied} applications in ${c.seconds.toFixed(3)} s (status ${c.status})`)
         cashApply.push({ database, ...c })
+        log(`[${database}] statements: a dealer's statement of ${options.statementLines} lines, CSV then PDF…`)
+        const st = await measureStatements(server, authHeaders, run.ledgers.setup, {
+          lines: options.statementLines,
+          log: (line) => log(`[${database}] ${line}`),
+        })
+        statementRuns.push({ database, ...st })
       }
       if (runs('cancellations')) {
         const contracts = options.earningsContracts ?? EARNINGS_CONTRACTS[database]
@@ -989,6 +1000,13 @@ async function main(): Promise<number> {
     process.stdout.write(
       `${met ? 'MET   ' : 'MISSED'} ${i.database.padEnd(8)} rate-book import of ${i.rates} rates: ${i.seconds.toFixed(1)} s (target < ${IMPORT_TARGET_SECONDS} s)\n`,
     )
+  }
+  for (const st of statementRuns) {
+    for (const r of st.runs) {
+      const v = statementVerdict(st.database, options.statementLines, r)
+      verdict.allMet &&= v.met
+      process.stdout.write(`${v.line}\n`)
+    }
   }
   for (const c of cashApply) {
     const met =

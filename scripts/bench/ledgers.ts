@@ -13,7 +13,7 @@ export const LEDGER_VIEW_TARGET: Target = { against: 'db-ceiling', minRatio: 0, 
 /** Contracts copied per POST /bench/clone-contracts. */
 const CLONE_PER_REQUEST = 20_000
 
-export type LedgersSetup = { dealerIds: number[]; contracts: number; lines: number }
+export type LedgersSetup = { dealerIds: number[]; contracts: number; lines: number; templateIds: number[] }
 
 export async function prepareLedgers(
   server: BenchServer,
@@ -42,10 +42,14 @@ export async function prepareLedgers(
     `ledgers: copied ${options.contracts} contracts in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
       `${dealers.size} dealers; ${summary.balances?.length ?? 0} holder balances; first dealer has ${lines} lines`,
   )
-  return { dealerIds: [...dealers], contracts: options.contracts, lines }
+  return { dealerIds: [...dealers], contracts: options.contracts, lines, templateIds }
 }
 
-async function countLines(server: BenchServer, headers: Record<string, string>, dealerId: number): Promise<number> {
+export async function countLines(
+  server: BenchServer,
+  headers: Record<string, string>,
+  dealerId: number,
+): Promise<number> {
   const res = await fetch(`${server.baseUrl}/api/ledgers?accountHolderId=${dealerId}&pageSize=1`, { headers })
   return ((await res.json()) as { totalCount?: number }).totalCount ?? 0
 }
