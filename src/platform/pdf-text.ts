@@ -34,3 +34,23 @@ export function textWidth(font: PDFFont, size: number, text: string): number {
 export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
+
+/**
+ * Text for pages written as Latin-1 bytes (the statements): WinAnsi without cp1252's 0x80-0x9F
+ * extras, so printable ASCII and Latin-1; dashes as '-'; a letter outside them as its base letter
+ * when it has one ("ő" → "o", "ł" → "?"), anything else '?'; line breaks and tabs become spaces.
+ */
+export function latin1PdfText(value: string): string {
+  let out = ''
+  for (const ch of value.normalize('NFC')) {
+    const code = ch.codePointAt(0)!
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += ch
+    else if (code === 0x09 || code === 0x0a || code === 0x0d) out += ' '
+    else if (code === 0x2013 || code === 0x2014 || code === 0x2212) out += '-'
+    else {
+      const base = ch.normalize('NFD').codePointAt(0)!
+      out += base !== code && base >= 0x20 && base <= 0x7e ? String.fromCodePoint(base) : '?'
+    }
+  }
+  return out
+}

@@ -8,7 +8,7 @@
 // latin1 bytes, so cp1252's 0x80-0x9F extras are left out). Measuring and grouping digits are shared
 // (platform/pdf-text.ts).
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
-import { groupThousands, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
+import { groupThousands, latin1PdfText, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
 import type { StatementLine } from './statement.csv.ts'
 import { formatCents } from '../../platform/money.ts'
 
@@ -23,22 +23,8 @@ export type StatementHeader = {
   openingCents: number
 }
 
-// WinAnsi (cp1252) without its 0x80-0x9F extras: printable ASCII and Latin-1, a letter outside them as
-// its base letter when it has one; anything else is '?'. Line breaks and tabs become spaces.
-export function pdfText(value: string): string {
-  let out = ''
-  for (const ch of value.normalize('NFC')) {
-    const code = ch.codePointAt(0)!
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += ch
-    else if (code === 0x09 || code === 0x0a || code === 0x0d) out += ' '
-    else {
-      // A letter with a diacritic outside Latin-1 ("ł" stays "?", "ő" becomes "o"): its base letter.
-      const base = ch.normalize('NFD').codePointAt(0)!
-      out += base !== code && base >= 0x20 && base <= 0x7e ? String.fromCodePoint(base) : '?'
-    }
-  }
-  return out
-}
+/** WinAnsi text these pages can write as latin1 bytes (platform/pdf-text.ts). */
+const pdfText = latin1PdfText
 
 /** "1234567.5" cents-formatted with thousands separators: 123456750 → "1,234,567.50". */
 export function groupedAmount(cents: number): string {

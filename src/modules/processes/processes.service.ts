@@ -31,6 +31,7 @@ import {
   slotOf,
   type ProcessName,
 } from './processes.rules.ts'
+import { createPeriodicLoop, type PeriodicLoop } from '../../platform/periodic-loop.ts'
 
 export { DEFAULT_BATCH_SIZE, PROCESSES, type ProcessName } from './processes.rules.ts'
 export const RUN_STATUSES = [
@@ -592,47 +593,8 @@ export function createProcessService(deps: ProcessDeps) {
 export type ProcessService = ReturnType<typeof createProcessService>
 
 /** The loop around tick(): started by the server, stopped when the app closes. */
-export function createScheduler(service: Pick<ProcessService, 'tick'>, intervalMs: number) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<unknown> | undefined
-  let stopped = true
-  let onError: (err: unknown) => void = () => {}
-  function arm(ms: number) {
-    timer = setTimeout(() => void pass(), ms)
-    // The loop never keeps a process alive by itself.
-    timer.unref()
-  }
-  async function pass() {
-    timer = undefined
-    running = service.tick().catch((err: unknown) => onError(err))
-    await running
-    running = undefined
-    if (!stopped) arm(intervalMs)
-  }
-  return {
-    start(handlers: { onError?: (err: unknown) => void } = {}) {
-      if (!stopped) return
-      stopped = false
-      onError = handlers.onError ?? onError
-      arm(0)
-    },
-    /** Runs a pass soon (a run started on demand). */
-    wake() {
-      if (stopped || running || timer === undefined) return
-      clearTimeout(timer)
-      arm(0)
-    },
-    /** Stops the loop; waits for the pass in progress. */
-    async stop() {
-      stopped = true
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
-      await running
-    },
-    get running() {
-      return !stopped
-    },
-  }
+export function createScheduler(service: Pick<ProcessService, 'tick'>, intervalMs: number): PeriodicLoop {
+  return createPeriodicLoop(() => service.tick(), intervalMs)
 }
 
-export type Scheduler = ReturnType<typeof createScheduler>
+export type Scheduler = PeriodicLoop

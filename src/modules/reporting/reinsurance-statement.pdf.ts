@@ -6,7 +6,7 @@
 // computed, what the loss ratio is), and "page n of N" on every page. The standard fonts encode
 // WinAnsi only: every string passes through winAnsi first.
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
-import { groupThousands, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
+import { groupThousands, latin1PdfText, PDF_CREATOR, textWidth } from '../../platform/pdf-text.ts'
 import { COLUMNS, FIGURES, type Column, type Figure } from './statement.rules.ts'
 import type { FiguresView, ReinsuranceStatement } from './statement.service.ts'
 import { FIGURE_LABELS } from './statement.xlsx.ts'
@@ -21,22 +21,7 @@ const ACCENT = rgb(0.12, 0.27, 0.45)
 const RULE = rgb(0.7, 0.7, 0.74)
 const BAND = rgb(0.93, 0.95, 0.97)
 
-// WinAnsi without cp1252's 0x80-0x9F extras: printable ASCII and Latin-1; a letter outside them as its
-// base letter when it has one ("ő" → "o"), anything else '?'; line breaks and tabs become spaces.
-export function winAnsi(value: string): string {
-  let out = ''
-  for (const ch of value.normalize('NFC')) {
-    const code = ch.codePointAt(0)!
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += ch
-    else if (code === 0x09 || code === 0x0a || code === 0x0d) out += ' '
-    else if (code === 0x2013 || code === 0x2014 || code === 0x2212) out += '-'
-    else {
-      const base = ch.normalize('NFD').codePointAt(0)!
-      out += base !== code && base >= 0x20 && base <= 0x7e ? String.fromCodePoint(base) : '?'
-    }
-  }
-  return out
-}
+const winAnsi = latin1PdfText
 
 /** 1234567.5 (an amount of the JSON) → "1,234,567.50"; negative with a leading minus. */
 export function amountText(n: number): string {

@@ -23,6 +23,7 @@ import * as statements from './statement.repository.ts'
 import type { StatementService } from './statement.service.ts'
 import { monthPeriod } from './treaty.rules.ts'
 import { staffOnly } from './treaty.service.ts'
+import { createPeriodicLoop, type PeriodicLoop } from '../../platform/periodic-loop.ts'
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const satisfies readonly ReportRunStatus[]
 
@@ -351,40 +352,6 @@ export type ReportRunService = ReturnType<typeof createReportRunService>
 export type ReportRunView = Awaited<ReturnType<ReportRunService['get']>>
 
 /** The loop around tick(): started by the server, stopped when the app closes. */
-export function createReportRunLoop(service: Pick<ReportRunService, 'tick'>, intervalMs: number) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<unknown> | undefined
-  let stopped = true
-  let onError: (err: unknown) => void = () => {}
-  function arm(ms: number) {
-    timer = setTimeout(() => void pass(), ms)
-    timer.unref()
-  }
-  async function pass() {
-    timer = undefined
-    running = service.tick().catch((err: unknown) => onError(err))
-    await running
-    running = undefined
-    if (!stopped) arm(intervalMs)
-  }
-  return {
-    start(handlers: { onError?: (err: unknown) => void } = {}) {
-      if (!stopped) return
-      stopped = false
-      onError = handlers.onError ?? onError
-      arm(0)
-    },
-    /** Runs a pass soon (a run just started); nothing when the loop is not started (tests). */
-    wake() {
-      if (stopped || running || timer === undefined) return
-      clearTimeout(timer)
-      arm(0)
-    },
-    async stop() {
-      stopped = true
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
-      await running
-    },
-  }
+export function createReportRunLoop(service: Pick<ReportRunService, 'tick'>, intervalMs: number): PeriodicLoop {
+  return createPeriodicLoop(() => service.tick(), intervalMs)
 }
