@@ -36,6 +36,8 @@ type Run = {
 
 let t: TestApp
 let demo: DemoTestTenant
+/** The tick's scope: on PostgreSQL the test files share a database, and other files' tenants have their own clocks. */
+const ownTenant = () => ({ tenantIds: [demo.tenantId] })
 let gap: Contract
 let vsc: Contract
 let ended: Contract
@@ -285,7 +287,7 @@ test("MONTHLY_STATEMENTS makes each dealer's statement of the month once", async
 test('monthly processes are scheduled once a month, for the month before', async () => {
   // 23:00 in Chicago on 2026-08-03: every time of day has come.
   await moveTo(new Date('2026-08-04T04:00:00.000Z'))
-  await t.modules.processes.service.tick()
+  await t.modules.processes.service.tick(ownTenant())
   const monthly = async () =>
     t.db.read(demo.tenantId, (x) =>
       x
@@ -309,7 +311,7 @@ test('monthly processes are scheduled once a month, for the month before', async
   assert.equal(runs[1]!.examined, 0)
   // The next day: no second monthly run.
   await moveTo(new Date('2026-08-05T04:00:00.000Z'))
-  await t.modules.processes.service.tick()
+  await t.modules.processes.service.tick(ownTenant())
   assert.equal((await monthly()).length, 2)
 })
 

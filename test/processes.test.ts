@@ -32,6 +32,8 @@ type Run = {
 
 let t: TestApp
 let demo: DemoTestTenant
+/** The tick's scope: on PostgreSQL the test files share a database, and other files' tenants have their own clocks. */
+const ownTenant = () => ({ tenantIds: [demo.tenantId] })
 let other: TestTenant
 const finalized: number[] = []
 const pending: number[] = []
@@ -283,7 +285,7 @@ test('two scheduler instances on one database start each slot once, at its time 
   }).processes
   // 00:30 in Chicago (06:30 UTC in winter): before every default time of day (01:00 and later).
   await moveTo(new Date('2030-01-15T06:30:00.000Z'))
-  await Promise.all([t.modules.processes.service.tick(), b.service.tick()])
+  await Promise.all([t.modules.processes.service.tick(ownTenant()), b.service.tick(ownTenant())])
   const slotRuns = () =>
     t.db.read(demo.tenantId, (x) =>
       x
@@ -297,7 +299,7 @@ test('two scheduler instances on one database start each slot once, at its time 
   assert.deepEqual(await slotRuns(), [])
   // 01:20: ACTIVATION (01:00) and EXPIRY (01:15) are due, VOID (01:30) not yet.
   await moveTo(new Date('2030-01-15T07:20:00.000Z'))
-  await Promise.all([t.modules.processes.service.tick(), b.service.tick()])
+  await Promise.all([t.modules.processes.service.tick(ownTenant()), b.service.tick(ownTenant())])
   assert.deepEqual(
     (await slotRuns()).map((r) => [r.process, r.status]),
     [
@@ -306,7 +308,11 @@ test('two scheduler instances on one database start each slot once, at its time 
     ],
   )
   await moveTo(new Date('2030-01-15T23:00:00.000Z'))
-  await Promise.all([t.modules.processes.service.tick(), b.service.tick(), b.service.tick()])
+  await Promise.all([
+    t.modules.processes.service.tick(ownTenant()),
+    b.service.tick(ownTenant()),
+    b.service.tick(ownTenant()),
+  ])
   // Every daily process of the day by 23:00 (the monthly ones have the month's slot: processes.catalog.test.ts).
   assert.deepEqual(
     (await slotRuns()).map((r) => r.process),
@@ -321,7 +327,7 @@ test('two scheduler instances on one database start each slot once, at its time 
   })
   assert.ok(off.statusCode < 300, off.body)
   await moveTo(new Date('2030-01-16T23:00:00.000Z'))
-  await t.modules.processes.service.tick()
+  await t.modules.processes.service.tick(ownTenant())
   const next = await t.db.read(demo.tenantId, (x) =>
     x
       .selectFrom('automatic_process_run')

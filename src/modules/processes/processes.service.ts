@@ -575,12 +575,17 @@ export function createProcessService(deps: ProcessDeps) {
     return made
   }
 
-  /** One deterministic pass over every tenant: queue due slots, then work every claimable run. */
-  async function tick(limits: { maxBatches?: number } = {}): Promise<TickResult> {
-    const tenants = await db.read(null, (x) => x.selectFrom('tenant').select('id').orderBy('id').execute())
+  /**
+   * One deterministic pass: queue due slots, then work every claimable run, for every tenant or for
+   * `tenantIds` only (an instance serving some tenants; tests sharing one database with other
+   * files' tenants, whose clocks differ).
+   */
+  async function tick(limits: { maxBatches?: number; tenantIds?: readonly number[] } = {}): Promise<TickResult> {
+    const tenants =
+      limits.tenantIds ??
+      (await db.read(null, (x) => x.selectFrom('tenant').select('id').orderBy('id').execute())).map((r) => Number(r.id))
     const result: TickResult = { scheduled: 0, worked: 0 }
-    for (const { id } of tenants) {
-      const tenantId = Number(id)
+    for (const tenantId of tenants) {
       result.scheduled += await schedule(tenantId)
       result.worked += await work(tenantId, limits)
     }
