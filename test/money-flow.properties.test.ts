@@ -11,15 +11,23 @@
 //   netted per payee) equals what the model owes each payee;
 // - no money is created or lost: the model's accounts sum to 0 and the administrator's CASH is what
 //   was received (and not returned) less what was paid out.
+// The clock moves a day at a time (`nextDay`; each run's setup posts on the first day, its commands
+// from the second), and the model keeps every posting with its day, so the views are checked through
+// the HTTP API against the balances as they were (test/money-flow.views.ts): at the end of each day,
+// the ledger summary, pay/receive ledgers and unpaid products as of today; after a run, the same as
+// of every day of it (and the day before and after), the journal lines (`/api/ledgers`) up to and
+// from a day, and CSV statements (opening + lines = closing = the model; the file parsed as RFC 4180).
 // Limits: one claim per contract and no cancel of a contract with a claim (an open claim blocks a
 // cancel, a paid one is deducted: the claims tests cover those); every sale is a demo VSC of the one
-// demo dealer, inside the free-look (the cancellation tests cover the refund arithmetic).
+// demo dealer, inside the free-look (the cancellation tests cover the refund arithmetic); cancel and
+// loss dates, invoices and receipts are dated the first day whatever day they are entered on.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import { systemContext } from '../src/platform/http/context.ts'
 import { DEMO, seedDemo, sellDemoContract, type DemoTestTenant } from './demo-tenant.ts'
-import { createTestApp, json, type TestApp } from './harness.ts'
+import { createTestApp, json, loginHeaders, type TestApp } from './harness.ts'
+import { addDays, checkStatement, checkViewsAsOf, type Posting, type ViewsWorld } from './money-flow.views.ts'
 
 const TODAY = '2026-06-01'
 const NOW = new Date(`${TODAY}T18:00:00Z`)
@@ -59,6 +67,10 @@ type Model = {
   cash: Map<number, { amountCents: number; applied: Map<number, number>; returned: boolean }>
   receivedCents: number
   paidOutCents: number
+  /** Today's accounting date: the day every posting of a command is dated (the clock moves a day at a time). */
+  today: string
+  /** Every posting, with its day: the balances as of any earlier day. */
+  postings: Posting[]
 }
 type Real = {
   tenant: DemoTestTenant
@@ -80,6 +92,14 @@ function post(m: Model, holder: number, purpose: string, contract: number, debit
   const v = (m.accounts.get(k) ?? 0) + debitMinusCredit
   if (v === 0) m.accounts.delete(k)
   else m.accounts.set(k, v)
+  if (debitMinusCredit !== 0)
+    m.postings.push({
+      date: m.today,
+      holder,
+      purpose,
+      contract: POOLED.has(purpose) ? 0 : contract,
+      cents: debitMinusCredit,
+    })
 }
 const balance = (m: Model, holder: number, purpose: string, contract: number) =>
   m.accounts.get(keyOf(holder, purpose, contract)) ?? 0
@@ -429,8 +449,58 @@ const nsf = (which: number): Cmd => ({
   toString: () => `nsf(${which})`,
 })
 
-/** A fresh demo tenant and a first finalized sale: each run starts from its own books. */
+const world = (m: Model, r: Real): ViewsWorld => ({
+  t,
+  headers: r.tenant.headers,
+  dealerId: r.dealerId,
+  adminId: r.adminId,
+  postings: m.postings,
+  today: m.today,
+})
+
+/** The clock moves a day (the tenant's today with it) and the administrator signs in again. */
+async function moveDay(m: Model, r: Real) {
+  t.clock.advance(86_400_000)
+  m.today = addDays(m.today, 1)
+  r.tenant.headers = await loginHeaders(t, r.tenant.apiKey, r.tenant.adminEmail, r.tenant.adminPassword)
+  assert.equal(await t.modules.finance.ledger.postingDate(r.tenant.tenantId), m.today)
+}
+
+/** The day ends: the views as of today (read from the ledger items and totals), then the next day. */
+const nextDay = (): Cmd => ({
+  check: () => true,
+  async run(m, r) {
+    await checkViewsAsOf(world(m, r), m.today)
+    await moveDay(m, r)
+  },
+  toString: () => 'nextDay',
+})
+
+/**
+ * After a run: the views as of every day from the day before the first posting to the day after
+ * today (the past ones read from the lines, today's and later from the items) against the model's
+ * balances of that day, the journal lines as of the first, second and last day; for every account
+ * holder with postings, a CSV statement of the whole run; for the dealer and the administrator, one
+ * from the second day (its opening: the first day's balance) to the day before today (or the second
+ * day), and the dealer's receivable alone.
+ */
+async function checkHistory(m: Model, r: Real) {
+  const w = world(m, r)
+  const second = addDays(TODAY, 1)
+  for (let day = addDays(TODAY, -1); day <= addDays(m.today, 1); day = addDays(day, 1))
+    await checkViewsAsOf(w, day, { full: day === TODAY || day === second || day === m.today })
+  for (const holder of new Set(m.postings.map((p) => p.holder))) await checkStatement(w, holder, TODAY, m.today)
+  const subTo = m.today > second ? addDays(m.today, -1) : second
+  for (const holder of [r.dealerId, r.adminId]) await checkStatement(w, holder, second, subTo)
+  await checkStatement(w, r.dealerId, TODAY, m.today, 'DEALER_RECEIVABLE')
+}
+
+/**
+ * A fresh demo tenant and a first finalized sale on the first day (the clock back at NOW): each run
+ * starts from its own books; its commands start on the second day.
+ */
 async function fresh(): Promise<{ model: Model; real: Real }> {
+  t.clock.set(NOW)
   const tenant = await seedDemo(t)
   const tenantId = tenant.tenantId
   const holder = async (businessKey: string) =>
@@ -469,6 +539,8 @@ async function fresh(): Promise<{ model: Model; real: Real }> {
     cash: new Map(),
     receivedCents: 0,
     paidOutCents: 0,
+    today: TODAY,
+    postings: [],
   }
   await sell().run(model, real)
   const [id] = [...model.contracts.keys()]
@@ -482,6 +554,7 @@ async function fresh(): Promise<{ model: Model; real: Real }> {
   )
   real.dealerId = Number(row.dealer_id)
   await finalize(0).run(model, real)
+  await moveDay(model, real)
   return { model, real }
 }
 
@@ -500,11 +573,13 @@ test('sales, cancels, claims, payouts and cash keep the ledger, the views and th
     fc.tuple(fc.integer({ min: 1, max: 150_000 }), fc.option(fc.nat(5))).map(([a, p]) => receive(a, p)),
     fc.tuple(fc.nat(10), fc.integer({ min: 1, max: 50_000 })).map(([w, a]) => applyMore(w, a)),
     fc.nat(10).map((w) => nsf(w)),
+    fc.constant(null).map(() => nextDay()),
   ]
   await fc.assert(
     fc.asyncProperty(fc.commands(commands, { maxCommands: 14, size: 'large' }), async (cmds) => {
       const setup = await fresh()
       await fc.asyncModelRun(() => setup, cmds)
+      await checkHistory(setup.model, setup.real)
     }),
     {
       numRuns: 12,
@@ -514,12 +589,15 @@ test('sales, cancels, claims, payouts and cash keep the ledger, the views and th
         [
           [
             payout(),
+            nextDay(),
             cancel(0),
             sell(),
             finalize(0),
             claim(0, true, 20_000),
+            nextDay(),
             receive(50_000, null),
             payout(),
+            nextDay(),
             nsf(0),
             payout(),
           ],

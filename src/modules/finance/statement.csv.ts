@@ -40,20 +40,28 @@ export type StatementLine = {
 
 const NEEDS_QUOTES = /[",\r\n]/
 
-/** One RFC 4180 field. A leading =, +, - or @ is prefixed with ' so a spreadsheet does not run it as a formula. */
-export function csvField(value: string | number | null): string {
+/**
+ * An amount written as is (`-` for negatives): digits, a sign and a point need neither quotes nor the
+ * formula guard, and a guarded `'-12.50` would be text, not a number.
+ */
+type Amount = { amount: string }
+const amount = (cents: number): Amount => ({ amount: formatCents(cents) })
+
+/** One RFC 4180 field. A leading =, +, - or @ of a text is prefixed with ' so a spreadsheet does not run it as a formula. */
+export function csvField(value: string | number | Amount | null): string {
   if (value === null) return ''
+  if (typeof value === 'object') return value.amount
   let text = String(value)
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
-const row = (fields: ReadonlyArray<string | number | null>) => `${fields.map(csvField).join(',')}\r\n`
+const row = (fields: ReadonlyArray<string | number | Amount | null>) => `${fields.map(csvField).join(',')}\r\n`
 
 export const csvHeaderRow = () => row(CSV_HEADER)
 
 export function csvBalanceRow(kind: 'OPENING_BALANCE' | 'CLOSING_BALANCE', date: string, cents: number): string {
-  return row([date, kind, null, null, null, null, null, null, null, null, null, null, formatCents(cents)])
+  return row([date, kind, null, null, null, null, null, null, null, null, null, null, amount(cents)])
 }
 
 export function csvLineRow(l: StatementLine): string {
@@ -68,8 +76,8 @@ export function csvLineRow(l: StatementLine): string {
     l.contractNumber,
     l.disbursementCode,
     l.memo,
-    formatCents(l.debitCents),
-    formatCents(l.creditCents),
-    formatCents(l.balanceCents),
+    amount(l.debitCents),
+    amount(l.creditCents),
+    amount(l.balanceCents),
   ])
 }
