@@ -15,6 +15,7 @@ import {
   MAX_REQUEST_HEAD_BYTES,
 } from './platform/http/error-handler.ts'
 import { platformErrors } from './platform/http/errors.ts'
+import { consoleRoutes } from './platform/http/console.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
@@ -126,6 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app)
 
   await app.register(healthRoutes, { db, bus })
+  // The staff console's built files at /console (docs/console.md).
+  await app.register(consoleRoutes)
   for (const routes of modules.routes) await app.register(routes)
   // Data the first request would otherwise wait for (the VIN decoder's, about 0.1 s) is loaded at start.
   app.addHook('onReady', async () => modules.rating.warmUp())

@@ -1,7 +1,9 @@
 // The server process (started by src/main.ts): config → database → app → listen; graceful shutdown on SIGTERM/SIGINT.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
@@ -10,12 +12,45 @@ import { createModules } from './modules.ts'
 import { createInvalidationBus } from './platform/cache.ts'
 import { systemClock } from './platform/clock.ts'
 import { DataDirBusy } from './platform/db/data-dir-lock.ts'
+import { consoleBuildState } from './platform/http/console.ts'
 import { openConfiguredDatabase } from './platform/db/open.ts'
 import { compilePendingInBackground } from './platform/http/validation.ts'
 import { loadSecretBox, SecretsError } from './platform/secrets.ts'
 
+/**
+ * The staff console is built at install (`npm install` runs scripts/console-build.ts); a build that
+ * is missing or older than its sources (a pull, an edit) is made here, before listening, in a few
+ * seconds. A current build costs a hash of the console's sources (milliseconds).
+ */
+function ensureConsoleBuilt(): void {
+  const state = consoleBuildState()
+  if (state === 'current') return
+  const script = fileURLToPath(new URL('../scripts/console-build.ts', import.meta.url))
+  spawnSync(process.execPath, [script, '--if-stale'], { stdio: 'inherit' })
+}
+
+/** Where to open the console; with the demo tenant, a link that fills in its API key and email. */
+function consoleLine(baseUrl: string, demo: { apiKey: string; adminEmail: string } | undefined): string {
+  const link = demo
+    ? `${baseUrl}/console/#${new URLSearchParams({ apiKey: demo.apiKey, email: demo.adminEmail }).toString()}`
+    : `${baseUrl}/console`
+  return `Console: ${link}\n\n`
+}
+
+function demoFile(dataDir: string): { apiKey: string; adminEmail: string } | undefined {
+  try {
+    const file = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as Record<string, unknown>
+    return typeof file.apiKey === 'string' && typeof file.adminEmail === 'string'
+      ? { apiKey: file.apiKey, adminEmail: file.adminEmail }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig()
+  ensureConsoleBuilt()
   // What happens beside requests (connections lost and regained) is logged like the requests are.
   const log = pino({ level: config.logLevel })
   const db = await openConfiguredDatabase(config, 'server', log.child({ component: 'database' }))
@@ -72,10 +107,14 @@ async function main(): Promise<void> {
   const baseUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`
   if (seeded) {
     process.stdout.write(demoInstructions(seeded.demo, baseUrl, seeded.file, seeded.reissued))
+    process.stdout.write(consoleLine(baseUrl, seeded.demo))
   } else if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'demo-tenant.json'))) {
     process.stdout.write(
       `\nDemo tenant credentials: ${path.join(config.dataDir, 'demo-tenant.json')}\nAPI reference: ${baseUrl}/docs\n\n`,
     )
+    process.stdout.write(consoleLine(baseUrl, demoFile(config.dataDir)))
+  } else {
+    process.stdout.write(consoleLine(baseUrl, undefined))
   }
 }
 

@@ -1,0 +1,99 @@
+// The frame of every signed-in screen: the header (who is signed in, the time zone dates are shown
+// in, sign-out), the navigation, and the screen the path names.
+import { Alert, AppShell, Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core'
+import { lazy, Suspense } from 'react'
+import { setTenantTimeZone, timeZone } from './format.ts'
+import { Link, navigate, useLocation } from './router.tsx'
+import { signOut, useSession } from './session.ts'
+
+const Dashboard = lazy(() => import('./screens/Dashboard.tsx'))
+const Contracts = lazy(() => import('./screens/Contracts.tsx'))
+const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
+
+const NAV = [
+  { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
+  { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
+]
+
+function Screen({ path }: { path: string }) {
+  if (path === '/') return <Dashboard />
+  if (path === '/contracts') return <Contracts />
+  const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
+  if (contract) return <ContractPage id={Number(contract[1])} />
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
+      <Alert color="yellow">
+        There is no console page at this address. <Link to="/">Go to the dashboard</Link>.
+      </Alert>
+    </Stack>
+  )
+}
+
+export default function Shell() {
+  const session = useSession()
+  const { path } = useLocation()
+  // Dates are shown in the tenant's zone, read at sign-in; a user without settings:read sees the
+  // browser's zone, and the header says which.
+  setTenantTimeZone(session?.timeZone ?? undefined)
+  const zone = timeZone()
+
+  return (
+    <AppShell header={{ height: 52 }} navbar={{ width: 200, breakpoint: 'xs' }} padding="md">
+      <a href="#content" className="skip-link">
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Text fw={700} component={Link} to="/" c="inherit" td="none">
+            Protection administration
+          </Text>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="xs" c="dimmed" title={zone.tenants ? "The tenant's time zone" : "Your browser's time zone"}>
+              Times in {zone.zone}
+              {zone.tenants ? '' : ' (browser)'}
+            </Text>
+            <Text size="sm" data-testid="signed-in-as">
+              {session?.email}
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => {
+                navigate('/signin', { replace: true })
+                signOut()
+              }}
+            >
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label="Console">
+        {NAV.map((n) => (
+          <NavLink
+            key={n.to}
+            label={n.label}
+            component={Link}
+            to={n.to}
+            active={n.match(path)}
+            aria-current={n.match(path) ? 'page' : undefined}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main id="content" tabIndex={-1}>
+        <Suspense
+          fallback={
+            <Center p="xl">
+              <Loader aria-label="Loading" />
+            </Center>
+          }
+        >
+          <Screen path={path} />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  )
+}

@@ -1,0 +1,33 @@
+// The dashboard's bar charts (Recharts through @mantine/charts): the console's largest dependency,
+// loaded on its own so that the dashboard's figures are asked for while it loads. `onDrawn` tells the
+// dashboard the chart is on the page (what the end-to-end test's render time waits for).
+import '@mantine/charts/styles.css'
+import { BarChart, type BarChartSeries } from '@mantine/charts'
+import { useEffect } from 'react'
+
+export type ChartProps = {
+  h: number
+  data: Array<Record<string, number | string>>
+  dataKey: string
+  series: BarChartSeries[]
+  stacked?: boolean
+  legend?: boolean
+  valueFormatter?: (value: number) => string
+  onDrawn?: () => void
+}
+
+export default function Chart({ h, data, dataKey, series, stacked, legend, valueFormatter, onDrawn }: ChartProps) {
+  useEffect(() => onDrawn?.(), [onDrawn])
+  return (
+    <BarChart
+      h={h}
+      data={data}
+      dataKey={dataKey}
+      type={stacked ? 'stacked' : 'default'}
+      withLegend={legend}
+      valueFormatter={valueFormatter}
+      series={series}
+      tickLine="y"
+    />
+  )
+}

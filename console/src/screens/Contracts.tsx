@@ -1,0 +1,254 @@
+// Contracts: search (GET /api/contracts: number, VIN, holder's name, dealer number, status, sale
+// dates), paged by limit/offset with the total from X-Total-Count, every choice in the URL. The API
+// orders newest first; a column heading sorts the rows of the page shown. Errors the API names by
+// query parameter are shown under that field.
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core'
+import { useEffect, useState, type FormEvent } from 'react'
+import { api, unwrap, useApi } from '../api/client.ts'
+import { fieldErrors, otherErrors } from '../api/problem.ts'
+import type { ContractStatus, ContractSummary } from '../api/types.ts'
+import { count, day } from '../format.ts'
+import { Link, navigate, queryString, useLocation } from '../router.tsx'
+import { Money, numeric, ProblemAlert } from '../ui.tsx'
+
+const FILTERS = [
+  'contractNumber',
+  'vin',
+  'customerName',
+  'dealerNumber',
+  'status',
+  'saleDateFrom',
+  'saleDateTo',
+] as const
+type Filter = (typeof FILTERS)[number]
+const STATUSES: ContractStatus[] = ['PENDING', 'FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED', 'VOIDED']
+const SIZES = ['25', '50', '100']
+
+const COLUMNS = [
+  { key: 'contractNumber', label: 'Contract' },
+  { key: 'status', label: 'Status' },
+  { key: 'customerName', label: 'Holder' },
+  { key: 'productCode', label: 'Product / plan' },
+  { key: 'vin', label: 'VIN' },
+  { key: 'dealerId', label: 'Dealer' },
+  { key: 'saleDate', label: 'Sale date' },
+  { key: 'dealerCost', label: 'Dealer cost', numeric: true },
+  { key: 'retailPrice', label: 'Retail', numeric: true },
+] as const
+type SortKey = (typeof COLUMNS)[number]['key']
+
+export const STATUS_COLORS: Record<string, string> = {
+  PENDING: 'yellow.9',
+  FINALIZED: 'blue.9',
+  ACTIVE: 'green.9',
+  EXPIRED: 'gray.8',
+  CANCELLED: 'red.9',
+  VOIDED: 'dark.9',
+}
+
+function sortRows(rows: ContractSummary[], sort: string | null): ContractSummary[] {
+  if (!sort) return rows
+  const desc = sort.startsWith('-')
+  const key = (desc ? sort.slice(1) : sort) as SortKey
+  if (!COLUMNS.some((c) => c.key === key)) return rows
+  return rows.toSorted((a, b) => {
+    const x = a[key] ?? ''
+    const y = b[key] ?? ''
+    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+    return desc ? -cmp : cmp
+  })
+}
+
+export default function Contracts() {
+  const { query } = useLocation()
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, query.get(f) ?? ''])) as Record<Filter, string>
+  const size = SIZES.includes(query.get('size') ?? '') ? Number(query.get('size')) : 25
+  const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1)
+  const sort = query.get('sort')
+  const [form, setForm] = useState(filters)
+  const key = queryString({ ...filters, size, page })
+  // The form follows the URL (back and forward, a shared link).
+  useEffect(() => setForm(filters), [key]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  const result = useApi(key, async () => {
+    const res = await api.GET('/api/contracts', {
+      params: {
+        query: {
+          contractNumber: filters.contractNumber || undefined,
+          vin: filters.vin || undefined,
+          customerName: filters.customerName || undefined,
+          dealerNumber: filters.dealerNumber || undefined,
+          status: (filters.status || undefined) as ContractStatus | undefined,
+          saleDateFrom: filters.saleDateFrom || undefined,
+          saleDateTo: filters.saleDateTo || undefined,
+          limit: size,
+          offset: (page - 1) * size,
+        },
+      },
+    })
+    return { rows: unwrap(res), total: Number(res.response.headers.get('x-total-count') ?? 0) }
+  })
+
+  const go = (over: Record<string, string | number | undefined>) =>
+    navigate(`/contracts${queryString({ ...filters, size: size === 25 ? undefined : size, page, sort, ...over })}`)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    navigate(`/contracts${queryString({ ...form, size: size === 25 ? undefined : size, sort })}`)
+  }
+  const errors = fieldErrors(result.problem)
+  const unplaced =
+    result.problem && otherErrors(result.problem, FILTERS).length === (result.problem.errors?.length ?? 0)
+  const field = (name: Filter) => ({
+    value: form[name],
+    error: errors[name],
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+  })
+  const rows = sortRows(result.data?.rows ?? [], sort)
+  const total = result.data?.total ?? 0
+  const pages = Math.max(1, Math.ceil(total / size))
+
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Contracts
+      </Title>
+      <form onSubmit={submit} role="search" aria-label="Search contracts" noValidate>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <TextInput label="Contract number" name="contractNumber" {...field('contractNumber')} />
+          <TextInput label="VIN (or its last characters)" name="vin" {...field('vin')} />
+          <TextInput label="Holder's name" name="customerName" {...field('customerName')} />
+          <TextInput label="Dealer number" name="dealerNumber" {...field('dealerNumber')} />
+          <NativeSelect
+            label="Status"
+            name="status"
+            data={[{ value: '', label: 'Any' }, ...STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))]}
+            {...field('status')}
+          />
+          <TextInput label="Sold from" type="date" name="saleDateFrom" {...field('saleDateFrom')} />
+          <TextInput label="Sold to" type="date" name="saleDateTo" {...field('saleDateTo')} />
+          <Group align="end" gap="xs">
+            <Button type="submit">Search</Button>
+            <Button variant="default" onClick={() => navigate('/contracts')}>
+              Clear
+            </Button>
+          </Group>
+        </SimpleGrid>
+      </form>
+
+      {result.problem && unplaced && <ProblemAlert problem={result.problem} />}
+      {result.problem && !unplaced && (
+        <Alert color="red" role="alert">
+          {result.problem.detail}
+        </Alert>
+      )}
+
+      <Group justify="space-between">
+        <Text size="sm" role="status" aria-live="polite" data-testid="contracts-total">
+          {result.loading
+            ? 'Searching…'
+            : result.problem
+              ? 'The search was refused: see the fields above.'
+              : `${count(total)} contract${total === 1 ? '' : 's'}`}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Newest first; a column heading sorts this page.
+        </Text>
+      </Group>
+
+      <Table.ScrollContainer minWidth={900}>
+        <Table striped highlightOnHover withTableBorder aria-label="Contracts" data-testid="contracts-table">
+          <Table.Thead>
+            <Table.Tr>
+              {COLUMNS.map((c) => {
+                const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
+                return (
+                  <Table.Th
+                    key={c.key}
+                    scope="col"
+                    aria-sort={state ?? 'none'}
+                    style={'numeric' in c ? numeric : undefined}
+                  >
+                    <UnstyledButton
+                      fw={600}
+                      fz="sm"
+                      onClick={() =>
+                        go({ sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key })
+                      }
+                    >
+                      {c.label}
+                      {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
+                    </UnstyledButton>
+                  </Table.Th>
+                )
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td>
+                  <Link to={`/contracts/${c.id}`}>{c.contractNumber}</Link>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={STATUS_COLORS[c.status] ?? 'gray.8'} variant="dot">
+                    {c.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{c.customerName}</Table.Td>
+                <Table.Td>
+                  {c.productCode} · {c.planCode}
+                </Table.Td>
+                <Table.Td ff="monospace">{c.vin ?? '—'}</Table.Td>
+                <Table.Td>{c.dealerId}</Table.Td>
+                <Table.Td>{day(c.saleDate)}</Table.Td>
+                <Table.Td style={numeric}>
+                  <Money value={c.dealerCost} />
+                </Table.Td>
+                <Table.Td style={numeric}>
+                  <Money value={c.retailPrice} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {!result.loading && rows.length === 0 && !result.problem && (
+              <Table.Tr>
+                <Table.Td colSpan={COLUMNS.length}>No contract matches.</Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Group justify="space-between">
+        <Pagination
+          total={pages}
+          value={Math.min(page, pages)}
+          onChange={(p) => go({ page: p === 1 ? undefined : p })}
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+        />
+        <NativeSelect
+          aria-label="Rows per page"
+          value={String(size)}
+          data={SIZES.map((s) => ({ value: s, label: `${s} per page` }))}
+          onChange={(e) =>
+            go({ size: e.currentTarget.value === '25' ? undefined : e.currentTarget.value, page: undefined })
+          }
+        />
+      </Group>
+    </Stack>
+  )
+}

@@ -1,0 +1,418 @@
+// The staff console end to end (docs/console.md): `npm start` on a fresh embedded database (the demo
+// tenant and its year of business), driven in headless Chromium (Debian's `chromium`, launched by
+// playwright-core with an explicit executable path). Each step is checked with axe-core (no serious
+// or critical violation) and photographed into artifacts/console/. The dashboard's render time is
+// printed, never asserted (the machine is shared).
+//
+// Without a Chromium the test is skipped locally with a message; under CI (CI=true) it fails instead,
+// since .ci/run installs the package.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { buildConsole, gzippedScripts } from '../scripts/console-build.ts'
+import { consoleBuildState } from '../src/platform/http/console.ts'
+import { closeAtEnd, killAtEnd } from './harness.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const ARTIFACTS = path.join(ROOT, 'artifacts', 'console')
+const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+  (p): p is string => !!p,
+)
+const chromium = CHROMIUM_CANDIDATES.find((p) => fs.existsSync(p))
+
+const skip = process.env.DATABASE_URL
+  ? 'runs the service on the embedded database: done in the embedded pass'
+  : !chromium && process.env.CI !== 'true'
+    ? `no Chromium at ${CHROMIUM_CANDIDATES.join(', ')}: apt-get install chromium (or set CHROMIUM_PATH) to run the console's browser tests`
+    : false
+
+type Demo = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
+
+let base = ''
+let consoleLink = ''
+let demo: Demo
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let step = 0
+const axeSource = () => fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+function startServer(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      DATABASE_LISTEN_URL: '',
+      DATABASE_READ_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  killAtEnd(child)
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const look = (d: Buffer) => {
+      out += d.toString()
+      const m = /Console: (http:\/\/127\.0\.0\.1:\d+)(\/console\/#\S+)/.exec(out)
+      if (m) {
+        base = m[1]!
+        consoleLink = m[1]! + m[2]!
+        resolve()
+      }
+    }
+    child.stdout.on('data', look)
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)))
+  })
+}
+
+/** A call to the API as a given user (fixtures and the figures the screens must match). */
+async function call<T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(base + url, {
+    method,
+    headers: {
+      'x-api-key': demo.apiKey,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  assert.ok(res.ok, `${method} ${url}: ${res.status} ${text}`)
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+async function tokenOf(email: string, password: string): Promise<string> {
+  const r = await call<{ access_token: string }>('POST', '/api/auth/token', null, {
+    grant_type: 'password',
+    username: email,
+    password,
+  })
+  return r.access_token
+}
+
+async function shot(name: string) {
+  step += 1
+  await page.screenshot({ path: path.join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true })
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+async function accessible(what: string) {
+  // Code run in the page is given as text: this file is typed for Node, not the DOM.
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: axeSource() })
+  const violations = await page.evaluate<
+    Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }>
+  >("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`),
+    [],
+    `${what}: accessibility violations`,
+  )
+}
+
+/** Tab until the element labelled `label` has the focus (keyboard only); fails after 30 presses. */
+async function tabTo(label: string) {
+  for (let i = 0; i < 30; i++) {
+    const focused = await page.evaluate<string>(
+      "(document.activeElement?.labels?.[0]?.textContent ?? document.activeElement?.getAttribute('aria-label')) ?? ''",
+    )
+    if (focused.startsWith(label)) return
+    await page.keyboard.press('Tab')
+  }
+  assert.fail(`no focusable field labelled ${label}`)
+}
+
+async function signInByKeyboard(email: string, password: string) {
+  await tabTo('Email')
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.type(email)
+  await tabTo('Password')
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.type(password)
+  await page.keyboard.press('Enter')
+}
+
+describe('the staff console in a browser', { skip }, () => {
+  before(async () => {
+    assert.ok(chromium, `CI must install Chromium (.ci/run): none at ${CHROMIUM_CANDIDATES.join(', ')}`)
+    if (consoleBuildState() !== 'current') await buildConsole({ quiet: true })
+    fs.mkdirSync(ARTIFACTS, { recursive: true })
+    for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f))
+    // CONSOLE_E2E_DATA_DIR: a data directory seeded before (faster reruns while working on the console).
+    let dataDir = process.env.CONSOLE_E2E_DATA_DIR
+    if (!dataDir) {
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-console-'))
+      // Registered before the server, so removed after it is killed (closeAtEnd runs in reverse).
+      closeAtEnd(async () => fs.rmSync(tmp, { recursive: true, force: true }))
+      dataDir = path.join(tmp, 'data')
+    }
+    await startServer(dataDir)
+    demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as Demo
+    const { chromium: launcher } = await import('playwright-core')
+    browser = await launcher.launch({ executablePath: chromium!, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    // bypassCSP: axe-core is injected as an inline script, which the console's policy refuses.
+    context = await browser.newContext({ viewport: { width: 1366, height: 900 }, timezoneId: 'UTC', bypassCSP: true })
+    page = await context.newPage()
+    // The browser's own errors end up in the test's output.
+    page.on('pageerror', (err) => console.log(`console page error: ${err.stack ?? err.message}`))
+    page.on('console', (m) => {
+      // Answers of 4xx the screens expect (a refused search, a 403 panel) are not errors of the page.
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
+        console.log(`console browser error: ${m.text()}`)
+    })
+  })
+  after(async () => {
+    await browser?.close()
+  })
+
+  test('the first screen is small: gzipped JavaScript printed', () => {
+    const index = fs.readFileSync(path.join(ROOT, 'console', 'dist', 'index.html'), 'utf8')
+    const entry = /src="\/console\/(assets\/[^"]+\.js)"/.exec(index)![1]!
+    const preloaded = [...index.matchAll(/href="\/console\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!)
+    const sizes = gzippedScripts()
+    const first = sizes.filter((s) => s.file === entry || preloaded.includes(s.file))
+    const total = first.reduce((s, f) => s + f.gzipped, 0)
+    console.log(
+      `console: first screen ${(total / 1024).toFixed(1)} KiB gzipped JavaScript (${first.map((f) => f.file).join(', ')}); all scripts ${(sizes.reduce((s, f) => s + f.gzipped, 0) / 1024).toFixed(1)} KiB`,
+    )
+    assert.ok(total > 0)
+  })
+
+  test('sign-in by keyboard, a wrong password shown at its field, then the dashboard with the demo data', async () => {
+    // The link the service prints fills in the demo tenant's API key and the administrator's email.
+    await page.goto(consoleLink)
+    await page.waitForURL(/\/console\/signin/)
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor()
+    assert.equal(await page.getByLabel('Tenant API key').inputValue(), demo.apiKey)
+    await accessible('sign-in')
+    await shot('signin')
+
+    await signInByKeyboard(demo.adminEmail, 'not-the-password')
+    const passwordError = page.locator('.mantine-PasswordInput-error, [id$="-error"]').first()
+    await passwordError.waitFor()
+    assert.match((await passwordError.textContent()) ?? '', /\S/)
+    await accessible('sign-in with an error')
+    await shot('signin-wrong-password')
+
+    const started = performance.now()
+    await signInByKeyboard(demo.adminEmail, demo.adminPassword)
+    await page.locator('[data-testid="dashboard"][data-ready="true"]').waitFor({ timeout: 120_000 })
+    const firstRender = performance.now() - started
+    // A fresh load of the dashboard (the scripts cached, as on a second visit).
+    const reload = performance.now()
+    await page.reload()
+    await page.locator('[data-testid="dashboard"][data-ready="true"]').waitFor({ timeout: 120_000 })
+    const rendered = performance.now() - reload
+    // Where the time went: the page's scripts, then the API calls (the slowest named).
+    const timing = await page.evaluate<{
+      scripts: number
+      api: Array<{ url: string; start: number; ms: number }>
+    }>(`(() => {
+      const nav = performance.getEntriesByType('navigation')[0]
+      const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/'))
+        .map((e) => ({ url: new URL(e.name).pathname + new URL(e.name).search, start: Math.round(e.startTime), ms: Math.round(e.duration) }))
+      return { scripts: Math.round(nav.domContentLoadedEventEnd), api }
+    })()`)
+    const slowest = timing.api.toSorted((a, b) => b.ms - a.ms).slice(0, 3)
+    console.log(
+      `console: on reload, scripts loaded at ${timing.scripts} ms; first API call at ${Math.min(...timing.api.map((a) => a.start))} ms; slowest: ${slowest.map((a) => `${a.url} ${a.ms} ms`).join(', ')}`,
+    )
+    console.log(
+      `console: dashboard rendered with the demo data in ${Math.round(firstRender)} ms after sign-in, ${Math.round(rendered)} ms on reload (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    )
+
+    // The figures are the API's.
+    const token = await tokenOf(demo.adminEmail, demo.adminPassword)
+    const open = await call<{ totalCount: number }>('GET', '/api/claims?status=OPEN&pageSize=1', token)
+    const claims = page.getByTestId('claims')
+    assert.equal(
+      (
+        await claims
+          .getByRole('row', { name: /^Open\b/ })
+          .getByRole('cell')
+          .last()
+          .textContent()
+      )?.trim(),
+      open.totalCount.toLocaleString('en-US'),
+    )
+    const summary = await call<{ receivableAging: Array<{ bucket: string; amount: number }> }>(
+      'GET',
+      '/api/ledgerSummary?purpose=DEALER_RECEIVABLE',
+      token,
+    )
+    const first = summary.receivableAging[0]!
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+    assert.equal(
+      (
+        await page
+          .getByTestId('aging')
+          .getByRole('row', { name: new RegExp(`^${first.bucket} days`) })
+          .getByRole('cell')
+          .textContent()
+      )?.trim(),
+      usd.format(first.amount),
+    )
+    assert.ok((await page.getByTestId('sales').locator('svg .recharts-bar-rectangle').count()) > 0, 'sales chart drawn')
+    // Instants are shown in the tenant's zone (the demo tenant's timeZone setting), not the browser's (UTC here).
+    await page.getByText('Times in America/Chicago').waitFor()
+    // The first Tab stop skips the header and navigation.
+    await page.locator('body').focus()
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), 'Skip to content')
+    await page.keyboard.press('Enter')
+    assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), 'content')
+    await accessible('dashboard')
+    await shot('dashboard')
+  })
+
+  test('contracts: a field error from the API, a search, the contract page with the API figures', async () => {
+    await page.getByRole('link', { name: 'Contracts' }).click()
+    await page.getByRole('heading', { name: 'Contracts', level: 1 }).waitFor()
+    // One letter is too short for the API's customerName: its message is shown under that field.
+    await page.getByLabel("Holder's name").fill('A')
+    await page.getByRole('button', { name: 'Search' }).click()
+    const nameField = page.getByLabel("Holder's name")
+    await page.waitForFunction(
+      `document.querySelector('input[name="customerName"]')?.getAttribute('aria-invalid') === 'true'`,
+    )
+    assert.equal(await nameField.getAttribute('aria-invalid'), 'true')
+    assert.match(page.url(), /customerName=A/)
+    await accessible('contracts with a field error')
+    await shot('contracts-field-error')
+
+    const token = await tokenOf(demo.adminEmail, demo.adminPassword)
+    const [target] = await call<Array<{ id: number; contractNumber: string; dealerCost: number }>>(
+      'GET',
+      '/api/contracts?limit=1&offset=3',
+      token,
+    )
+    await page.getByLabel("Holder's name").fill('')
+    await page.getByLabel('Contract number').fill(target!.contractNumber)
+    await page.keyboard.press('Enter')
+    await page.waitForURL(new RegExp(`contractNumber=${encodeURIComponent(target!.contractNumber)}`))
+    await page
+      .getByTestId('contracts-total')
+      .filter({ hasText: /^1 contract$/ })
+      .waitFor()
+    await accessible('contracts search')
+    await shot('contracts-search')
+
+    // A shared link opens the same search.
+    const shared = page.url()
+    await page.goto(`${base}/console/`)
+    await page.goto(shared)
+    await page
+      .getByTestId('contracts-total')
+      .filter({ hasText: /^1 contract$/ })
+      .waitFor()
+
+    await page.getByRole('link', { name: target!.contractNumber }).click()
+    await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
+    assert.match(page.url(), new RegExp(`/console/contracts/${target!.id}$`))
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+    assert.equal((await page.getByTestId('dealer-cost').textContent())?.trim(), usd.format(target!.dealerCost))
+    await page.getByRole('table', { name: 'Status history' }).waitFor()
+    await accessible('contract page')
+    await shot('contract')
+  })
+
+  test('an expired session goes back to sign-in and returns to the page', async () => {
+    const here = new URL(page.url()).pathname
+    // A token the API refuses, as an expired one is.
+    await page.evaluate(`(() => {
+      const s = JSON.parse(sessionStorage.getItem('vpp.console.session'))
+      sessionStorage.setItem('vpp.console.session', JSON.stringify({ ...s, token: 'expired.token.value' }))
+    })()`)
+    await page.reload()
+    await page.waitForURL(/\/console\/signin\?next=/)
+    await page.getByText('Your session has expired').waitFor()
+    await shot('session-expired')
+    await signInByKeyboard(demo.adminEmail, demo.adminPassword)
+    await page.waitForURL((u) => u.pathname === here)
+    await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
+  })
+
+  test("a dealer-side user sees its dealer's contracts only, and not another dealer's contract", async () => {
+    const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
+    const all = await call<Array<{ id: number; dealerId: number; contractNumber: string }>>(
+      'GET',
+      '/api/contracts?limit=1000',
+      admin,
+    )
+    const dealers = [...new Set(all.map((c) => c.dealerId))]
+    assert.ok(dealers.length >= 2, 'the demo book sells through two dealers or more')
+    const [mine, theirs] = dealers as [number, number]
+    const other = all.find((c) => c.dealerId === theirs)!
+    const group = await call<{ id: number }>('POST', '/api/portalvisibilitygroups', admin, {
+      code: `CONSOLE-E2E-${Date.now()}`,
+      name: 'Console end-to-end dealer',
+      dealerIds: [mine],
+    })
+    // The DEALER_USER role, found by the API: the administrator's role, then its neighbours.
+    const me = await call<Array<{ id: number }>>('GET', '/api/v1/adminusers?limit=1', admin)
+    const [adminRole] = await call<Array<{ id: number }>>('GET', `/api/MembershipRoles/Search/${me[0]!.id}`, admin)
+    let dealerRole: number | undefined
+    for (let id = Math.max(1, adminRole!.id - 10); id <= adminRole!.id + 20 && dealerRole === undefined; id++) {
+      const res = await fetch(`${base}/api/MembershipRoles/${id}`, {
+        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}` },
+      })
+      if (res.ok && ((await res.json()) as { code: string }).code === 'DEALER_USER') dealerRole = id
+    }
+    assert.ok(dealerRole, 'the DEALER_USER role')
+    const email = `dealer.user.${Date.now()}@console-e2e.example`
+    const password = 'console-e2e-Pass-1'
+    await call('POST', '/api/v1/adminusers', admin, {
+      emailAddress: email,
+      password,
+      roles: [{ id: dealerRole }],
+      groups: [{ id: group.id }],
+    })
+    const dealerToken = await tokenOf(email, password)
+    const visible = await fetch(`${base}/api/contracts?limit=1`, {
+      headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${dealerToken}` },
+    })
+    const visibleTotal = Number(visible.headers.get('x-total-count'))
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL(/\/console\/signin/)
+    await page.getByText('You are signed out.').waitFor()
+    await signInByKeyboard(email, password)
+    await page.locator('[data-testid="dashboard"][data-ready="true"]').waitFor({ timeout: 120_000 })
+    // Receivables need finance:read, which a dealer user does not hold: the panel says so.
+    await page.getByTestId('aging').getByText('Not available to your roles').waitFor()
+    await accessible('dashboard of a dealer-side user')
+    await shot('dealer-dashboard')
+
+    await page.getByRole('link', { name: 'Contracts' }).click()
+    await page
+      .getByTestId('contracts-total')
+      .filter({ hasText: new RegExp(`^${visibleTotal} contracts?$`) })
+      .waitFor()
+    assert.ok(visibleTotal > 0 && visibleTotal < all.length, `${visibleTotal} of ${all.length}`)
+    await shot('dealer-contracts')
+
+    await page.goto(`${base}/console/contracts/${other.id}`)
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /not found|no contract/i })
+      .waitFor()
+    assert.equal(await page.getByText(other.contractNumber).count(), 0)
+    await accessible("another dealer's contract")
+    await shot('dealer-other-contract')
+  })
+})
