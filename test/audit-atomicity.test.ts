@@ -87,7 +87,7 @@ const MUTATIONS: Record<string, string[]> = {
   // Claims (docs/claims.md): intake writes the claim, its audit row and its event together; an edit
   // its changes and its audit row.
   // The claim's repair-order odometer becomes the contract's latest known one (expiry by mileage).
-  'POST /api/claims': ['claim.created', 'contract.odometer_recorded'],
+  'POST /api/claims': ['contract.odometer_recorded', 'claim.created'],
   'PUT /api/claims/{claimId}': ['claim.updated'],
   'PATCH /api/claims/{claimId}': ['claim.updated'],
   // A payment request posts CLAIM_APPROVED with its audit row; a payment CLAIM_PAID (docs/claims.md).

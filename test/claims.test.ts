@@ -415,6 +415,21 @@ describe('index', () => {
     assert.deepEqual(page2, { ...page2, pageNumber: 2, pageSize: 2, totalCount: 5, totalPages: 3 })
     assert.deepEqual(idsOf(page2), idsOf(all).slice(2, 4))
     assert.equal((all.items[0] as unknown as Record<string, unknown>).jobs, undefined, 'summaries carry no jobs')
+    // A page past the end: no claims, the total still counted.
+    const past = await list('?pageSize=2&pageNumber=9')
+    assert.deepEqual(past, { items: [], pageNumber: 9, pageSize: 2, totalCount: 5, totalPages: 3 })
+  })
+
+  test("a summary's instants and figures are the claim's, as GET /api/claims/{claimId} shows them", async () => {
+    const read = await inject('GET', `/api/claims/${mine.id}`, undefined, demo.headers)
+    assert.equal(read.statusCode, 200, read.body)
+    const full = json<Record<string, unknown>>(read)
+    const summary = (await list(`?contractId=${mine.contractId}`)).items.find((c) => c.id === mine.id) as unknown as
+      Record<string, unknown> | undefined
+    assert.ok(summary)
+    for (const key of ['reportedAt', 'createdAt', 'updatedAt', 'totals', 'claimNumber', 'lossDate', 'version'])
+      assert.deepEqual(summary[key], full[key], key)
+    assert.equal(summary.createdAt, '2026-06-01T18:10:00.000Z')
   })
 
   test('each filter', async () => {

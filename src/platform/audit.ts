@@ -12,6 +12,24 @@ export type AuditRecord = {
   changes?: Record<string, unknown>
 }
 
+/**
+ * Who an audit row of `ctx` names: for a statement that writes its audit row itself, beside the
+ * change (one round trip instead of two), with the same columns writeAudit fills.
+ */
+export function auditActor(ctx: RequestContext): {
+  actor_user_id: number | null
+  actor_api_key_id: number | null
+  actor_label: string
+  request_id: string | null
+} {
+  return {
+    actor_user_id: ctx.principal && ctx.principal.userId > 0 ? ctx.principal.userId : null,
+    actor_api_key_id: ctx.apiKeyId > 0 ? ctx.apiKeyId : null,
+    actor_label: actorLabel(ctx),
+    request_id: ctx.requestId,
+  }
+}
+
 export async function writeAudit(
   tx: Transaction<DB>,
   ctx: RequestContext,
@@ -23,10 +41,7 @@ export async function writeAudit(
     .values({
       tenant_id: ctx.tenantId,
       occurred_at: at,
-      actor_user_id: ctx.principal && ctx.principal.userId > 0 ? ctx.principal.userId : null,
-      actor_api_key_id: ctx.apiKeyId > 0 ? ctx.apiKeyId : null,
-      actor_label: actorLabel(ctx),
-      request_id: ctx.requestId,
+      ...auditActor(ctx),
       action: record.action,
       entity_type: record.entityType,
       entity_id: String(record.entityId),

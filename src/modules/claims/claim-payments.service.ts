@@ -5,7 +5,7 @@
 // the payee. A payment on the request (CLAIM_PAID) moves money out of cash; a payout run pays open
 // requests through `payoutPort` (its own CASH_DISBURSED entry), recording each payment as `pay` does
 // (`record`). Withdrawing a request before any payment reverses its entry.
-import { writeAudit } from '../../platform/audit.ts'
+import { auditActor, writeAudit } from '../../platform/audit.ts'
 import { isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
@@ -128,7 +128,7 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
   }
 
   async function openHolds(tx: Transaction<DB>, tenantId: number, claimId: number) {
-    return (await repo.claimHolds(tx, tenantId, claimId)).filter((h) => h.released_at === null).length
+    return repo.openHoldCount(tx, tenantId, claimId)
   }
 
   /** RECORD_PAYMENT of `amount` on the claim's open request, checked by the state machine (throws its refusal). */
@@ -364,47 +364,44 @@ export function createClaimPayments(deps: ClaimPaymentsDeps) {
             },
           ],
         })
-        const request = await payRepo.insertPaymentRequest(tx, tenantId, {
-          claim_id: claimId,
-          contract_id: contract.id,
-          status: 'REQUESTED',
-          invoice_number: body.invoiceNumber,
-          invoice_date: body.invoiceDate,
-          invoiced_total: stored(invoiced),
-          amount: stored(amount),
-          payee_type: payeeType,
-          payee_account_holder_id: payeeId,
-          risk_bearer_id: riskBearerId,
-          journal_entry_id: entry.entryId,
-          created_at: now,
-          created_by: actorLabel(ctx),
-          updated_at: now,
-        })
-        await repo.updateClaim(tx, tenantId, claimId, {
-          status: step.to,
-          payee_type: payeeType,
-          payee_account_holder_id: payeeId,
-          updated_at: now,
-          updated_by: actorLabel(ctx),
-        })
-        await writeAudit(tx, ctx, now, {
-          action: 'claim.payment_requested',
-          entityType: 'claim',
-          entityId: claimId,
-          changes: {
-            before: { status: claim.status },
-            after: {
-              status: step.to,
-              paymentRequestId: Number(request.id),
-              invoiceNumber: body.invoiceNumber,
-              invoicedTotal: stored(invoiced),
-              amount: stored(amount),
-              payeeAccountHolderId: payeeId,
-              riskBearerId,
-              entryId: entry.entryId,
-            },
+        // The request, the claim's status and payee, and the audit row: one statement.
+        const request = await payRepo.insertRequestedPayment(
+          tx,
+          tenantId,
+          claimId,
+          {
+            contract_id: contract.id,
+            status: 'REQUESTED',
+            invoice_number: body.invoiceNumber,
+            invoice_date: body.invoiceDate,
+            invoiced_total: stored(invoiced),
+            amount: stored(amount),
+            payee_type: payeeType,
+            payee_account_holder_id: payeeId,
+            risk_bearer_id: riskBearerId,
+            journal_entry_id: entry.entryId,
+            created_at: now,
+            created_by: actorLabel(ctx),
+            updated_at: now,
           },
-        })
+          { status: step.to, payee_type: payeeType, payee_account_holder_id: payeeId, updated_by: actorLabel(ctx) },
+          {
+            ...auditActor(ctx),
+            // paymentRequestId is added by the statement.
+            changes: JSON.stringify({
+              before: { status: claim.status },
+              after: {
+                status: step.to,
+                invoiceNumber: body.invoiceNumber,
+                invoicedTotal: stored(invoiced),
+                amount: stored(amount),
+                payeeAccountHolderId: payeeId,
+                riskBearerId,
+                entryId: entry.entryId,
+              },
+            }),
+          },
+        )
         return paymentRequestView(request, [])
       })
     },

@@ -1,56 +1,173 @@
 // The claims' queries (docs/claims.md "Claims: intake, read, index"): plain Kysely functions, the
 // executor and the tenant first; every statement names tenant_id (row-level security is the second
 // line, not the first).
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Insertable, type Selectable, type Transaction } from 'kysely'
+import type { auditActor } from '../../platform/audit.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import type { ClaimStatusColumn, ClaimTable } from '../../platform/db/schema.claims.ts'
 import type { DB } from '../../platform/db/schema.ts'
+import { precompile } from '../../platform/db/precompiled.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 
 export type ClaimRow = Selectable<ClaimTable>
 export type ClaimInsert = Omit<Insertable<ClaimTable>, 'tenant_id' | 'id'>
 
-/** The tenant's next claim sequence number; the counter row's lock serializes numbering until `tx` ends. */
-export async function nextClaimSequence(tx: Transaction<DB>, tenantId: number): Promise<number> {
-  const { rows } = await sql<{ n: string | number }>`
-      insert into claim_number_counter (tenant_id, last_value) values (${tenantId}, 1)
-      on conflict (tenant_id) do update set last_value = claim_number_counter.last_value + 1
-      returning last_value as n`.execute(tx)
-  return Number(rows[0]!.n)
+/** Runs a statement whose text is fixed (built once at load, never compiled per call). */
+async function runFixed<R>(x: Executor, text: string, parameters: readonly unknown[]): Promise<R[]> {
+  return (await x.executeQuery<R>(CompiledQuery.raw(text, [...parameters]))).rows
 }
 
-export async function insertClaim(tx: Transaction<DB>, tenantId: number, values: ClaimInsert): Promise<ClaimRow> {
-  return tx
-    .insertInto('claim')
-    .values({ ...values, tenant_id: tenantId })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+/** `$first, $first+1, …` for `n` parameters. */
+const params = (first: number, n: number) => Array.from({ length: n }, (_, i) => `$${first + i}`)
+
+/** The audit row's columns a statement writes beside its change (platform/audit.ts auditActor, and the record). */
+export type AuditWrite = ReturnType<typeof auditActor> & { occurred_at: Date; action: string; changes: string }
+const AUDIT_VALUES = (first: number, entityId: string) =>
+  `$${first}::timestamptz, $${first + 1}::bigint, $${first + 2}::bigint, $${first + 3}::text, $${first + 4}::text, ` +
+  `$${first + 5}::text, 'claim', ${entityId}`
+const auditParameters = (a: AuditWrite) => [
+  a.occurred_at,
+  a.actor_user_id,
+  a.actor_api_key_id,
+  a.actor_label,
+  a.request_id,
+  a.action,
+]
+const AUDIT_COLUMNS =
+  'tenant_id, occurred_at, actor_user_id, actor_api_key_id, actor_label, request_id, action, entity_type, entity_id, changes'
+
+/** The columns intake writes (besides tenant_id and the number), in the order of INTAKE_SQL's parameters. */
+const INTAKE_COLUMNS = [
+  'contract_id',
+  'contract_number',
+  'dealer_id',
+  'vin',
+  'repair_facility_id',
+  'repair_facility_name',
+  'status',
+  'loss_date',
+  'odometer',
+  'reported_at',
+  'repair_order_number',
+  'contact',
+  'jobs',
+  'benefits',
+  'facility_labor_rate',
+  'facility_tax_rate',
+  'requested_total',
+  'authorized_total',
+  'tax_total',
+  'deductible_total',
+  'payable_total',
+  'paid_total',
+  'created_at',
+  'created_by',
+  'created_by_user_id',
+  'updated_at',
+  'updated_by',
+] as const satisfies ReadonlyArray<keyof ClaimInsert>
+
+export type IntakeValues = Pick<ClaimInsert, (typeof INTAKE_COLUMNS)[number]>
+
+// $1 tenant, $2–$4 the number's text before the sequence, its width and the text after it, then
+// the claim's columns, then the audit row's (its `after` gets the number), the event's payload and
+// time (it gets the claim's id and number).
+const INTAKE_FIRST = 5
+const INTAKE_AUDIT = INTAKE_FIRST + INTAKE_COLUMNS.length
+const INTAKE_SQL = `with n as (
+    insert into claim_number_counter (tenant_id, last_value) values ($1, 1)
+    on conflict (tenant_id) do update set last_value = claim_number_counter.last_value + 1
+    returning last_value),
+  c as (
+    insert into claim (tenant_id, id, claim_number, ${INTAKE_COLUMNS.join(', ')}) overriding system value
+    values ($1, $${INTAKE_AUDIT + 9}, $2::text || (select case when length(n.last_value::text) >= $3::int then n.last_value::text
+                                         else lpad(n.last_value::text, $3::int, '0') end from n) || $4::text,
+            ${params(INTAKE_FIRST, INTAKE_COLUMNS.length).join(', ')})
+    returning *),
+  a as (
+    insert into audit_log (${AUDIT_COLUMNS})
+    select $1::bigint, ${AUDIT_VALUES(INTAKE_AUDIT, 'c.id::text')},
+           jsonb_set($${INTAKE_AUDIT + 6}::jsonb, '{after,claimNumber}', to_jsonb(c.claim_number)) from c),
+  e as (
+    insert into event_outbox (tenant_id, type, payload, created_at)
+    select $1::bigint, 'claim.created',
+           $${INTAKE_AUDIT + 7}::jsonb || jsonb_build_object('claimId', c.id, 'claimNumber', c.claim_number),
+           $${INTAKE_AUDIT + 8}::timestamptz from c)
+  select * from c`
+
+/**
+ * Intake's write in one statement: the tenant's next claim number (the counter row, whose lock
+ * serializes numbering until `tx` ends: taken here, with the write, intake's last statement, so it
+ * is held from this statement to the commit only), the claim, its `claim.created` audit row and event. `number`: the
+ * number's text around the sequence (claim.rules.ts claimNumberParts); `audit.changes` and
+ * `eventPayload` are JSON without the number and id, which the statement adds.
+ */
+export async function insertNumberedClaim(
+  tx: Transaction<DB>,
+  tenantId: number,
+  number: { prefix: string; width: number; suffix: string },
+  /** Drawn by intakeClaimReads. */
+  id: number,
+  values: IntakeValues,
+  audit: AuditWrite,
+  eventPayload: string,
+): Promise<ClaimRow> {
+  const rows = await runFixed<ClaimRow>(tx, INTAKE_SQL, [
+    tenantId,
+    number.prefix,
+    number.width,
+    number.suffix,
+    ...INTAKE_COLUMNS.map((c) => values[c]),
+    ...auditParameters(audit),
+    audit.changes,
+    eventPayload,
+    audit.occurred_at,
+    id,
+  ])
+  return rows[0]!
 }
+
+// The claim reads and lookups of intake and of every change are compiled once (precompile): building
+// and compiling a Kysely query costs about as much as running these.
+const claimById = precompile(2, (db, tenantId: number, id: number) =>
+  db.selectFrom('claim').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id),
+)
+const lockedClaimById = precompile(2, (db, tenantId: number, id: number) =>
+  db.selectFrom('claim').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate(),
+)
 
 /** The claim; undefined for an id no row can have. */
 export async function findClaim(db: Executor, tenantId: number, id: number): Promise<ClaimRow | undefined> {
   if (!isStorableId(id)) return undefined
-  return db.selectFrom('claim').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()
+  return (await claimById(db, tenantId, id))[0]
 }
 
-/** The highest odometer of the contract's claims (not voided) with a loss on or before `lossDate`; null: none. */
-export async function earlierClaimsMaxOdometer(
+/**
+ * What intake reads of the claims: the highest odometer of the contract's claims (not voided) with
+ * a loss on or before `lossDate` (null: none), and the id the new claim will have, drawn from the
+ * claim's identity now (an intake refused later leaves a gap in ids, never in numbers), so that
+ * what intake records under that id before the claim's own write (the contract's odometer) needs
+ * no round trip between that write and the commit.
+ */
+export async function intakeClaimReads(
   db: Executor,
   tenantId: number,
   contractId: number,
   lossDate: string,
-): Promise<number | null> {
-  const row = await db
-    .selectFrom('claim')
-    .select((eb) => eb.fn.max('odometer').as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('contract_id', '=', contractId)
-    .where('loss_date', '<=', lossDate)
-    .where('status', '!=', 'VOIDED')
-    .executeTakeFirst()
-  return row?.n === null || row?.n === undefined ? null : Number(row.n)
+): Promise<{ earlierMaxOdometer: number | null; claimId: number }> {
+  const [row] = await runFixed<{ n: number | null; next_id: number }>(db, INTAKE_READS_SQL, [
+    tenantId,
+    contractId,
+    lossDate,
+  ])
+  return { earlierMaxOdometer: row!.n === null ? null : Number(row!.n), claimId: Number(row!.next_id) }
 }
+
+const INTAKE_READS_SQL = `select
+    (select max(odometer) from claim
+      where tenant_id = $1 and contract_id = $2 and loss_date <= $3 and status <> 'VOIDED') as n,
+    nextval(pg_get_serial_sequence('claim', 'id')) as next_id`
 
 /** Statuses of a claim still to be decided or paid: they block a cancel (cancellations' `claims_open`). */
 export const UNSETTLED_STATUSES = [
@@ -98,15 +215,19 @@ export async function threeCsByIds(
 ): Promise<Map<number, { kind: string; name: string; active: boolean }>> {
   const storable = [...new Set(ids)].filter(isStorableId)
   if (storable.length === 0) return new Map()
-  const rows = await db
+  const rows = await threeCs(db, tenantId, storable)
+  return new Map(rows.map((r) => [Number(r.id), { kind: r.kind, name: r.name, active: r.active }]))
+}
+
+// The ids bound as one array, so that one shape serves any number of them.
+const threeCs = precompile(2, (db, tenantId: number, ids: number[]) =>
+  db
     .selectFrom('claim_lookup')
     .select(['id', 'kind', 'name', 'active'])
     .where('tenant_id', '=', tenantId)
-    .where('id', 'in', storable)
-    .where('kind', 'in', ['COMPLAINT', 'CAUSE', 'CORRECTION'])
-    .execute()
-  return new Map(rows.map((r) => [Number(r.id), { kind: r.kind, name: r.name, active: r.active }]))
-}
+    .where(sql<boolean>`id = any(${ids}::bigint[])`)
+    .where(sql<boolean>`kind in ('COMPLAINT', 'CAUSE', 'CORRECTION')`),
+)
 
 export type ClaimFilter = {
   status?: ClaimStatusColumn | undefined
@@ -123,7 +244,9 @@ export type ClaimFilter = {
 
 /**
  * What the index shows of a claim: no jobs, benefits or contact (the jsonb columns are most of a
- * row's bytes and parsing them most of a page's cost: docs/benchmarks.md "Claims").
+ * row's bytes and parsing them most of a page's cost: docs/benchmarks.md "Claims"). The instants
+ * come as the text the reply shows (ISO 8601 UTC with milliseconds, as Date.toISOString writes
+ * them): a page of 100 claims then parses no dates and formats none.
  */
 export const CLAIM_SUMMARY_COLUMNS = [
   'id',
@@ -145,15 +268,24 @@ export const CLAIM_SUMMARY_COLUMNS = [
   'deductible_total',
   'payable_total',
   'paid_total',
-  'reported_at',
-  'created_at',
-  'updated_at',
   'version',
 ] as const
 
-export type ClaimSummaryRow = Pick<ClaimRow, (typeof CLAIM_SUMMARY_COLUMNS)[number]>
+/** An instant as the text Date.toISOString writes (UTC, milliseconds, Z). */
+const isoText = (column: 'reported_at' | 'created_at' | 'updated_at') =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(column)
 
-/** Claims matching every filter, newest first (by id), with the total; `visible`: the account holders a non-staff caller sees. */
+export type ClaimSummaryRow = Pick<ClaimRow, (typeof CLAIM_SUMMARY_COLUMNS)[number]> & {
+  reported_at: string
+  created_at: string
+  updated_at: string
+}
+
+/**
+ * Claims matching every filter, newest first (by id), with the total; `visible`: the account
+ * holders a non-staff caller sees. One statement: the total is an uncorrelated subquery of the page
+ * (run once); a page past the end has no row to carry it, and the total is then counted on its own.
+ */
 export async function searchClaims(
   db: Executor,
   tenantId: number,
@@ -161,39 +293,46 @@ export async function searchClaims(
   visible: ReadonlySet<number> | null,
   window: Window,
 ): Promise<{ rows: ClaimSummaryRow[]; totalCount: number }> {
-  let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
-  if (visible) {
-    // A non-staff caller sees its dealers' claims and its repair facilities' (claim.service visibleTo).
-    const ids = visible.size > 0 ? [...visible] : [0]
-    q = q.where((eb) => eb.or([eb('dealer_id', 'in', ids), eb('repair_facility_id', 'in', ids)]))
+  const matching = () => {
+    let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
+    if (visible) {
+      // A non-staff caller sees its dealers' claims and its repair facilities' (claim.service visibleTo).
+      const ids = visible.size > 0 ? [...visible] : [0]
+      q = q.where((eb) => eb.or([eb('dealer_id', 'in', ids), eb('repair_facility_id', 'in', ids)]))
+    }
+    if (f.status !== undefined) q = q.where('status', '=', f.status)
+    if (f.contractId !== undefined) q = q.where('contract_id', '=', f.contractId)
+    if (f.vin !== undefined) q = q.where('vin', '=', f.vin.toUpperCase())
+    if (f.dealerId !== undefined) q = q.where('dealer_id', '=', f.dealerId)
+    if (f.repairFacilityId !== undefined) q = q.where('repair_facility_id', '=', f.repairFacilityId)
+    if (f.lossDateFrom !== undefined) q = q.where('loss_date', '>=', f.lossDateFrom)
+    if (f.lossDateTo !== undefined) q = q.where('loss_date', '<=', f.lossDateTo)
+    if (f.createdFrom !== undefined) q = q.where('created_at', '>=', new Date(f.createdFrom))
+    if (f.createdTo !== undefined) q = q.where('created_at', '<', new Date(f.createdTo))
+    if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
+    return q
   }
-  if (f.status !== undefined) q = q.where('status', '=', f.status)
-  if (f.contractId !== undefined) q = q.where('contract_id', '=', f.contractId)
-  if (f.vin !== undefined) q = q.where('vin', '=', f.vin.toUpperCase())
-  if (f.dealerId !== undefined) q = q.where('dealer_id', '=', f.dealerId)
-  if (f.repairFacilityId !== undefined) q = q.where('repair_facility_id', '=', f.repairFacilityId)
-  if (f.lossDateFrom !== undefined) q = q.where('loss_date', '>=', f.lossDateFrom)
-  if (f.lossDateTo !== undefined) q = q.where('loss_date', '<=', f.lossDateTo)
-  if (f.createdFrom !== undefined) q = q.where('created_at', '>=', new Date(f.createdFrom))
-  if (f.createdTo !== undefined) q = q.where('created_at', '<', new Date(f.createdTo))
-  if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
-  const [rows, count] = await Promise.all([
-    windowed(q.select(CLAIM_SUMMARY_COLUMNS).orderBy('id', 'desc'), window).execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ])
-  return { rows, totalCount: count.n }
+  const count = () => matching().select(sql<number>`count(*)::int`.as('n'))
+  const page = await windowed(
+    matching()
+      .select(CLAIM_SUMMARY_COLUMNS)
+      .select([isoText('reported_at'), isoText('created_at'), isoText('updated_at')])
+      .select(() => count().as('total_count'))
+      .orderBy('id', 'desc'),
+    window,
+  ).execute()
+  if (page.length > 0) {
+    const totalCount = Number(page[0]!.total_count)
+    return { rows: page, totalCount }
+  }
+  const total = await count().executeTakeFirstOrThrow()
+  return { rows: [], totalCount: total.n }
 }
 
 /** The claim, its row locked until `tx` ends; undefined for an id no row can have. */
 export async function lockClaim(tx: Transaction<DB>, tenantId: number, id: number): Promise<ClaimRow | undefined> {
   if (!isStorableId(id)) return undefined
-  return tx
-    .selectFrom('claim')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst()
+  return (await lockedClaimById(tx, tenantId, id))[0]
 }
 
 export type ClaimUpdate = Partial<Omit<ClaimInsert, 'claim_number' | 'contract_id'>>
@@ -278,15 +417,18 @@ export type ClaimHoldRow = Selectable<DB['claim_hold']>
 
 /** The claim's holds, open ones first then released, each in the order placed. */
 export async function claimHolds(db: Executor, tenantId: number, claimId: number): Promise<ClaimHoldRow[]> {
-  return db
+  return holdsOf(db, tenantId, claimId)
+}
+
+const holdsOf = precompile(2, (db, tenantId: number, claimId: number) =>
+  db
     .selectFrom('claim_hold')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('claim_id', '=', claimId)
     .orderBy(sql`released_at is not null`)
-    .orderBy('id')
-    .execute()
-}
+    .orderBy('id'),
+)
 
 export async function insertClaimHolds(
   tx: Transaction<DB>,
@@ -329,48 +471,18 @@ export async function lookupsOfKind(
 ): Promise<Map<number, { code: string; name: string; active: boolean }>> {
   const storable = [...new Set(ids)].filter(isStorableId)
   if (storable.length === 0) return new Map()
-  const rows = await db
+  const rows = await lookupsOf(db, tenantId, kind, storable)
+  return new Map(rows.map((r) => [Number(r.id), { code: r.code, name: r.name, active: r.active }]))
+}
+
+const lookupsOf = precompile(3, (db, tenantId: number, kind: 'DENIED_REASON' | 'HOLD_REASON', ids: number[]) =>
+  db
     .selectFrom('claim_lookup')
     .select(['id', 'code', 'name', 'active'])
     .where('tenant_id', '=', tenantId)
     .where('kind', '=', kind)
-    .where('id', 'in', storable)
-    .execute()
-  return new Map(rows.map((r) => [Number(r.id), { code: r.code, name: r.name, active: r.active }]))
-}
-
-/**
- * What the contract's other claims (not `claimId`, not voided) hold against its limit of liability:
- * paid, and authorized but not yet paid (the payable of claims AUTHORIZED, PENDING_PAYMENT or
- * PARTIALLY_PAID less what they were paid), in cents.
- */
-export async function otherClaimsLiability(
-  db: Executor,
-  tenantId: number,
-  contractId: number,
-  claimId: number,
-): Promise<{ paidCents: number; authorizedUnpaidCents: number }> {
-  const row = await db
-    .selectFrom('claim')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<string>('paid_total'), sql<string>`0`).as('paid'),
-      eb.fn
-        .coalesce(
-          eb.fn
-            .sum<string>(sql`payable_total - paid_total`)
-            .filterWhere('status', 'in', ['AUTHORIZED', 'PENDING_PAYMENT', 'PARTIALLY_PAID']),
-          sql<string>`0`,
-        )
-        .as('unpaid'),
-    ])
-    .where('tenant_id', '=', tenantId)
-    .where('contract_id', '=', contractId)
-    .where('id', '!=', claimId)
-    .where('status', '!=', 'VOIDED')
-    .executeTakeFirstOrThrow()
-  const cents = (v: string) => Math.round(Number(v) * 100)
-  return { paidCents: cents(row.paid), authorizedUnpaidCents: Math.max(0, cents(row.unpaid)) }
-}
+    .where(sql<boolean>`id = any(${ids}::bigint[])`),
+)
 
 /** Sets or clears the claim's edit lock; not a change of the claim (its version stays). */
 export async function setClaimLock(
@@ -380,4 +492,140 @@ export async function setClaimLock(
   lock: { lock_user_id: number | null; lock_user_label: string | null; lock_expires_at: Date | null },
 ): Promise<void> {
   await tx.updateTable('claim').set(lock).where('tenant_id', '=', tenantId).where('id', '=', id).execute()
+}
+
+/**
+ * What a change of the claim reads besides its row, in one statement once the row is locked (so it
+ * sees whatever the transactions that held the lock before committed): how many holds, payment
+ * requests, inspections and notes (all, and those every user reads) the claim has, and what the
+ * contract's other claims (not voided) hold against its limit of liability: paid, and authorized
+ * but not yet paid (the payable of claims AUTHORIZED, PENDING_PAYMENT or PARTIALLY_PAID less what
+ * they were paid), in cents.
+ * A count of 0 spares the read of those rows for the reply.
+ */
+const CLAIM_FACTS_SQL = `select
+    (select count(*)::int from claim_hold h where h.tenant_id = $1 and h.claim_id = $2) as holds,
+    (select count(*)::int from claim_payment_request r where r.tenant_id = $1 and r.claim_id = $2) as payment_requests,
+    (select count(*)::int from claim_inspection i where i.tenant_id = $1 and i.claim_id = $2) as inspections,
+    (select count(*)::int from claim_note n where n.tenant_id = $1 and n.claim_id = $2) as notes,
+    (select count(*)::int from claim_note n where n.tenant_id = $1 and n.claim_id = $2 and n.visibility = 'ALL') as shared_notes,
+    o.paid, o.unpaid
+  from (select coalesce(sum(o.paid_total), 0) as paid,
+               coalesce(sum(o.payable_total - o.paid_total)
+                          filter (where o.status in ('AUTHORIZED', 'PENDING_PAYMENT', 'PARTIALLY_PAID')), 0) as unpaid
+          from claim o
+         where o.tenant_id = $1 and o.contract_id = $3 and o.id <> $2 and o.status <> 'VOIDED') o`
+
+export type ClaimFacts = {
+  holds: number
+  paymentRequests: number
+  inspections: number
+  /** Notes a staff user reads (all), and a dealer-side user (visibility ALL). */
+  notes: { staff: number; shared: number }
+  others: { paidCents: number; authorizedUnpaidCents: number }
+}
+
+export async function claimFacts(
+  tx: Transaction<DB>,
+  tenantId: number,
+  claimId: number,
+  contractId: number,
+): Promise<ClaimFacts> {
+  const [row] = await runFixed<{
+    holds: number
+    payment_requests: number
+    inspections: number
+    notes: number
+    shared_notes: number
+    paid: string
+    unpaid: string
+  }>(tx, CLAIM_FACTS_SQL, [tenantId, claimId, contractId])
+  const cents = (v: string) => Math.round(Number(v) * 100)
+  return {
+    holds: row!.holds,
+    paymentRequests: row!.payment_requests,
+    inspections: row!.inspections,
+    notes: { staff: row!.notes, shared: row!.shared_notes },
+    others: { paidCents: cents(row!.paid), authorizedUnpaidCents: Math.max(0, cents(row!.unpaid)) },
+  }
+}
+
+/** The columns a change (PUT, PATCH) writes, in the order of CHANGE_SQL's parameters after the tenant and id. */
+const CHANGE_COLUMNS = [
+  'repair_order_number',
+  'contact',
+  'jobs',
+  'benefits',
+  'facility_tax_rate',
+  'requested_total',
+  'authorized_total',
+  'tax_total',
+  'deductible_total',
+  'payable_total',
+  'status',
+  'denied_reason_id',
+  'payee_type',
+  'payee_account_holder_id',
+  'adjuster_user_id',
+  'authorization_number',
+  'authorized_at',
+  'authorized_by',
+  'authorization_expires_on',
+  'authorization_count',
+  'updated_at',
+  'updated_by',
+] as const satisfies ReadonlyArray<keyof ClaimInsert>
+
+export type ChangeValues = { [K in (typeof CHANGE_COLUMNS)[number]]: ClaimInsert[K] | null }
+
+const CHANGE_AUDIT = 3 + CHANGE_COLUMNS.length
+const changeSql = (withEvent: boolean) => `with u as (
+    update claim set ${CHANGE_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ')}, version = version + 1
+     where tenant_id = $1 and id = $2
+    returning *),
+  a as (
+    insert into audit_log (${AUDIT_COLUMNS})
+    select $1::bigint, ${AUDIT_VALUES(CHANGE_AUDIT, 'u.id::text')}, $${CHANGE_AUDIT + 6}::jsonb from u)${
+      withEvent
+        ? `,
+  e as (
+    insert into event_outbox (tenant_id, type, payload, created_at)
+    select $1::bigint, $${CHANGE_AUDIT + 7}::text, $${CHANGE_AUDIT + 8}::jsonb, $${CHANGE_AUDIT}::timestamptz from u)`
+        : ''
+    }
+  select * from u`
+const CHANGE_SQL = changeSql(false)
+const CHANGE_WITH_EVENT_SQL = changeSql(true)
+
+/**
+ * A change's write in one statement: the claim's columns and next version, its audit row and, when
+ * given, its event (claim.authorized, claim.denied). The changed row.
+ */
+export async function writeClaimChange(
+  tx: Transaction<DB>,
+  tenantId: number,
+  id: number,
+  values: ChangeValues,
+  audit: AuditWrite,
+  event: { type: string; payload: string } | null,
+): Promise<ClaimRow> {
+  const parameters = [
+    tenantId,
+    id,
+    ...CHANGE_COLUMNS.map((c) => values[c]),
+    ...auditParameters(audit),
+    audit.changes,
+    ...(event ? [event.type, event.payload] : []),
+  ]
+  const rows = await runFixed<ClaimRow>(tx, event ? CHANGE_WITH_EVENT_SQL : CHANGE_SQL, parameters)
+  return rows[0]!
+}
+
+const OPEN_HOLDS_SQL =
+  'select count(*)::int as n from claim_hold where tenant_id = $1 and claim_id = $2 and released_at is null'
+
+/** How many holds of the claim are open. */
+export async function openHoldCount(db: Executor, tenantId: number, claimId: number): Promise<number> {
+  const [row] = await runFixed<{ n: number }>(db, OPEN_HOLDS_SQL, [tenantId, claimId])
+  return row!.n
 }
