@@ -153,13 +153,28 @@ describe('posting', () => {
     const audit = await t.db.read(s.tenantId, (x) =>
       x
         .selectFrom('audit_log')
-        .select(['action', 'entity_id', 'actor_label'])
+        .select(['action', 'entity_id', 'actor_label', 'changes', 'occurred_at'])
         .where('tenant_id', '=', s.tenantId)
         .where('entity_type', '=', 'journal_entry')
         .execute(),
     )
+    // Written by the posting's own statement (one round trip with the entry and its lines).
     assert.deepEqual(audit, [
-      { action: 'journal_entry.posted', entity_id: String(posted.entryId), actor_label: 'ledger-test' },
+      {
+        action: 'journal_entry.posted',
+        entity_id: String(posted.entryId),
+        actor_label: 'ledger-test',
+        changes: {
+          after: {
+            kind: 'CONTRACT_FINALIZED',
+            source: { type: 'CONTRACT', id: 4711 },
+            effectiveDate: posted.effectiveDate,
+            total: 1000,
+            lineCount: 5,
+          },
+        },
+        occurred_at: t.clock.now(),
+      },
     ])
   })
 
@@ -425,6 +440,9 @@ describe('reversal', () => {
     assert.equal(reversal.reversesEntryId, posted.entryId)
     assert.deepEqual(reversal.source, posted.source)
     assert.equal(reversal.memo, `Reversal of entry ${posted.entryId}`)
+    // The source's lines in one read: the entries' lines, oldest entry first, each in line order.
+    assert.deepEqual(await ledger().linesForSource(s.tenantId, posted.source), [...posted.lines, ...reversal.lines])
+    assert.deepEqual(await ledger().linesForSource(s.tenantId, { type: posted.source.type, id: 987_654 }), [])
     assert.deepEqual(
       reversal.lines.map((l) => [l.accountHolderId, l.purpose, l.debit, l.credit, l.contractId, l.disbursementCode]),
       posted.lines.map((l) => [l.accountHolderId, l.purpose, l.credit, l.debit, l.contractId, l.disbursementCode]),
@@ -451,12 +469,24 @@ describe('reversal', () => {
     const audit = await t.db.read(s.tenantId, (x) =>
       x
         .selectFrom('audit_log')
-        .select(['action', 'entity_id'])
+        .select(['action', 'entity_id', 'changes'])
         .where('tenant_id', '=', s.tenantId)
         .where('entity_type', '=', 'journal_entry')
         .orderBy('id')
         .execute(),
     )
+    assert.deepEqual(audit[1], {
+      action: 'journal_entry.reversed',
+      entity_id: String(reversal.entryId),
+      changes: {
+        after: {
+          reversesEntryId: posted.entryId,
+          source: reversal.source,
+          effectiveDate: reversal.effectiveDate,
+          total: reversal.totalDebit,
+        },
+      },
+    })
     assert.deepEqual(
       audit.map((a) => a.action),
       ['journal_entry.posted', 'journal_entry.reversed'],

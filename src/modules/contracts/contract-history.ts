@@ -3,10 +3,9 @@
 // reinstate) — is recorded here in the transaction of the change, with its audit record and its
 // outbox event, and keeps the parties' last contract date true when a contract stops counting.
 import type { Transaction } from 'kysely'
-import { writeAudit } from '../../platform/audit.ts'
 import type { ContractStatus } from '../../platform/db/schema.contracts.ts'
 import type { DB, JsonValue } from '../../platform/db/schema.ts'
-import { appendEvent } from '../../platform/events/outbox.ts'
+import { EVENT_TYPE_PATTERN } from '../../platform/events/outbox.ts'
 import { actorLabel, type AuthenticatedContext } from '../../platform/http/context.ts'
 import type { ContractParties } from '../parties/index.ts'
 import * as repo from './contract.repository.ts'
@@ -64,6 +63,11 @@ export type StatusChangeInput = {
   at: Date
   /** More for the audit record, beside the statuses, effective date and source (an `after` replaces the default one). */
   audit?: Record<string, unknown> | undefined
+  /**
+   * The recorder writes `to` as the contract's status too (updated_at = `at`, version + 1), in the
+   * same statement as the history row; otherwise the caller has written it.
+   */
+  writeStatus?: boolean | undefined
 }
 
 export type RecordedChange = { historyId: number; outboxEventId: number }
@@ -73,8 +77,9 @@ export type HistoryParties = Pick<ContractParties, 'resetLastContractDates'>
 
 export function createStatusRecorder(parties: HistoryParties) {
   /**
-   * Records a status change the caller has written (or is writing) to the contract row: the history
-   * row, the audit record `contract.<event>` and the outbox event of the same type, all in `tx`.
+   * Records a status change the caller has written (or is writing; or, with `writeStatus`, writes it
+   * here) to the contract row: the history row, the audit record `contract.<event>` and the outbox
+   * event of the same type, all in `tx`, in one statement.
    * A change into or out of VOIDED recomputes the last contract date of the dealer and the contract
    * holder (the latest sale date of their contracts that are not voided).
    */
@@ -82,25 +87,11 @@ export function createStatusRecorder(parties: HistoryParties) {
     const { contract, event, from, to, effectiveDate, at } = input
     const source = { type: input.source.type, id: input.source.id ?? null }
     const userId = ctx.principal.userId
-    const row = await repo.insertStatusHistory(tx, ctx.tenantId, {
-      contract_id: contract.id,
-      event,
-      from_status: from,
-      to_status: to,
-      effective_date: effectiveDate,
-      source_type: source.type,
-      source_id: source.id,
-      occurred_at: at,
-      actor_label: actorLabel(ctx),
-      actor_user_id: userId > 0 ? userId : null,
-    })
     const type = statusEventType(event)
-    await writeAudit(tx, ctx, at, {
-      action: type,
-      entityType: 'contract',
-      entityId: contract.id,
-      changes: { before: { status: from }, after: { status: to }, effectiveDate, source, ...input.audit },
-    })
+    if (!EVENT_TYPE_PATTERN.test(type))
+      throw new RangeError(`event type ${JSON.stringify(type)} is not <entity>.<event>`)
+    // The history row, the audit record and the event in one statement; the payload's historyId is
+    // the new row's id, set by that statement.
     const payload: { [key: string]: JsonValue } = {
       contractId: contract.id,
       contractNumber: contract.contractNumber,
@@ -110,16 +101,42 @@ export function createStatusRecorder(parties: HistoryParties) {
       toStatus: to,
       effectiveDate,
       source,
-      historyId: row.id,
+      historyId: null,
     }
-    const outboxEventId = await appendEvent(tx, ctx.tenantId, at, { type, payload })
+    const { historyId, outboxEventId } = await repo.insertStatusChange(
+      tx,
+      ctx.tenantId,
+      {
+        contract_id: contract.id,
+        event,
+        from_status: from,
+        to_status: to,
+        effective_date: effectiveDate,
+        source_type: source.type,
+        source_id: source.id,
+        occurred_at: at,
+        actor_label: actorLabel(ctx),
+        actor_user_id: userId > 0 ? userId : null,
+      },
+      {
+        actorUserId: ctx.principal && userId > 0 ? userId : null,
+        actorApiKeyId: ctx.apiKeyId > 0 ? ctx.apiKeyId : null,
+        actorLabel: actorLabel(ctx),
+        requestId: ctx.requestId,
+        action: type,
+        entityId: String(contract.id),
+        changes: { before: { status: from }, after: { status: to }, effectiveDate, source, ...input.audit },
+      },
+      { type, payload },
+      input.writeStatus === true,
+    )
     if (from === 'VOIDED' || to === 'VOIDED') {
       const who = { dealerId: contract.dealerId, customerId: contract.customerId }
       await parties.resetLastContractDates(tx, ctx.tenantId, [who.dealerId, who.customerId], () =>
         repo.latestSaleDates(tx, ctx.tenantId, who),
       )
     }
-    return { historyId: row.id, outboxEventId } satisfies RecordedChange
+    return { historyId, outboxEventId } satisfies RecordedChange
   }
   return { record }
 }

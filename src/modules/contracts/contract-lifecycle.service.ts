@@ -114,16 +114,15 @@ export function createContractLifecycle(ports: Ports) {
   }
 
   async function postedLines(tenantId: number, contractId: number): Promise<PostingLine[]> {
-    const entries = await ledger.entriesForSource(tenantId, { type: 'CONTRACT', id: contractId })
-    return entries.flatMap((e) =>
-      e.lines.map((l): PostingLine => ({
-        accountHolderId: l.accountHolderId,
-        purpose: l.purpose as PostingLine['purpose'],
-        side: l.debit > 0 ? 'DEBIT' : 'CREDIT',
-        cents: toCents(new Decimal(l.debit > 0 ? l.debit : l.credit)),
-        ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
-      })),
-    )
+    // The lines of the contract's entries (entriesForSource's, in one statement).
+    const lines = await ledger.linesForSource(tenantId, { type: 'CONTRACT', id: contractId })
+    return lines.map((l): PostingLine => ({
+      accountHolderId: l.accountHolderId,
+      purpose: l.purpose as PostingLine['purpose'],
+      side: l.debit > 0 ? 'DEBIT' : 'CREDIT',
+      cents: toCents(new Decimal(l.debit > 0 ? l.debit : l.credit)),
+      ...(l.disbursementCode === null ? {} : { disbursementCode: l.disbursementCode }),
+    }))
   }
 
   /**

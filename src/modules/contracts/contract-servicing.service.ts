@@ -251,11 +251,7 @@ export function createContractServicing({ db, clock, core, settle }: ServicingPo
           source: { type: 'CONTRACT' },
           at: now,
         })
-      await repo.updateContract(tx, ctx.tenantId, row.id, { status: to }, now)
-      // The locked row as it now stands, for whatever the caller does next with its handle.
-      row.status = to
-      row.version += 1
-      row.updated_at = now
+      // The status written by the recorder's statement, with the history row, audit record and event.
       const recorded = await core.recorder.record(tx, ctx, {
         contract,
         event,
@@ -265,7 +261,12 @@ export function createContractServicing({ db, clock, core, settle }: ServicingPo
         source,
         at: now,
         audit: request.details,
+        writeStatus: true,
       })
+      // The locked row as it now stands, for whatever the caller does next with its handle.
+      row.status = to
+      row.version += 1
+      row.updated_at = now
       return {
         ...recorded,
         contractId: row.id,

@@ -377,6 +377,61 @@ export async function insertStatusHistory(
     .executeTakeFirstOrThrow()
 }
 
+/**
+ * A status change's three rows in one statement (one round trip instead of three): the history row,
+ * its audit record and its outbox event, whose payload names the history row (`historyId`, set
+ * here); with `writeStatus`, the contract's new status too. The same rows as insertStatusHistory,
+ * writeAudit and appendEvent (platform/audit.ts, platform/events/outbox.ts) and updateContract.
+ */
+export async function insertStatusChange(
+  tx: Transaction<DB>,
+  tenantId: number,
+  history: StatusHistoryInsert & { occurred_at: Date },
+  audit: {
+    actorUserId: number | null
+    actorApiKeyId: number | null
+    actorLabel: string
+    requestId: string | null
+    action: string
+    entityId: string
+    changes: Record<string, unknown>
+  },
+  event: { type: string; payload: Record<string, unknown> },
+  /** Also sets the contract's status to the history row's `to_status` (updated_at = occurred_at, version + 1), as updateContract does. */
+  writeStatus = false,
+): Promise<{ historyId: number; outboxEventId: number }> {
+  const at = history.occurred_at
+  const status = writeStatus
+    ? sql`u as (
+        update contract set status = ${history.to_status}::text, updated_at = ${at}::timestamptz, version = version + 1
+         where tenant_id = ${tenantId} and id = ${history.contract_id}),`
+    : sql``
+  const { rows } = await sql<{ history_id: string | number; event_id: string | number }>`
+    with ${status} h as (
+      insert into contract_status_history
+        (tenant_id, contract_id, event, from_status, to_status, effective_date, source_type, source_id, occurred_at, actor_label, actor_user_id)
+      values (${tenantId}::bigint, ${history.contract_id}::bigint, ${history.event}::text, ${history.from_status}::text,
+              ${history.to_status}::text, ${history.effective_date}::date, ${history.source_type}::text,
+              ${history.source_id ?? null}::bigint, ${at}::timestamptz, ${history.actor_label}::text,
+              ${history.actor_user_id ?? null}::bigint)
+      returning id),
+    a as (
+      insert into audit_log
+        (tenant_id, occurred_at, actor_user_id, actor_api_key_id, actor_label, request_id, action, entity_type, entity_id, changes)
+      values (${tenantId}::bigint, ${at}::timestamptz, ${audit.actorUserId}::bigint, ${audit.actorApiKeyId}::bigint,
+              ${audit.actorLabel}::text, ${audit.requestId}::text, ${audit.action}::text, 'contract', ${audit.entityId}::text,
+              ${JSON.stringify(audit.changes)}::jsonb)),
+    o as (
+      insert into event_outbox (tenant_id, type, payload, created_at)
+      select ${tenantId}::bigint, ${event.type}::text,
+             jsonb_set(${JSON.stringify(event.payload)}::jsonb, '{historyId}', to_jsonb(h.id)), ${at}::timestamptz
+        from h
+      returning id)
+    select h.id as history_id, o.id as event_id from h, o`.execute(tx)
+  const row = rows[0]!
+  return { historyId: Number(row.history_id), outboxEventId: Number(row.event_id) }
+}
+
 /** A contract's status changes in the order they were recorded; the whole history without a window. */
 export async function listStatusHistory(
   db: Executor,

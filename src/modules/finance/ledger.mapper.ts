@@ -34,6 +34,19 @@ export function moneyNumber(value: Decimal | string): number {
   return centsToNumber(toCents(new Decimal(value)))
 }
 
+export function toLineView(l: LineRow): JournalLineView {
+  return {
+    lineNo: l.line_no,
+    accountHolderId: l.account_holder_id,
+    purpose: l.purpose as AccountPurpose,
+    debit: moneyNumber(l.debit),
+    credit: moneyNumber(l.credit),
+    memo: l.memo,
+    contractId: l.contract_id,
+    disbursementCode: l.disbursement_code,
+  }
+}
+
 export function toEntryView(entry: EntryRow, lines: readonly LineRow[]): JournalEntryView {
   return {
     entryId: entry.id,
@@ -44,16 +57,7 @@ export function toEntryView(entry: EntryRow, lines: readonly LineRow[]): Journal
     postedBy: entry.posted_by,
     memo: entry.memo,
     reversesEntryId: entry.reverses_entry_id,
-    lines: lines.map((l) => ({
-      lineNo: l.line_no,
-      accountHolderId: l.account_holder_id,
-      purpose: l.purpose as AccountPurpose,
-      debit: moneyNumber(l.debit),
-      credit: moneyNumber(l.credit),
-      memo: l.memo,
-      contractId: l.contract_id,
-      disbursementCode: l.disbursement_code,
-    })),
+    lines: lines.map(toLineView),
     totalDebit: moneyNumber(sumMoney(lines.map((l) => new Decimal(l.debit)))),
     totalCredit: moneyNumber(sumMoney(lines.map((l) => new Decimal(l.credit)))),
   }

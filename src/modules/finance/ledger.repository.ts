@@ -185,6 +185,46 @@ export async function linesOf(db: Executor, tenantId: number, entryIds: readonly
     .execute()
 }
 
+/**
+ * The lines of a source's entries (reversals included), in entry and line order: entriesBySource's
+ * entries' linesOf, in one statement.
+ */
+export async function linesOfSource(
+  db: Executor,
+  tenantId: number,
+  sourceType: string,
+  sourceId: number,
+): Promise<LineRow[]> {
+  return db
+    .selectFrom('journal_line as l')
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .select([
+      'l.entry_id',
+      'l.line_no',
+      'a.account_holder_id',
+      'a.purpose',
+      'l.debit',
+      'l.credit',
+      'l.contract_id',
+      'l.disbursement_code',
+      'l.memo',
+    ])
+    .where('l.tenant_id', '=', tenantId)
+    .where('l.entry_id', 'in', (eb) =>
+      eb
+        .selectFrom('journal_entry as e')
+        .select('e.id')
+        .where('e.tenant_id', '=', tenantId)
+        .where('e.source_type', '=', sourceType)
+        .where('e.source_id', '=', sourceId),
+    )
+    .orderBy('l.entry_id')
+    .orderBy('l.line_no')
+    .execute()
+}
+
 /** Debit and credit totals of each account of the account holder (accounts without lines included). */
 export async function accountTotals(db: Executor, tenantId: number, accountHolderId: number) {
   return db
@@ -357,6 +397,60 @@ export async function insertEntries(
      order by u.n
     returning id, memo`.execute(tx)
   return rows.map((r) => ({ id: Number(r.id), memo: r.memo })).toSorted((a, b) => a.id - b.id)
+}
+
+/** The audit row of a posting, written by the posting's own statement (insertPostedEntry). */
+export type PostingAudit = {
+  occurredAt: Date
+  actorUserId: number | null
+  actorApiKeyId: number | null
+  actorLabel: string
+  requestId: string | null
+  action: string
+  entityType: string
+  /** `changes` as writeAudit stores them; the entry's id is the row's entity_id. */
+  changes: Record<string, unknown>
+}
+
+/**
+ * One entry, its lines and its audit record in one statement (one round trip instead of three): the
+ * entry inserted and returned, its lines (each column one array parameter) and the audit row naming
+ * it, written by data-modifying CTEs of that statement. The same rows as insertEntry, insertLines and
+ * writeAudit; the balance triggers see the lines as one statement's, as with insertLines.
+ */
+export async function insertPostedEntry(
+  tx: Transaction<DB>,
+  tenantId: number,
+  entry: Parameters<typeof insertEntry>[2],
+  lines: readonly NewLine[],
+  audit: PostingAudit,
+): Promise<EntryRow> {
+  const column = (value: (l: NewLine) => string | number | null) => arrayLiteral(lines.map(value))
+  const { rows } = await sql<EntryRow>`
+    with e as (
+      insert into journal_entry
+        (tenant_id, kind, source_type, source_id, effective_date, posted_at, posted_by, memo, reverses_entry_id)
+      values (${tenantId}::bigint, ${entry.kind}::text, ${entry.source_type}::text, ${entry.source_id}::bigint,
+              ${entry.effective_date}::date, ${entry.posted_at}::timestamptz, ${entry.posted_by}::text,
+              ${entry.memo}::text, ${entry.reverses_entry_id}::bigint)
+      returning *),
+    l as (
+      insert into journal_line
+        (tenant_id, entry_id, line_no, account_id, debit, credit, contract_id, disbursement_code, memo)
+      select ${tenantId}::bigint, e.id, u.* from e, unnest(
+        ${column((l) => l.line_no)}::int[], ${column((l) => l.account_id)}::bigint[],
+        ${column((l) => l.debit)}::numeric[], ${column((l) => l.credit)}::numeric[], ${column((l) => l.contract_id)}::bigint[],
+        ${column((l) => l.disbursement_code)}::text[], ${column((l) => l.memo)}::text[]
+      ) as u),
+    a as (
+      insert into audit_log
+        (tenant_id, occurred_at, actor_user_id, actor_api_key_id, actor_label, request_id, action, entity_type, entity_id, changes)
+      select ${tenantId}::bigint, ${audit.occurredAt}::timestamptz, ${audit.actorUserId}::bigint, ${audit.actorApiKeyId}::bigint,
+             ${audit.actorLabel}::text, ${audit.requestId}::text, ${audit.action}::text, ${audit.entityType}::text,
+             e.id::text, ${JSON.stringify(audit.changes)}::jsonb
+        from e)
+    select * from e`.execute(tx)
+  return rows[0]!
 }
 
 /**

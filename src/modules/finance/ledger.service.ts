@@ -4,7 +4,7 @@
 // back with the change it records. An entry is checked in full before anything is written, and
 // refused when dated in a closed period (booksClosedThrough); the database checks balance again at
 // commit.
-import { writeAudit, writeAudits } from '../../platform/audit.ts'
+import { writeAudits } from '../../platform/audit.ts'
 import { localDate, type Clock } from '../../platform/clock.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { DB } from '../../platform/db/schema.ts'
@@ -13,7 +13,7 @@ import { actorLabel } from '../../platform/http/context.ts'
 import type { FieldError } from '../../platform/http/errors.ts'
 import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
-import { Decimal, ZERO } from '../../platform/money.ts'
+import { Decimal, sumMoney, ZERO } from '../../platform/money.ts'
 import type { Transaction } from 'kysely'
 import type { SettingsService } from '../settings/index.ts'
 import { ledgerErrors } from './ledger.errors.ts'
@@ -21,9 +21,11 @@ import {
   moneyNumber,
   toContractEntryViews,
   toEntryView,
+  toLineView,
   toEntryViews,
   type ContractJournalEntryView,
   type JournalEntryView,
+  type JournalLineView,
 } from './ledger.mapper.ts'
 import * as repo from './ledger.repository.ts'
 import {
@@ -138,23 +140,23 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
     return ids
   }
 
+  /**
+   * Writes the entry, its lines and its audit record (`audit`, given what the entry will be) in one
+   * statement (repo.insertPostedEntry): one round trip, the rows of insertEntry, insertLines and
+   * writeAudit.
+   */
   async function write(
     tx: Transaction<DB>,
     ctx: RequestContext,
     header: Header,
     lines: readonly CheckedLine[],
+    audit: (entry: { kind: string; source: EntrySource; effectiveDate: string; total: number; lineCount: number }) => {
+      action: string
+      changes: Record<string, unknown>
+    },
   ): Promise<JournalEntryView> {
     const accounts = await accountsOf(tx, ctx.tenantId, lines)
-    const entry = await repo.insertEntry(tx, ctx.tenantId, {
-      kind: header.kind,
-      source_type: header.source.type,
-      source_id: header.source.id,
-      effective_date: header.effectiveDate,
-      posted_at: clock.now(),
-      posted_by: actorLabel(ctx),
-      memo: header.memo,
-      reverses_entry_id: header.reversesEntryId,
-    })
+    const now = clock.now()
     const rows = lines.map((l) => ({
       line_no: l.lineNo,
       account_id: accounts.get(accountKey(l.accountHolderId, l.purpose))!,
@@ -164,7 +166,38 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
       disbursement_code: l.disbursementCode,
       memo: l.memo,
     }))
-    await repo.insertLines(tx, ctx.tenantId, entry.id, rows)
+    const record = audit({
+      kind: header.kind,
+      source: header.source,
+      effectiveDate: header.effectiveDate,
+      total: moneyNumber(sumMoney(rows.map((r) => new Decimal(r.debit)))),
+      lineCount: rows.length,
+    })
+    const entry = await repo.insertPostedEntry(
+      tx,
+      ctx.tenantId,
+      {
+        kind: header.kind,
+        source_type: header.source.type,
+        source_id: header.source.id,
+        effective_date: header.effectiveDate,
+        posted_at: now,
+        posted_by: actorLabel(ctx),
+        memo: header.memo,
+        reverses_entry_id: header.reversesEntryId,
+      },
+      rows,
+      {
+        occurredAt: now,
+        actorUserId: ctx.principal && ctx.principal.userId > 0 ? ctx.principal.userId : null,
+        actorApiKeyId: ctx.apiKeyId > 0 ? ctx.apiKeyId : null,
+        actorLabel: actorLabel(ctx),
+        requestId: ctx.requestId,
+        action: record.action,
+        entityType: AUDIT_ENTITY,
+        changes: record.changes,
+      },
+    )
     return toEntryView(
       entry,
       rows.map((r, i) => ({
@@ -212,21 +245,19 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
             reversesEntryId: null,
           },
           check.lines,
-        )
-        await writeAudit(tx, ctx, clock.now(), {
-          action: 'journal_entry.posted',
-          entityType: AUDIT_ENTITY,
-          entityId: view.entryId,
-          changes: {
-            after: {
-              kind: view.kind,
-              source: view.source,
-              effectiveDate: view.effectiveDate,
-              total: view.totalDebit,
-              lineCount: view.lines.length,
+          (e) => ({
+            action: 'journal_entry.posted',
+            changes: {
+              after: {
+                kind: e.kind,
+                source: e.source,
+                effectiveDate: e.effectiveDate,
+                total: e.total,
+                lineCount: e.lineCount,
+              },
             },
-          },
-        })
+          }),
+        )
         return view
       })
     },
@@ -407,20 +438,13 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
             reversesEntryId: entryId,
           },
           checked,
-        )
-        await writeAudit(tx, ctx, clock.now(), {
-          action: 'journal_entry.reversed',
-          entityType: AUDIT_ENTITY,
-          entityId: view.entryId,
-          changes: {
-            after: {
-              reversesEntryId: entryId,
-              source: view.source,
-              effectiveDate: view.effectiveDate,
-              total: view.totalDebit,
+          (e) => ({
+            action: 'journal_entry.reversed',
+            changes: {
+              after: { reversesEntryId: entryId, source: e.source, effectiveDate: e.effectiveDate, total: e.total },
             },
-          },
-        })
+          }),
+        )
         return view
       })
     },
@@ -455,6 +479,16 @@ export function createLedgerService({ db, clock, settings }: LedgerDeps) {
           ),
         )
       })
+    },
+
+    /**
+     * The lines of every entry of a source (reversals included), oldest entry first, each in line
+     * order: the lines of entriesForSource, in one statement.
+     */
+    async linesForSource(tenantId: number, source: EntrySource): Promise<JournalLineView[]> {
+      if (!isStorableId(source.id)) return []
+      const rows = await db.read(tenantId, (x) => repo.linesOfSource(x, tenantId, source.type, source.id))
+      return rows.map(toLineView)
     },
 
     /**
