@@ -347,6 +347,246 @@ describe('the staff console in a browser', { skip }, () => {
     await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
   })
 
+  test("cancellations: a field error, a quote equal to the API's, the cancel processed then reversed", async () => {
+    const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
+    // The cancel date the form starts with: today in the tenant's zone (the demo tenant's America/Chicago).
+    const cancelDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date())
+    const active = await call<Array<{ id: number }>>('GET', '/api/contracts?status=ACTIVE&limit=50', admin)
+    // A demo contract the API lets us cancel today (no open claim, no lock): its quote is the reference.
+    let target: { id: number; saleOdometer: number; body: Record<string, unknown>; net: number } | undefined
+    for (const c of active) {
+      const contract = await call<{ saleOdometer: number | null }>('GET', `/api/contracts/${c.id}`, admin)
+      if (!contract.saleOdometer) continue
+      const body = { cancelDate, cancelOdometer: contract.saleOdometer + 1500, cancelReasonCode: 'CUSTOMER_REQUEST' }
+      const res = await fetch(`${base}/api/contracts/${c.id}/cancelrequests?quoteOnly=true`, {
+        method: 'POST',
+        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      if (!res.ok) continue
+      const quote = (await res.json()) as { calculation: { netCustomerRefund: number } }
+      target = { id: c.id, saleOdometer: contract.saleOdometer, body, net: quote.calculation.netCustomerRefund }
+      break
+    }
+    assert.ok(target, 'a demo contract that can be cancelled today')
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+    await page.goto(`${base}/console/contracts/${target.id}`)
+    await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
+    await page.locator('[data-testid="cancellations"][data-ready="true"]').waitFor()
+    const reason = page.getByLabel('Reason', { exact: true })
+    await page.waitForFunction(
+      `[...document.querySelectorAll('select[name="cancelReasonCode"] option')].some((o) => o.value === 'CUSTOMER_REQUEST')`,
+    )
+    await reason.selectOption('CUSTOMER_REQUEST')
+    // An odometer below the sale odometer: the API's message under the odometer field.
+    await page.getByLabel('Odometer').fill('1')
+    await page.getByRole('button', { name: 'Quote' }).click()
+    await page.waitForFunction(
+      `document.querySelector('input[name="cancelOdometer"]')?.getAttribute('aria-invalid') === 'true'`,
+    )
+    await accessible('cancel quote with a field error')
+    await shot('cancel-field-error')
+
+    await page.getByLabel('Odometer').fill(String(target.saleOdometer + 1500))
+    assert.equal(await page.getByLabel('Cancel date').inputValue(), cancelDate)
+    // By keyboard: the Quote button is the form's submit.
+    await page.getByLabel('Odometer').press('Enter')
+    const figures = page.getByTestId('refund-figures')
+    await figures.getByText(/^Quote: a cancel on/).waitFor()
+    assert.equal((await figures.getByTestId('net-refund').textContent())?.trim(), usd.format(target.net))
+    await accessible('cancel quote')
+    await shot('cancel-quote')
+
+    // A request, stored with the API's number, then rejected with a reason.
+    await page.getByRole('button', { name: 'Request cancel' }).click()
+    const stored = page.getByRole('status').filter({ hasText: /^Cancel request \S+ stored\.$/ })
+    await stored.waitFor()
+    const requestNumber = /^Cancel request (\S+) stored\.$/.exec((await stored.textContent()) ?? '')![1]!
+    const requestRow = page
+      .getByRole('table', { name: 'Cancel requests' })
+      .getByRole('row', { name: new RegExp(`^${requestNumber} `) })
+    await requestRow.getByText('REQUESTED').waitFor()
+    assert.equal(
+      (await requestRow.getByRole('cell').nth(5).textContent())?.trim(),
+      usd.format(target.net),
+      "the request's net refund",
+    )
+    await requestRow.getByRole('button', { name: 'Reject' }).click()
+    await requestRow.getByLabel('Reject: reason').fill('Customer changed their mind')
+    await requestRow.getByRole('button', { name: 'Reject request' }).click()
+    await requestRow.getByText('REJECTED').waitFor()
+
+    await page.getByRole('button', { name: 'Process cancel now' }).click()
+    await page
+      .getByRole('status')
+      .filter({ hasText: /processed: the contract is cancelled/ })
+      .waitFor()
+    await page.getByTestId('contract-status').filter({ hasText: 'CANCELLED' }).waitFor()
+    const cancels = await call<
+      Array<{ cancelNumber: string; status: string; calculation: { netCustomerRefund: number } }>
+    >('GET', `/api/contracts/${target.id}/cancels`, admin)
+    // The contract's one cancel in force (a rerun on a kept data directory finds earlier, reversed ones).
+    const cancel = cancels.find((c) => c.status === 'PROCESSED')
+    assert.ok(cancel, 'the API lists the cancel')
+    assert.equal(cancel.calculation.netCustomerRefund, target.net)
+    await page.getByTestId(`cancel-net-${cancel.cancelNumber}`).waitFor()
+    assert.equal(
+      (await page.getByTestId(`cancel-net-${cancel.cancelNumber}`).textContent())?.trim(),
+      usd.format(cancel.calculation.netCustomerRefund),
+    )
+    assert.equal((await figures.getByTestId('net-refund').textContent())?.trim(), usd.format(target.net))
+    await accessible('cancel processed')
+    await shot('cancel-processed')
+
+    await page.getByRole('button', { name: 'Reverse', exact: true }).click()
+    await page.getByLabel('Reverse: reason').fill('Entered in error (console end-to-end test)')
+    await page.getByRole('button', { name: 'Reverse cancel' }).click()
+    await page
+      .getByRole('status')
+      .filter({ hasText: /reversed: the contract is reinstated/ })
+      .waitFor()
+    await page
+      .getByRole('table', { name: 'Cancels' })
+      .getByRole('row', { name: new RegExp(`^${cancel.cancelNumber} REVERSED`) })
+      .waitFor()
+    await page.getByTestId('contract-status').filter({ hasNotText: 'CANCELLED' }).waitFor()
+    await accessible('cancel reversed')
+    await shot('cancel-reversed')
+  })
+
+  test("claims: the queue filtered as the API's, a field error, a claim authorized and its payment requested", async () => {
+    const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
+    await page.getByRole('link', { name: 'Claims', exact: true }).click()
+    await page.getByRole('heading', { name: 'Claims', level: 1 }).waitFor()
+    const all = await call<{ totalCount: number }>('GET', '/api/claims?pageSize=1', admin)
+    await page
+      .getByTestId('claims-total')
+      .filter({ hasText: new RegExp(`^${all.totalCount.toLocaleString('en-US')} claims?$`) })
+      .waitFor()
+
+    // A dealer id that is not a number: the API's message under the field.
+    await page.getByLabel('Dealer id').fill('abc')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForFunction(
+      `document.querySelector('input[name="dealerId"]')?.getAttribute('aria-invalid') === 'true'`,
+    )
+    await accessible('claims with a field error')
+    await shot('claims-field-error')
+
+    // A claim to decide: the demo's claims are all past authorization, so one is taken through the
+    // API like the demo's own (its contract, repair facility and three Cs), dated today.
+    const lossDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date())
+    const seeded = await call<{ items: Array<{ id: number }> }>('GET', '/api/claims?pageSize=50', admin)
+    let first: { id: number; claimNumber: string } | undefined
+    for (const { id } of seeded.items) {
+      const model = await call<{
+        contractId: number
+        odometer: number | null
+        repairFacility: { accountHolderId: number }
+        jobs: Array<{
+          complaint: { id: number }
+          cause: { id: number } | null
+          correction: { id: number } | null
+          coverageComponentCode: string | null
+        }>
+      }>('GET', `/api/claims/${id}`, admin)
+      const job = model.jobs[0]
+      if (!job) continue
+      const res = await fetch(`${base}/api/claims`, {
+        method: 'POST',
+        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contractId: model.contractId,
+          lossDate,
+          odometer: (model.odometer ?? 0) + 500,
+          repairFacilityId: model.repairFacility.accountHolderId,
+          repairOrderNumber: 'RO-CONSOLE-1',
+          taxRate: 0,
+          jobs: [
+            {
+              complaintId: job.complaint.id,
+              causeId: job.cause?.id ?? null,
+              correctionId: job.correction?.id ?? null,
+              coverageComponentCode: job.coverageComponentCode,
+              parts: [{ partNumber: 'P-2', description: 'Thermostat', quantity: 1, unitPrice: 84.5, taxable: false }],
+              labor: [{ operationCode: 'TS', hours: 1.5, rate: 100 }],
+              sublet: [],
+            },
+          ],
+        }),
+      })
+      if (res.ok) {
+        first = (await res.json()) as { id: number; claimNumber: string }
+        break
+      }
+    }
+    assert.ok(first, 'a claim taken on a demo contract')
+
+    await page.getByLabel('Dealer id').fill('')
+    await page.getByLabel('Status').selectOption('OPEN')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL(/\/console\/claims\?status=OPEN$/)
+    const open = await call<{ totalCount: number }>('GET', '/api/claims?status=OPEN&pageSize=1', admin)
+    assert.ok(open.totalCount > 0)
+    await page
+      .getByTestId('claims-total')
+      .filter({ hasText: new RegExp(`^${open.totalCount.toLocaleString('en-US')} claims?$`) })
+      .waitFor()
+    await accessible('claims queue')
+    await shot('claims-queue')
+
+    // A shared link opens the same queue.
+    const shared = page.url()
+    await page.goto(`${base}/console/`)
+    await page.goto(shared)
+    await page
+      .getByTestId('claims-total')
+      .filter({ hasText: new RegExp(`^${open.totalCount.toLocaleString('en-US')} claims?$`) })
+      .waitFor()
+
+    await page.getByRole('link', { name: first.claimNumber }).click()
+    await page.locator('[data-testid="claim-page"][data-ready="true"]').waitFor()
+    await page.locator('[data-testid="claim-notes"]:not([data-loading])').getByLabel('New note').waitFor()
+    const claim = await call<{ totals: { requested: number } }>('GET', `/api/claims/${first.id}`, admin)
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+    assert.equal((await page.getByTestId('claim-requested').textContent())?.trim(), usd.format(claim.totals.requested))
+    await accessible('claim page')
+    await shot('claim')
+
+    await page.getByRole('button', { name: 'Authorize the jobs as requested' }).click()
+    await page.getByTestId('claim-status').filter({ hasText: 'authorized' }).waitFor()
+    const authorized = await call<{ status: string; totals: { payable: number } }>(
+      'GET',
+      `/api/claims/${first.id}`,
+      admin,
+    )
+    assert.equal(authorized.status, 'AUTHORIZED')
+    assert.equal((await page.getByTestId('claim-payable').textContent())?.trim(), usd.format(authorized.totals.payable))
+
+    await page.getByLabel('Invoice number').fill('INV-CONSOLE-1')
+    await page.getByLabel('Invoiced total').fill(authorized.totals.payable.toFixed(2))
+    await page.getByRole('button', { name: 'Request payment' }).click()
+    await page.getByTestId('claim-status').filter({ hasText: 'pending payment' }).waitFor()
+    const requested = await call<{ paymentRequests: Array<{ amount: number }> }>(
+      'GET',
+      `/api/claims/${first.id}`,
+      admin,
+    )
+    assert.equal(requested.paymentRequests.length, 1)
+    await page
+      .getByRole('table', { name: 'Payment requests' })
+      .getByRole('cell', { name: usd.format(requested.paymentRequests[0]!.amount) })
+      .first()
+      .waitFor()
+
+    await page.getByLabel('New note').fill('Authorized and invoiced from the console.')
+    await page.getByRole('button', { name: 'Add note' }).click()
+    await page.getByText('Authorized and invoiced from the console.', { exact: true }).waitFor()
+    await accessible('claim authorized, payment requested')
+    await shot('claim-payment-requested')
+  })
+
   test("a dealer-side user sees its dealer's contracts only, and not another dealer's contract", async () => {
     const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
     const all = await call<Array<{ id: number; dealerId: number; contractNumber: string }>>(
@@ -414,5 +654,24 @@ describe('the staff console in a browser', { skip }, () => {
     assert.equal(await page.getByText(other.contractNumber).count(), 0)
     await accessible("another dealer's contract")
     await shot('dealer-other-contract')
+
+    // Its own contract: a direct cancel is the staff's (cancellations:approve), the API's 403 shown as such.
+    const own = all.find((c) => c.dealerId === mine)!
+    await page.goto(`${base}/console/contracts/${own.id}`)
+    await page.locator('[data-testid="cancellations"][data-ready="true"]').waitFor()
+    await page.getByRole('button', { name: 'Process cancel now' }).click()
+    await page.getByTestId('cancellations').getByText('Not available to your roles').waitFor()
+    await accessible('a dealer-side user refused a direct cancel')
+    await shot('dealer-cancel-refused')
+
+    // The claims queue: the DEALER_USER role holds no claims:read, so the API refuses it and the screen says so.
+    const dealerClaims = await fetch(`${base}/api/claims?pageSize=1`, {
+      headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${dealerToken}` },
+    })
+    assert.equal(dealerClaims.status, 403)
+    await page.getByRole('link', { name: 'Claims', exact: true }).click()
+    await page.getByRole('alert').filter({ hasText: 'Not available to your roles' }).waitFor()
+    await accessible('claims refused to a dealer-side user')
+    await shot('dealer-claims')
   })
 })

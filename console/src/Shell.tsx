@@ -9,10 +9,13 @@ import { signOut, useSession } from './session.ts'
 const Dashboard = lazy(() => import('./screens/Dashboard.tsx'))
 const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
+const Claims = lazy(() => import('./screens/Claims.tsx'))
+const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
   { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
+  { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
 ]
 
 function Screen({ path }: { path: string }) {
@@ -20,6 +23,9 @@ function Screen({ path }: { path: string }) {
   if (path === '/contracts') return <Contracts />
   const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
   if (contract) return <ContractPage id={Number(contract[1])} />
+  if (path === '/claims') return <Claims />
+  const claim = /^\/claims\/(\d{1,15})$/.exec(path)
+  if (claim) return <ClaimPage id={Number(claim[1])} />
   return (
     <Stack>
       <Title order={1} size="h2">

@@ -3,11 +3,13 @@
 // and its drafts; /files: uploaded files), each version with its signed download link.
 // Another dealer's contract, for a dealer-side user, is the API's 404: shown as such.
 import { Anchor, Badge, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { useState } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
 import type { Contract } from '../api/types.ts'
 import { dateTime, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import { Money, numeric, Panel, ProblemAlert } from '../ui.tsx'
+import ContractCancels from './ContractCancels.tsx'
 import { STATUS_COLORS } from './Contracts.tsx'
 
 function Facts({ rows }: { rows: Array<[string, React.ReactNode]> }) {
@@ -33,11 +35,15 @@ const holder = (c: Contract) =>
 
 export default function ContractPage({ id }: { id: number }) {
   const path = { params: { path: { contractId: id } } }
-  const contract = useApi(`contract:${id}`, async () => unwrap(await api.GET('/api/contracts/{contractId}', path)))
+  // Bumped by a cancel, an approval or a reversal: the contract's status and history are read again.
+  const [changes, setChanges] = useState(0)
+  const contract = useApi(`contract:${id}:${changes}`, async () =>
+    unwrap(await api.GET('/api/contracts/{contractId}', path)),
+  )
   const coverage = useApi(`coverage:${id}`, async () =>
     unwrap(await api.GET('/api/contracts/{contractId}/coveragegroups', path)),
   )
-  const history = useApi(`history:${id}`, async () =>
+  const history = useApi(`history:${id}:${changes}`, async () =>
     unwrap(
       await api.GET('/api/contracts/{contractId}/statushistory', {
         params: { path: { contractId: id }, query: { pageSize: 100 } },
@@ -293,6 +299,8 @@ export default function ContractPage({ id }: { id: number }) {
           </Panel>
         </Stack>
       </SimpleGrid>
+
+      {loaded && <ContractCancels contract={loaded} onChanged={() => setChanges((n) => n + 1)} />}
     </Stack>
   )
 }

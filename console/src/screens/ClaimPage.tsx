@@ -1,0 +1,533 @@
+// A claim (docs/claims.md): GET /api/claims/{id} (status, holds, authorization, the jobs with their
+// three Cs and lines, benefits, totals, payment requests with their payments) and its notes
+// (GET /api/claims/{id}/notes/all). Actions, each the API's to allow or refuse (403 for roles
+// without claims:approve, 409 for a status that does not allow it, shown as the API says):
+//   authorize every pending job     PATCH /api/claims/{id} (JSON Patch: the jobs' and the claim's status)
+//   request payment                 POST /api/claims/{id}/paymentrequests
+//   add a note                      POST /api/claims/{id}/notes
+// Another dealer's claim, for a dealer-side user, is the API's 404: shown as such.
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core'
+import { useState, type FormEvent, type ReactNode } from 'react'
+import { api, unwrap, useApi } from '../api/client.ts'
+import { fieldErrors, otherErrors, toProblem } from '../api/problem.ts'
+import type { Problem, Schemas } from '../api/types.ts'
+import { dateTime, day, today } from '../format.ts'
+import { Link } from '../router.tsx'
+import { Money, numeric, Panel, ProblemAlert } from '../ui.tsx'
+import { CLAIM_COLORS, statusLabel } from './Claims.tsx'
+
+type Claim = Schemas['Claim']
+
+function Facts({ rows, label }: { rows: Array<[string, ReactNode]>; label: string }) {
+  return (
+    <Table variant="vertical" withTableBorder layout="fixed" aria-label={label}>
+      <Table.Tbody>
+        {rows.map(([k, v]) => (
+          <Table.Tr key={k}>
+            <Table.Th scope="row" w={170}>
+              {k}
+            </Table.Th>
+            <Table.Td>{v}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+function useAction() {
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [busy, setBusy] = useState(false)
+  const [done, setDone] = useState<string | undefined>()
+  const run = async (act: () => Promise<string>) => {
+    setBusy(true)
+    setProblem(undefined)
+    setDone(undefined)
+    try {
+      setDone(await act())
+    } catch (err) {
+      setProblem(toProblem(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { problem, busy, done, run }
+}
+
+function Outcome({ a, fields = [] }: { a: ReturnType<typeof useAction>; fields?: readonly string[] }) {
+  const rest = otherErrors(a.problem, fields)
+  return (
+    <>
+      {a.problem && (rest.length > 0 || !a.problem.errors?.length) && (
+        <ProblemAlert problem={{ ...a.problem, errors: rest }} />
+      )}
+      {a.done && (
+        <Alert color="green" role="status">
+          {a.done}
+        </Alert>
+      )}
+    </>
+  )
+}
+
+const lineAmount = (requested: number, authorized: number | null) => (
+  <>
+    <Money value={requested} />
+    {authorized !== null && authorized !== requested && (
+      <Text span size="xs">
+        {' '}
+        (authorized <Money value={authorized} />)
+      </Text>
+    )}
+  </>
+)
+
+function Jobs({ claim }: { claim: Claim }) {
+  if (claim.jobs.length === 0) return <Text size="sm">No jobs.</Text>
+  return (
+    <Table withTableBorder aria-label="Jobs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Job</Table.Th>
+          <Table.Th scope="col">Complaint · cause · correction</Table.Th>
+          <Table.Th scope="col">Component</Table.Th>
+          <Table.Th scope="col">Lines</Table.Th>
+          <Table.Th scope="col">Status</Table.Th>
+          <Table.Th scope="col" style={numeric}>
+            Requested
+          </Table.Th>
+          <Table.Th scope="col" style={numeric}>
+            Authorized
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {claim.jobs.map((j) => (
+          <Table.Tr key={j.lineNumber}>
+            <Table.Td>{j.lineNumber}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{j.complaint.text}</Text>
+              <Text size="xs">
+                {j.cause?.text ?? 'cause not given'} · {j.correction?.text ?? 'correction not given'}
+              </Text>
+            </Table.Td>
+            <Table.Td>{j.coverageComponentCode ?? j.ppmServiceCode ?? '—'}</Table.Td>
+            <Table.Td>
+              {j.parts.map((p, i) => (
+                <Text size="xs" key={`p${i}`}>
+                  Part {p.partNumber} {p.description} × {p.quantity}:{' '}
+                  {lineAmount(
+                    p.requestedAmount,
+                    p.authorizedUnitPrice === null ? null : Math.round(p.authorizedUnitPrice * p.quantity * 100) / 100,
+                  )}
+                </Text>
+              ))}
+              {j.labor.map((l, i) => (
+                <Text size="xs" key={`l${i}`}>
+                  Labor {l.operationCode ?? ''} {l.hours} h at <Money value={l.rate} />:{' '}
+                  {lineAmount(l.requestedAmount, l.authorizedAmount)}
+                </Text>
+              ))}
+              {j.sublet.map((s, i) => (
+                <Text size="xs" key={`s${i}`}>
+                  Sublet {s.description}: {lineAmount(s.requestedAmount, s.authorizedAmount)}
+                </Text>
+              ))}
+            </Table.Td>
+            <Table.Td>
+              {statusLabel(j.status)}
+              {j.deniedReason ? ` (${j.deniedReason.text})` : ''}
+            </Table.Td>
+            <Table.Td style={numeric}>
+              <Money value={j.requestedTotal} />
+            </Table.Td>
+            <Table.Td style={numeric}>
+              <Money value={j.authorizedTotal} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+function PaymentRequests({ claim }: { claim: Claim }) {
+  if (claim.paymentRequests.length === 0) return <Text size="sm">No payment request.</Text>
+  return (
+    <Table withTableBorder aria-label="Payment requests">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Invoice</Table.Th>
+          <Table.Th scope="col">Status</Table.Th>
+          <Table.Th scope="col">Payee</Table.Th>
+          <Table.Th scope="col">Requested</Table.Th>
+          <Table.Th scope="col" style={numeric}>
+            Invoiced
+          </Table.Th>
+          <Table.Th scope="col" style={numeric}>
+            Amount
+          </Table.Th>
+          <Table.Th scope="col" style={numeric}>
+            Paid
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {claim.paymentRequests.map((r) => (
+          <Table.Tr key={r.id}>
+            <Table.Td>
+              {r.invoiceNumber} of {day(r.invoiceDate)}
+              {r.payments.map((p) => (
+                <Text size="xs" key={p.id}>
+                  {p.method.toLowerCase().replace('_', ' ')} {p.reference ?? ''} on {dateTime(p.paidAt)}:{' '}
+                  <Money value={p.amount} />
+                </Text>
+              ))}
+            </Table.Td>
+            <Table.Td>{statusLabel(r.status)}</Table.Td>
+            <Table.Td>
+              {statusLabel(r.payee.type)} ({r.payee.accountHolderId})
+            </Table.Td>
+            <Table.Td>
+              {dateTime(r.createdAt)} by {r.createdBy}
+            </Table.Td>
+            <Table.Td style={numeric}>
+              <Money value={r.invoicedTotal} />
+            </Table.Td>
+            <Table.Td style={numeric}>
+              <Money value={r.amount} />
+            </Table.Td>
+            <Table.Td style={numeric}>
+              <Money value={r.paidTotal} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+const PAYMENT_FIELDS = ['invoiceNumber', 'invoiceDate', 'invoicedTotal'] as const
+
+function PaymentRequestForm({ claim, onDone }: { claim: Claim; onDone: () => void }) {
+  const a = useAction()
+  const [form, setForm] = useState({ invoiceNumber: '', invoiceDate: today(), invoicedTotal: '' })
+  const errors = fieldErrors(a.problem)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void a.run(async () => {
+      const r = unwrap(
+        await api.POST('/api/claims/{claimId}/paymentrequests', {
+          params: { path: { claimId: claim.id } },
+          body: { ...form, invoicedTotal: form.invoicedTotal },
+        }),
+      )
+      onDone()
+      return `Payment of ${new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(r.amount)} requested.`
+    })
+  }
+  const field = (name: (typeof PAYMENT_FIELDS)[number]) => ({
+    value: form[name],
+    error: errors[name],
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+  })
+  return (
+    <form onSubmit={submit} aria-label="Request payment" noValidate>
+      <Stack gap="xs">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+          <TextInput label="Invoice number" name="invoiceNumber" maxLength={64} {...field('invoiceNumber')} />
+          <TextInput label="Invoice date" type="date" name="invoiceDate" {...field('invoiceDate')} />
+          <TextInput
+            label="Invoiced total"
+            name="invoicedTotal"
+            inputMode="decimal"
+            maxLength={16}
+            styles={{ input: numeric }}
+            description={`Payable: ${new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(claim.totals.payable)}`}
+            {...field('invoicedTotal')}
+          />
+        </SimpleGrid>
+        <Group>
+          <Button type="submit" loading={a.busy}>
+            Request payment
+          </Button>
+        </Group>
+        <Outcome a={a} fields={PAYMENT_FIELDS} />
+      </Stack>
+    </form>
+  )
+}
+
+function Notes({ claimId, version, onDone }: { claimId: number; version: number; onDone: () => void }) {
+  const notes = useApi(`claim-notes:${claimId}:${version}`, async () =>
+    unwrap(
+      await api.GET('/api/claims/{claimId}/notes/all', {
+        params: { path: { claimId }, query: { limit: 1000 } },
+      }),
+    ),
+  )
+  const a = useAction()
+  const [text, setText] = useState('')
+  const [visibility, setVisibility] = useState<'ALL' | 'STAFF'>('ALL')
+  const errors = fieldErrors(a.problem)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void a.run(async () => {
+      unwrap(
+        await api.POST('/api/claims/{claimId}/notes', { params: { path: { claimId } }, body: { text, visibility } }),
+      )
+      setText('')
+      onDone()
+      return 'Note added.'
+    })
+  }
+  return (
+    <Panel title="Notes" state={notes} testId="claim-notes">
+      {(rows) => (
+        <Stack gap="xs">
+          {rows.length === 0 && <Text size="sm">No notes.</Text>}
+          {rows.map((n) => (
+            <div key={n.id}>
+              <Text size="xs">
+                {dateTime(n.createdAt)} · {n.createdBy}
+                {n.visibility === 'STAFF' ? ' · staff only' : ''}
+              </Text>
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {n.text}
+              </Text>
+            </div>
+          ))}
+          <form onSubmit={submit} aria-label="Add a note" noValidate>
+            <Stack gap="xs">
+              <Textarea
+                label="New note"
+                name="text"
+                maxLength={4000}
+                autosize
+                minRows={2}
+                value={text}
+                error={errors.text}
+                onChange={(e) => setText(e.currentTarget.value)}
+              />
+              <Group>
+                <NativeSelect
+                  aria-label="Who may read it"
+                  value={visibility}
+                  error={errors.visibility}
+                  data={[
+                    { value: 'ALL', label: 'Everyone who sees the claim' },
+                    { value: 'STAFF', label: 'Staff only' },
+                  ]}
+                  onChange={(e) => setVisibility(e.currentTarget.value as 'ALL' | 'STAFF')}
+                />
+                <Button type="submit" loading={a.busy}>
+                  Add note
+                </Button>
+              </Group>
+              <Outcome a={a} fields={['text', 'visibility']} />
+            </Stack>
+          </form>
+        </Stack>
+      )}
+    </Panel>
+  )
+}
+
+export default function ClaimPage({ id }: { id: number }) {
+  const [version, setVersion] = useState(0)
+  const claim = useApi(`claim:${id}:${version}`, async () =>
+    unwrap(await api.GET('/api/claims/{claimId}', { params: { path: { claimId: id } } })),
+  )
+  const authorize = useAction()
+  const refresh = () => setVersion((v) => v + 1)
+
+  if (claim.problem && !claim.data) {
+    return (
+      <Stack>
+        <Title order={1} size="h2">
+          Claim {id}
+        </Title>
+        <ProblemAlert problem={claim.problem} />
+        <Text size="sm">
+          <Link to="/claims">Back to the claims</Link>
+        </Text>
+      </Stack>
+    )
+  }
+  const c = claim.data
+  const authorizeAll = (cl: Claim) =>
+    authorize.run(async () => {
+      // The adjuster's decision as a JSON Patch (docs/claims.md "Deciding a claim"): every job not
+      // denied authorized as requested, then the claim AUTHORIZED.
+      const ops = [
+        ...cl.jobs.flatMap((j, i) =>
+          j.status === 'PENDING' ? [{ op: 'replace' as const, path: `/jobs/${i}/status`, value: 'AUTHORIZED' }] : [],
+        ),
+        { op: 'replace' as const, path: '/status', value: 'AUTHORIZED' },
+      ]
+      const next = unwrap(
+        await api.PATCH('/api/claims/{claimId}', {
+          params: { path: { claimId: cl.id } },
+          body: ops,
+          headers: { 'Content-Type': 'application/json-patch+json' },
+        }),
+      )
+      refresh()
+      return `Authorized: ${next.authorization?.number ?? ''}.`
+    })
+
+  return (
+    <Stack data-testid="claim-page" data-ready={c && !claim.loading ? 'true' : undefined}>
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h2">
+          {c ? `Claim ${c.claimNumber}` : `Claim ${id}`}
+        </Title>
+        {c && (
+          <Group gap="xs">
+            <Badge size="lg" variant="dot" color={CLAIM_COLORS[c.status] ?? 'gray.8'} data-testid="claim-status">
+              {statusLabel(c.status)}
+            </Badge>
+            {c.holds.some((h) => !h.releasedAt) && (
+              <Badge size="lg" variant="dot" color="orange.9">
+                On hold
+              </Badge>
+            )}
+          </Group>
+        )}
+      </Group>
+      <Text size="sm">
+        <Link to="/claims">All claims</Link>
+        {c && (
+          <>
+            {' · '}
+            <Link to={`/contracts/${c.contractId}`}>Contract {c.contractNumber}</Link>
+          </>
+        )}
+      </Text>
+
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Panel title="Claim" state={claim}>
+          {(x) => (
+            <Facts
+              label="Claim"
+              rows={[
+                ['Loss date', day(x.lossDate)],
+                ['Odometer', x.odometer?.toLocaleString('en-US') ?? '—'],
+                ['Reported', dateTime(x.reportedAt)],
+                ['Repair facility', `${x.repairFacility.name} (${x.repairFacility.accountHolderId})`],
+                ['Repair order', x.repairOrderNumber ?? '—'],
+                ['Contact', x.contact ? [x.contact.name, x.contact.phoneNumber].filter(Boolean).join(' · ') : '—'],
+                ['VIN', x.vin ?? '—'],
+                [
+                  'Authorization',
+                  x.authorization
+                    ? `${x.authorization.number}, ${dateTime(x.authorization.authorizedAt)}; valid until ${day(x.authorization.expiresAt?.slice(0, 10))}`
+                    : 'not authorized',
+                ],
+                ['Denied', x.deniedReason?.text ?? '—'],
+                [
+                  'Inspection',
+                  x.inspection ? `${statusLabel(x.inspection.status)} (${x.inspection.inspectionCompanyName})` : 'none',
+                ],
+              ]}
+            />
+          )}
+        </Panel>
+        <Panel title="Totals" state={claim} testId="claim-totals">
+          {(x) => (
+            <Table withTableBorder aria-label="Totals">
+              <Table.Tbody>
+                {(
+                  [
+                    ['Requested', x.totals.requested],
+                    ['Authorized', x.totals.authorized],
+                    ['Tax', x.totals.tax],
+                    ['Deductible', x.totals.deductible === 0 ? 0 : -x.totals.deductible],
+                    ['Payable', x.totals.payable],
+                    ['Paid', x.totals.paid],
+                  ] as const
+                ).map(([k, v]) => (
+                  <Table.Tr key={k}>
+                    <Table.Th scope="row">{k}</Table.Th>
+                    <Table.Td style={numeric} data-testid={`claim-${k.toLowerCase()}`}>
+                      <Money value={v} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Panel>
+      </SimpleGrid>
+
+      <Panel title="Jobs" state={claim}>
+        {(x) => (
+          <Stack gap="xs">
+            <Jobs claim={x} />
+            {x.benefits.length > 0 && (
+              <Text size="sm">
+                Benefits:{' '}
+                {x.benefits
+                  .map((b) => `${b.type.toLowerCase()} ${statusLabel(b.status)} ${b.countedAmount.toFixed(2)}`)
+                  .join('; ')}
+              </Text>
+            )}
+            {(x.status === 'OPEN' || x.status === 'AUTHORIZED') && x.jobs.some((j) => j.status !== 'DENIED') && (
+              <Group>
+                <Button onClick={() => void authorizeAll(x)} loading={authorize.busy}>
+                  {x.status === 'AUTHORIZED' ? 'Renew the authorization' : 'Authorize the jobs as requested'}
+                </Button>
+              </Group>
+            )}
+            <Outcome a={authorize} />
+          </Stack>
+        )}
+      </Panel>
+
+      {c && c.holds.length > 0 && (
+        <Panel title="Holds" state={claim}>
+          {(x) => (
+            <Table withTableBorder aria-label="Holds">
+              <Table.Tbody>
+                {x.holds.map((h) => (
+                  <Table.Tr key={h.id}>
+                    <Table.Td>{h.holdReason.text}</Table.Td>
+                    <Table.Td>{h.note ?? ''}</Table.Td>
+                    <Table.Td>
+                      placed {dateTime(h.placedAt)} by {h.placedBy}
+                    </Table.Td>
+                    <Table.Td>{h.releasedAt ? `released ${dateTime(h.releasedAt)}` : 'open'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Panel>
+      )}
+
+      <Panel title="Payment requests" state={claim} testId="claim-payments">
+        {(x) => (
+          <Stack gap="sm">
+            <PaymentRequests claim={x} />
+            {x.status === 'AUTHORIZED' && <PaymentRequestForm claim={x} onDone={refresh} />}
+          </Stack>
+        )}
+      </Panel>
+
+      <Notes claimId={id} version={version} onDone={refresh} />
+    </Stack>
+  )
+}
