@@ -18,6 +18,8 @@ import type { Database, Executor } from '../../src/platform/db/database.ts'
 
 /** Copies made per transaction: bounded statements and commit-time balance checks. */
 const CHUNK = 5000
+/** Copies whose finalize lines one statement inserts. */
+const LINE_SLICE = 500
 
 export type ReportingSeedOptions = {
   templateIds: readonly number[]
@@ -37,6 +39,8 @@ export type ReportingSeedOptions = {
   shareBps: number
   cedingFeeBps: number
   administratorFeeBps: number
+  /** ANALYZE the tables afterwards (default true): the caller skips it on most calls of a long seeding. */
+  analyze?: boolean
 }
 
 async function columnsOf(x: Executor, table: string): Promise<string[]> {
@@ -52,13 +56,28 @@ function selectList(columns: readonly string[], alias: string, overrides: Record
   return sql.raw(columns.map((c) => overrides[c] ?? `${alias}.${c}`).join(', '))
 }
 
+/** The timed statements of a chunk, in order (the claim entries and lines twice: approvals, payments). */
+const STEP_NAMES = [
+  'temp copies',
+  'contracts',
+  'status history',
+  'finalize entries and lines',
+  'contract entry ids',
+  'temp claims',
+  'claims drawn',
+  'claim entries',
+  'claim lines',
+  'payment requests',
+  'payments',
+] as const
+
 const ids = (xs: readonly number[]) => sql`${xs.map(Number)}::bigint[]`
 
 export async function seedReportingBook(
   db: Database,
   tenantId: number,
   o: ReportingSeedOptions,
-): Promise<{ contracts: number; claims: number; paid: number; seconds: number }> {
+): Promise<{ contracts: number; claims: number; paid: number; seconds: number; steps: Record<string, number> }> {
   const started = performance.now()
   const [contractCols, historyCols, entryCols, lineCols, requestCols, paymentCols] = await db.read(
     tenantId,
@@ -80,9 +99,20 @@ export async function seedReportingBook(
        where r.tenant_id = ${tenantId} and r.contract_id = ${o.claimContractId}
        order by r.id limit 1`.execute(x),
   )
-  const t = claim.rows[0]
-  if (t === undefined) throw new Error('the template claim has no paid payment request')
+  const template = claim.rows[0]
+  if (template === undefined) throw new Error('the template claim has no paid payment request')
+  const t = template
 
+  // Milliseconds per statement kind over the call, and in the commit (the deferred balance checks).
+  const steps: Record<string, number> = {}
+  const step = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now()
+    try {
+      return await f()
+    } finally {
+      steps[name] = Math.round((steps[name] ?? 0) + performance.now() - t0)
+    }
+  }
   const D = o.dealerIds.length
   const C = o.companyIds.length
   let claims = 0
@@ -90,16 +120,43 @@ export async function seedReportingBook(
   for (let done = 0; done < o.count; done += CHUNK) {
     const first = o.firstSerial + done
     const last = o.firstSerial + Math.min(o.count, done + CHUNK) - 1
+    const chunkStarted = performance.now()
+    let inTx = 0
     const made = await db.transaction(tenantId, async (tx) => {
-      // The copies, and their finalize entries moved back with their dates.
-      await sql`
+      const txStarted = performance.now()
+      try {
+        return await chunk(tx, first, last)
+      } finally {
+        inTx = performance.now() - txStarted
+      }
+    })
+    steps.commit = Math.round((steps.commit ?? 0) + performance.now() - chunkStarted - inTx)
+    claims += made.claims
+    paid += made.paid
+  }
+  if (o.analyze !== false)
+    await step('analyze', () =>
+      db.read(null, (x) =>
+        sql`analyze contract, contract_status_history, journal_entry, journal_line, claim_payment_request, claim_payment, reporting_contract, reporting_movement`.execute(
+          x,
+        ),
+      ),
+    )
+  return { contracts: o.count, claims, paid, seconds: (performance.now() - started) / 1000, steps }
+
+  async function chunk(tx: Executor, first: number, last: number) {
+    // The copies, and their finalize entries moved back with their dates.
+    await step(STEP_NAMES[0], () =>
+      sql`
         create temporary table if not exists bench_copy (n int, id bigint, template_id bigint, shift int, sale_date date) on commit drop`.execute(
         tx,
-      )
-      await sql`
+      ),
+    )
+    await step(STEP_NAMES[1], () =>
+      sql`
         with src as (
           select g.n, t.id as template_id, t.contract_number || '-R' || g.n as number,
-                 1 + (g.n * 7919) % 364 as shift,
+                 (1 + (g.n::bigint * 7919) % 364)::int as shift,
                  (${ids(o.dealerIds)})[1 + g.n % ${D}] as dealer_id,
                  (${ids(o.companyIds)})[1 + (g.n % ${D}) % ${C}] as company_id,
                  (${ids(o.treatyIds)})[1 + (g.n % ${D}) % ${C}] as treaty_id
@@ -126,13 +183,23 @@ export async function seedReportingBook(
         insert into bench_copy (n, id, template_id, shift, sale_date)
         select s.n, i.id, s.template_id, s.shift, i.sale_date from ins i join src s on s.number = i.contract_number`.execute(
         tx,
-      )
-      await sql`
+      ),
+    )
+    await step(STEP_NAMES[2], () =>
+      sql`
         insert into contract_status_history (${sql.raw(historyCols.join(', '))})
         select ${selectList(historyCols, 'h', { contract_id: 'p.id', effective_date: 'h.effective_date - p.shift' })}
           from bench_copy p join contract_status_history h on h.tenant_id = ${tenantId} and h.contract_id = p.template_id`.execute(
         tx,
-      )
+      ),
+    )
+    // The finalize entries, then their lines a slice of copies at a time: the ledger totals trigger
+    // on journal_line (migration 0045) joins the statement's items to its per-account sums in a
+    // nested loop its row estimates choose, quadratic in the lines of one statement (5,000 copies in
+    // one statement: 22 s; in slices of 500: about a tenth of that).
+    await step(STEP_NAMES[3], async () => {
+      await sql`
+        create temporary table if not exists bench_entry (id bigint, copy_id bigint, n int) on commit drop`.execute(tx)
       await sql`
         with entries as (
           insert into journal_entry (${sql.raw(entryCols.join(', '))})
@@ -145,27 +212,37 @@ export async function seedReportingBook(
             join journal_entry e on e.tenant_id = ${tenantId} and e.source_type = 'CONTRACT' and e.source_id = p.template_id
           returning id, source_id
         )
-        insert into journal_line (${sql.raw(lineCols.join(', '))})
-        select ${selectList(lineCols, 'l', {
-          entry_id: 'ne.id',
-          contract_id: 'case when l.contract_id is null then null else p.id end',
-        })}
-          from entries ne
-          join bench_copy p on p.id = ne.source_id
-          join journal_entry e on e.tenant_id = ${tenantId} and e.source_type = 'CONTRACT' and e.source_id = p.template_id
-          join journal_line l on l.tenant_id = ${tenantId} and l.entry_id = e.id`.execute(tx)
-      await sql`
-        update contract c set journal_entry_ids = jsonb_build_array(e.id)
-          from journal_entry e, bench_copy p
-         where c.tenant_id = ${tenantId} and e.tenant_id = ${tenantId} and c.id = p.id
-           and e.source_type = 'CONTRACT' and e.source_id = c.id`.execute(tx)
+        insert into bench_entry (id, copy_id, n)
+        select ne.id, ne.source_id, p.n from entries ne join bench_copy p on p.id = ne.source_id`.execute(tx)
+      for (let from = first; from <= last; from += LINE_SLICE)
+        await sql`
+          insert into journal_line (${sql.raw(lineCols.join(', '))})
+          select ${selectList(lineCols, 'l', {
+            entry_id: 'ne.id',
+            contract_id: 'case when l.contract_id is null then null else p.id end',
+          })}
+            from bench_entry ne
+            join bench_copy p on p.id = ne.copy_id
+            join journal_entry e on e.tenant_id = ${tenantId} and e.source_type = 'CONTRACT' and e.source_id = p.template_id
+            join journal_line l on l.tenant_id = ${tenantId} and l.entry_id = e.id
+           where ne.n between ${from} and ${Math.min(last, from + LINE_SLICE - 1)}`.execute(tx)
+    })
+    await step(STEP_NAMES[4], () =>
+      sql`
+        update contract c set journal_entry_ids = jsonb_build_array(ne.id)
+          from bench_entry ne
+         where c.tenant_id = ${tenantId} and c.id = ne.copy_id`.execute(tx),
+    )
 
-      // Claims: the approval entry (and request) on every claimEvery-th copy, 45 days after its sale
-      // (today at the latest); paid ten days later (today at the latest) unless unpaidEvery says not.
-      await sql`
+    // Claims: the approval entry (and request) on every claimEvery-th copy, 45 days after its sale
+    // (today at the latest); paid ten days later (today at the latest) unless unpaidEvery says not.
+    await step(STEP_NAMES[5], () =>
+      sql`
         create temporary table if not exists bench_claim (id bigint, approved bigint, request bigint, paid bigint,
-          payment bigint, approved_on date, paid_on date, is_paid boolean) on commit drop`.execute(tx)
-      await sql`
+          payment bigint, approved_on date, paid_on date, is_paid boolean) on commit drop`.execute(tx),
+    )
+    await step(STEP_NAMES[6], () =>
+      sql`
         insert into bench_claim
         select p.id,
                nextval(pg_get_serial_sequence('journal_entry', 'id')),
@@ -175,30 +252,36 @@ export async function seedReportingBook(
                least(p.sale_date + 45, current_date - 1),
                least(p.sale_date + 55, current_date - 1),
                p.n % ${o.claimEvery * o.unpaidEvery} <> 0
-          from bench_copy p where p.n % ${o.claimEvery} = 0`.execute(tx)
-      for (const [entry, when, only] of [
-        [t.approved_entry_id, 'approved', 'true'],
-        [t.paid_entry_id, 'paid', 'b.is_paid'],
-      ] as const) {
-        const on = when === 'approved' ? 'b.approved_on' : 'b.paid_on'
-        await sql`
+          from bench_copy p where p.n % ${o.claimEvery} = 0`.execute(tx),
+    )
+    for (const [entry, when, only] of [
+      [t.approved_entry_id, 'approved', 'true'],
+      [t.paid_entry_id, 'paid', 'b.is_paid'],
+    ] as const) {
+      const on = when === 'approved' ? 'b.approved_on' : 'b.paid_on'
+      await step(STEP_NAMES[7], () =>
+        sql`
           insert into journal_entry (id, ${sql.raw(entryCols.join(', '))}) overriding system value
           select ${sql.raw(`b.${when}`)}, ${selectList(entryCols, 'e', {
             effective_date: on,
             posted_at: `${on}::timestamptz + interval '18 hours'`,
           })}
             from bench_claim b join journal_entry e on e.tenant_id = ${tenantId} and e.id = ${entry}
-           where ${sql.raw(only)}`.execute(tx)
-        await sql`
+           where ${sql.raw(only)}`.execute(tx),
+      )
+      await step(STEP_NAMES[8], () =>
+        sql`
           insert into journal_line (${sql.raw(lineCols.join(', '))})
           select ${selectList(lineCols, 'l', {
             entry_id: `b.${when}`,
             contract_id: 'case when l.contract_id is null then null else b.id end',
           })}
             from bench_claim b join journal_line l on l.tenant_id = ${tenantId} and l.entry_id = ${entry}
-           where ${sql.raw(only)}`.execute(tx)
-      }
-      await sql`
+           where ${sql.raw(only)}`.execute(tx),
+      )
+    }
+    await step(STEP_NAMES[9], () =>
+      sql`
         insert into claim_payment_request (id, ${sql.raw(requestCols.join(', '))}) overriding system value
         select b.request, ${selectList(requestCols, 'r', {
           contract_id: 'b.id',
@@ -206,8 +289,10 @@ export async function seedReportingBook(
           invoice_date: 'b.approved_on',
         })}
           from bench_claim b join claim_payment_request r on r.tenant_id = ${tenantId} and r.id = ${t.request_id}
-         where b.is_paid`.execute(tx)
-      await sql`
+         where b.is_paid`.execute(tx),
+    )
+    await step(STEP_NAMES[10], () =>
+      sql`
         insert into claim_payment (id, ${sql.raw(paymentCols.join(', '))}) overriding system value
         select b.payment, ${selectList(paymentCols, 'p', {
           payment_request_id: 'b.request',
@@ -215,18 +300,10 @@ export async function seedReportingBook(
           paid_on: 'b.paid_on',
         })}
           from bench_claim b join claim_payment p on p.tenant_id = ${tenantId} and p.id = ${t.payment_id}
-         where b.is_paid`.execute(tx)
-      const { rows } = await sql<{ claims: number; paid: number }>`
+         where b.is_paid`.execute(tx),
+    )
+    const { rows } = await sql<{ claims: number; paid: number }>`
         select count(*)::int as claims, count(*) filter (where is_paid)::int as paid from bench_claim`.execute(tx)
-      return rows[0]!
-    })
-    claims += made.claims
-    paid += made.paid
+    return rows[0]!
   }
-  await db.read(null, (x) =>
-    sql`analyze contract, contract_status_history, journal_entry, journal_line, claim_payment_request, claim_payment`.execute(
-      x,
-    ),
-  )
-  return { contracts: o.count, claims, paid, seconds: (performance.now() - started) / 1000 }
 }

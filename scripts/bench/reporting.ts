@@ -37,7 +37,8 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
 }
 
-export type Timing = { samples: number; p50Ms: number; p99Ms: number; maxMs: number }
+/** Wall times of one request at a time, and the server process's CPU per request (microseconds). */
+export type Timing = { samples: number; p50Ms: number; p99Ms: number; maxMs: number; cpuMicrosPerRequest?: number }
 export type ReportingResult = {
   contracts: number
   claims: number
@@ -64,8 +65,21 @@ async function timed(n: number, f: (i: number) => Promise<void>): Promise<Timing
   return { samples: n, p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), maxMs: round(ms.at(-1)!) }
 }
 
-async function memory(server: BenchServer): Promise<{ rss: number; heapUsed: number }> {
-  return (await call({ baseUrl: server.baseUrl, headers: {} }, 'GET', '/bench/memory?gc=1')) as {
+async function cpuMicros(server: BenchServer): Promise<number> {
+  return ((await call({ baseUrl: server.baseUrl, headers: {} }, 'GET', '/bench/cpu')) as { micros: number }).micros
+}
+
+/** timed(), with the server's CPU time over the samples divided by their count. */
+async function timedWithCpu(server: BenchServer, n: number, f: (i: number) => Promise<void>): Promise<Timing> {
+  const before = await cpuMicros(server)
+  const t = await timed(n, f)
+  return { ...t, cpuMicrosPerRequest: Math.round((await cpuMicros(server)) - before) / n }
+}
+
+/** The server's RSS and heap; after a full GC with `gc` (before and after, not while sampling: a forced
+ * GC every 500 ms would add its CPU time to the requests measured). */
+async function memory(server: BenchServer, gc = true): Promise<{ rss: number; heapUsed: number }> {
+  return (await call({ baseUrl: server.baseUrl, headers: {} }, 'GET', `/bench/memory${gc ? '?gc=1' : ''}`)) as {
     rss: number
     heapUsed: number
   }
@@ -174,6 +188,7 @@ export async function measureReporting(
   const claimEvery = Math.max(1, Math.round(options.contracts / Math.max(1, options.claims)))
   let claims = 0
   let paid = 0
+  const seedSteps: Record<string, number> = {}
   for (let done = 0; done < options.contracts; done += SEED_CALL) {
     const count = Math.min(SEED_CALL, options.contracts - done)
     const made = (await call({ baseUrl: server.baseUrl, headers: {} }, 'POST', '/bench/reporting/seed', {
@@ -189,12 +204,21 @@ export async function measureReporting(
       shareBps: 7500,
       cedingFeeBps: 250,
       administratorFeeBps: 100,
-    })) as { claims: number; paid: number }
+      // Statistics after the first call, every 100,000 contracts and the last: the plans need them,
+      // and one ANALYZE costs seconds.
+      analyze: done === 0 || done + count >= options.contracts || (done + count) % 100_000 === 0,
+    })) as { claims: number; paid: number; steps?: Record<string, number> }
     claims += made.claims
     paid += made.paid
+    for (const [k, ms] of Object.entries(made.steps ?? {})) seedSteps[k] = (seedSteps[k] ?? 0) + ms
     log(`seeded ${done + count} of ${options.contracts} contracts, ${claims} claims in bulk (${seconds()} s)`)
   }
   const seedSeconds = (Date.now() - started) / 1000
+  log(
+    `seeding time by statement: ${Object.entries(seedSteps)
+      .map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  )
 
   // Last month: a whole month, closed or not.
   const now = new Date()
@@ -202,7 +226,7 @@ export async function measureReporting(
   const before = await memory(server)
   let peak = before.rss
   const sampler = setInterval(() => {
-    memory(server).then(
+    memory(server, false).then(
       (m) => {
         peak = Math.max(peak, m.rss)
       },
@@ -212,7 +236,7 @@ export async function measureReporting(
   try {
     let contractsPerStatement = 0
     log(`statements of ${month}, ${options.samples} one at a time…`)
-    const statement = await timed(options.samples, async (i) => {
+    const statement = await timedWithCpu(server, options.samples, async (i) => {
       const s = (await call(
         h,
         'GET',
@@ -220,10 +244,12 @@ export async function measureReporting(
       )) as { contracts: number }
       contractsPerStatement = s.contracts
     })
-    log(`statement p50 ${statement.p50Ms} ms, p99 ${statement.p99Ms} ms (${contractsPerStatement} contracts each)`)
+    log(
+      `statement p50 ${statement.p50Ms} ms, p99 ${statement.p99Ms} ms, server cpu ${statement.cpuMicrosPerRequest} µs/req (${contractsPerStatement} contracts each)`,
+    )
     let groups = 0
     log(`loss ratios by dealer and vintage over the year, ${options.samples} one at a time…`)
-    const lossRatio = await timed(options.samples, async () => {
+    const lossRatio = await timedWithCpu(server, options.samples, async () => {
       const r = (await call(
         h,
         'GET',
@@ -233,7 +259,9 @@ export async function measureReporting(
       }
       groups = r.totalCount
     })
-    log(`loss ratios p50 ${lossRatio.p50Ms} ms, p99 ${lossRatio.p99Ms} ms (${groups} groups)`)
+    log(
+      `loss ratios p50 ${lossRatio.p50Ms} ms, p99 ${lossRatio.p99Ms} ms, server cpu ${lossRatio.cpuMicrosPerRequest} µs/req (${groups} groups)`,
+    )
     log(`all ${companyIds.length} statements of ${month}, one at a time…`)
     const monthStarted = performance.now()
     for (const id of companyIds)

@@ -12,6 +12,8 @@ import {
   cumulativeAt,
   FIGURES,
   lossRatio,
+  reserveFraction,
+  shapeFractions,
   vintageOf,
   zeroFigures,
   type BookContract,
@@ -289,4 +291,44 @@ describe('property: random books', () => {
       { numRuns: 60 },
     )
   })
+})
+
+describe('shapeFractions: the earned fraction the database multiplies by', () => {
+  const days = ['2025-12-31', '2026-01-01', '2026-03-15', '2026-12-31', '2027-01-01']
+  const rows: Array<[string, BookContract['reserveLines']]> = [
+    ['one pro rata line', contract().reserveLines],
+    [
+      'one Rule of 78 line',
+      [{ code: 'RES', amountCents: 36500, terms: { method: 'RULE_OF_78', curve: null, monthCounting: null } }],
+    ],
+    [
+      'two lines of two methods, weighted by their amounts',
+      [
+        { code: 'RES', amountCents: 36500, terms: { method: 'PRO_RATA_DAYS', curve: null, monthCounting: null } },
+        { code: 'RSV', amountCents: 12345, terms: { method: 'PRO_RATA_MONTHS', curve: null, monthCounting: null } },
+      ],
+    ],
+    [
+      'one line of 0 and one of a Rule of 78',
+      [
+        { code: 'RES', amountCents: 0, terms: { method: 'PRO_RATA_DAYS', curve: null, monthCounting: null } },
+        { code: 'RSV', amountCents: 50000, terms: { method: 'RULE_OF_78', curve: null, monthCounting: null } },
+      ],
+    ],
+    ['no reserve line', []],
+  ]
+  for (const [name, reserveLines] of rows)
+    test(name, () => {
+      const c = contract({ reserveLines })
+      const out = shapeFractions([{ ...c, shape: 'S' }], days)
+      assert.equal(out.S!.length, days.length)
+      days.forEach((day, t) => {
+        const [num, den, size] = out.S![t]!
+        const f = reserveFraction(c, day)
+        // The same value as the rules' fraction, reduced.
+        assert.equal(BigInt(num) * f.den, f.num * BigInt(den), `${day}: ${num}/${den}`)
+        assert.equal(size, BigInt(num) < 2n ** 31n && BigInt(den) < 2n ** 31n ? 'small' : 'large')
+        for (let p = 2n; p < 50n; p++) assert.ok(BigInt(num) % p !== 0n || BigInt(den) % p !== 0n, `reduced by ${p}`)
+      })
+    })
 })

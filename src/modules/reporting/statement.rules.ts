@@ -71,7 +71,10 @@ const share = (cents: number, bps: number) => multiplyCentsByRatio(cents, bps, F
  * The earned fraction of a contract's reserve as of `day`: its RESERVE lines' fractions weighted by
  * their amounts, exact (Σ Aᵢ·numᵢ/denᵢ over Σ Aᵢ, integers), so nothing is rounded before the share.
  */
-export function reserveFraction(c: BookContract, day: string): { num: bigint; den: bigint } {
+export function reserveFraction(
+  c: Pick<BookContract, 'reserveLines' | 'effectiveDate' | 'expirationDate' | 'termMonths'>,
+  day: string,
+): { num: bigint; den: bigint } {
   const lines = c.reserveLines.filter((l) => l.amountCents > 0)
   const total = lines.reduce((n, l) => n + BigInt(l.amountCents), 0n)
   if (total === 0n) return { num: day >= c.effectiveDate ? 1n : 0n, den: 1n }
@@ -90,6 +93,65 @@ export function reserveFraction(c: BookContract, day: string): { num: bigint; de
     den = den * fd
   }
   return { num, den: den * total }
+}
+
+/** What a contract's earned fraction depends on: its dates, term months and reserve lines (a "shape"). */
+export type Shape = Pick<BookContract, 'reserveLines' | 'effectiveDate' | 'expirationDate' | 'termMonths'> & {
+  shape: string
+}
+
+/**
+ * The earned fraction of every shape on every day (index t into `days`), as decimal strings of the
+ * exact numerator and denominator, reduced, and whether both are below 2^31: what the database
+ * multiplies a contract's net written premium by and rounds once (statement.repository.ts), so its
+ * earned premium is cumulativeAt's.
+ */
+export function shapeFractions(
+  shapes: readonly Shape[],
+  days: readonly string[],
+): Record<string, Array<[string, string, 'small' | 'large']>> {
+  const out: Record<string, Array<[string, string, 'small' | 'large']>> = {}
+  const SMALL = 2 ** 31
+  for (const s of shapes) {
+    const lines = s.reserveLines.filter((l) => l.amountCents > 0)
+    const only = lines.length === 1 ? lines[0]! : undefined
+    out[s.shape] = days.map((day) => {
+      if (only !== undefined) {
+        // One reserve line: its own fraction (the weight cancels), in plain integers.
+        const f = earnedFraction(only.terms, {
+          effectiveDate: s.effectiveDate,
+          expirationDate: s.expirationDate,
+          termMonths: s.termMonths,
+          asOf: day,
+        })
+        const g = gcdNumber(f.num, f.den)
+        const num = f.num / g
+        const den = f.den / g
+        return [String(num), String(den), num < SMALL && den < SMALL ? 'small' : 'large']
+      }
+      const f = reserveFraction(s, day)
+      // Reduced, so that the database multiplies in bigint whenever it can (the value is the same).
+      const g = gcd(f.num, f.den)
+      const num = f.num / g
+      const den = f.den / g
+      return [num.toString(), den.toString(), num < 2n ** 31n && den < 2n ** 31n ? 'small' : 'large']
+    })
+  }
+  return out
+}
+
+function gcdNumber(a: number, b: number): number {
+  let x = Math.abs(a)
+  let y = Math.abs(b)
+  while (y !== 0) [x, y] = [y, x % y]
+  return x === 0 ? 1 : x
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  let x = a < 0n ? -a : a
+  let y = b < 0n ? -b : b
+  while (y !== 0n) [x, y] = [y, x % y]
+  return x === 0n ? 1n : x
 }
 
 /** round(cents · num/den), half up, in BigInt (the fraction's parts may pass 2^53). */

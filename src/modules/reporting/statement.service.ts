@@ -1,6 +1,7 @@
-// Reinsurance statements, loss-ratio analytics and the reconciliation (docs/reporting.md), read from
-// the journal at request time: the contracts of a book and their movements (statement.repository.ts),
-// reckoned by statement.rules.ts. Statements are for the staff and for dealer-side users whose dealers
+// Reinsurance statements, loss-ratio analytics and the reconciliation (docs/reporting.md), summed in
+// SQL at request time over the reporting book the database keeps with the journal (migration 0046,
+// statement.repository.ts): per contract as statement.rules.ts reckons it, the earned fractions
+// reckoned here once per shape and day (shapeFractions). Statements are for the staff and for dealer-side users whose dealers
 // a treaty of the company covers; loss ratios and the reconciliation are staff only.
 import { addDays } from '../../platform/calendar.ts'
 import { localDate } from '../../platform/clock.ts'
@@ -18,16 +19,16 @@ import {
   addFigures,
   columnPeriods,
   COLUMNS,
-  contractFigures,
   FIGURES,
-  isZero,
   lossRatio,
-  vintageOf,
+  shapeFractions,
   zeroFigures,
   type Column,
   type Figure,
   type Figures,
+  type Shape,
 } from './statement.rules.ts'
+import type { EarningsTerms } from '../finance/index.ts'
 import { FULL_SHARE_BPS, monthPeriod } from './treaty.rules.ts'
 import { multiplyCentsByRatio } from '../../platform/money.ts'
 import { staffOnly } from './treaty.service.ts'
@@ -90,6 +91,50 @@ export type LossRatioQuery = {
   pageSize?: number | undefined
 }
 
+/** A book row's sums (cents) as figures; the underwriting result is earned − incurred − fees. */
+function figuresOf(r: repo.SumsRow): Figures {
+  const n = (v: string | number) => Number(v)
+  const earnedPremium = n(r.earned)
+  const claimsIncurred = n(r.inc)
+  const cedingFee = n(r.ced)
+  const administratorFee = n(r.adm)
+  return {
+    writtenPremium: n(r.written),
+    cancellations: n(r.cancelled),
+    netWrittenPremium: n(r.nw),
+    earnedPremium,
+    unearnedPremium: n(r.unearned),
+    claimsPaid: n(r.paid),
+    claimsOutstanding: n(r.outstanding),
+    claimsIncurred,
+    cedingFee,
+    administratorFee,
+    underwritingResult: earnedPremium - claimsIncurred - cedingFee - administratorFee,
+  }
+}
+
+/** A date column as YYYY-MM-DD, whichever way the driver returns it. */
+const dateOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10))
+
+/** A shape row as the rules read it: the reserve lines' earnings terms, defaulted as the contract's are. */
+function shapeOf(r: repo.ShapeRow): Shape {
+  return {
+    shape: r.shape,
+    effectiveDate: dateOf(r.effective_date),
+    expirationDate: dateOf(r.expiration_date),
+    termMonths: Number(r.term_months),
+    reserveLines: r.reserve_lines.map((l) => ({
+      code: l.code,
+      amountCents: Number(l.cents),
+      terms: {
+        method: l.earnings?.method ?? 'PRO_RATA_DAYS',
+        curve: l.earnings?.curve ?? null,
+        monthCounting: l.earnings?.monthCounting ?? null,
+      } as EarningsTerms,
+    })),
+  }
+}
+
 const periodInvalid = (e: FieldError) =>
   reportingErrors.create('report_period_invalid', `${e.field} ${e.message}`, { errors: [e] })
 
@@ -127,45 +172,84 @@ export function createStatementService(deps: StatementDeps) {
     return { id: Number(c.id), companyCode: c.business_key, name: c.display_name }
   }
 
+  /** A book query over `periods` (each from its first day, null: inception, through its last). */
+  async function bookQuery(
+    x: Executor,
+    tenantId: number,
+    scope: repo.BookScope,
+    periods: ReadonlyArray<{ from: string | null; to: string }>,
+  ): Promise<repo.BookQuery> {
+    const days: string[] = []
+    const at = (day: string) => {
+      const i = days.indexOf(day)
+      return i >= 0 ? i : days.push(day) - 1
+    }
+    const ps = periods.map((p) => ({ from: p.from === null ? null : at(addDays(p.from, -1)), to: at(p.to) }))
+    const shapes = (await repo.shapesOf(x, tenantId, scope)).map(shapeOf)
+    return { scope, days, periods: ps, fractions: shapeFractions(shapes, days) }
+  }
+
   async function statementOf(
     x: Executor,
     ctx: AuthenticatedContext,
     companyId: number,
     period: { from: string; asOf: string },
   ) {
-    const book = await repo.book(x, ctx.tenantId, { reinsuranceCompanyId: companyId })
     const periods = columnPeriods(period.from, period.asOf)
+    const scope = { reinsuranceCompanyId: companyId }
+    const q = await bookQuery(
+      x,
+      ctx.tenantId,
+      scope,
+      COLUMNS.map((col) => periods[col]),
+    )
+    const rows = await repo.statementCells(x, ctx.tenantId, q)
     const totals = blankCells()
-    const byProduct = new Map<number, { product: repo.BookFacts['product']; cells: Cells }>()
+    const byProduct = new Map<number, { product: { id: number; code: string; name: string }; cells: Cells }>()
     const byVintage = new Map<string, Cells>()
-    const perContract = new Map<number, Cells>()
-    for (const c of book) {
-      const cells = blankCells()
-      for (const col of COLUMNS) cells[col] = contractFigures(c, periods[col].from, periods[col].to)
-      perContract.set(c.id, cells)
-      let p = byProduct.get(c.product.id)
-      if (!p) byProduct.set(c.product.id, (p = { product: c.product, cells: blankCells() }))
-      const v = vintageOf(c.saleDate)
-      let vc = byVintage.get(v)
-      if (!vc) byVintage.set(v, (vc = blankCells()))
-      for (const col of COLUMNS) {
-        addFigures(totals[col], cells[col])
-        addFigures(p.cells[col], cells[col])
-        addFigures(vc[col], cells[col])
+    for (const r of rows) {
+      let cells: Cells = totals
+      if (r.grouping === 'product') {
+        const id = Number(r.product_id)
+        let p = byProduct.get(id)
+        if (!p)
+          byProduct.set(
+            id,
+            (p = { product: { id, code: r.product_code ?? '', name: r.product_name ?? '' }, cells: blankCells() }),
+          )
+        cells = p.cells
+      } else if (r.grouping === 'vintage') {
+        const v = String(r.vintage)
+        let vc = byVintage.get(v)
+        if (!vc) byVintage.set(v, (vc = blankCells()))
+        cells = vc
       }
+      if (r.p === null) continue
+      addFigures(cells[COLUMNS[Number(r.p)]!], figuresOf(r))
     }
-    return { book, periods, totals, byProduct, byVintage, perContract }
+    return { contracts: await repo.bookSize(x, ctx.tenantId, scope), periods, totals, byProduct, byVintage }
+  }
+
+  /** The company's inception-to-date totals through `day`. */
+  async function itdTotals(x: Executor, tenantId: number, companyId: number, day: string): Promise<Figures> {
+    const q = await bookQuery(x, tenantId, { reinsuranceCompanyId: companyId }, [{ from: null, to: day }])
+    const f = zeroFigures()
+    for (const r of await repo.statementCells(x, tenantId, q))
+      if (r.grouping === 'total' && r.p !== null) addFigures(f, figuresOf(r))
+    return f
   }
 
   /**
-   * A statement as produced from the journal now, with the digest of its inputs, and the prior-period
-   * adjustment when the latest frozen statement before the month no longer matches its inputs.
+   * A statement as produced from the journal now, with the digest of its inputs when asked (a closed
+   * month's, to freeze), and the prior-period adjustment when the latest frozen statement before the
+   * month no longer matches its inputs.
    */
   async function statementDocument(
     x: Executor,
     ctx: AuthenticatedContext,
     companyId: number,
     header: Awaited<ReturnType<typeof monthOf>>,
+    withDigest = false,
   ) {
     const reinsuranceCompany = await company(x, ctx, companyId)
     const s = await statementOf(x, ctx, companyId, header)
@@ -173,10 +257,10 @@ export function createStatementService(deps: StatementDeps) {
     let priorPeriodAdjustments: PriorPeriodAdjustments | null = null
     if (prior) {
       const asOf = String(prior.document.asOf)
-      const inputDigest = runRules.inputDigest(runRules.statementInputs(s.book, asOf))
+      const inputDigest = await repo.statementDigest(x, ctx.tenantId, companyId, asOf)
       if (inputDigest !== prior.inputDigest) {
         const frozen = (prior.document.totals as Record<string, Record<string, unknown>>).itd ?? {}
-        const f = runRules.adjustmentOf(runRules.itdFigures(s.book, asOf), frozen)
+        const f = runRules.adjustmentOf(await itdTotals(x, ctx.tenantId, companyId, asOf), frozen)
         const figures = {} as Record<Figure, number>
         for (const k of FIGURES) figures[k] = money(f[k])
         priorPeriodAdjustments = {
@@ -192,7 +276,7 @@ export function createStatementService(deps: StatementDeps) {
     const document = {
       reinsuranceCompany,
       ...header,
-      contracts: s.book.length,
+      contracts: s.contracts,
       periods: s.periods,
       totals: cellsView(s.totals),
       byProduct: [...s.byProduct.values()]
@@ -203,7 +287,10 @@ export function createStatementService(deps: StatementDeps) {
         .map(([vintage, cells]) => ({ vintage, ...cellsView(cells) })),
       priorPeriodAdjustments,
     }
-    return { document, inputDigest: runRules.inputDigest(runRules.statementInputs(s.book, header.asOf)) }
+    return {
+      document,
+      inputDigest: withDigest ? await repo.statementDigest(x, ctx.tenantId, companyId, header.asOf) : '',
+    }
   }
 
   type StatementDocument = Awaited<ReturnType<typeof statementDocument>>['document']
@@ -229,7 +316,7 @@ export function createStatementService(deps: StatementDeps) {
         return runs.documentOf(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, month)
       })
       if (stored) return stored.document as StatementDocument
-      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header))
+      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, true))
       return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
@@ -239,36 +326,39 @@ export function createStatementService(deps: StatementDeps) {
       const window = pageWindow(q)
       return db.reportRead(ctx.tenantId, async (x) => {
         const reinsuranceCompany = await company(x, ctx, companyId)
-        const s = await statementOf(x, ctx, companyId, header)
-        const lines = s.book
-          .filter((c) => q.product === undefined || c.product.code.toLowerCase() === q.product.toLowerCase())
-          .filter((c) => q.vintage === undefined || vintageOf(c.saleDate) === q.vintage.toUpperCase())
-          .map((c) => ({ c, cents: s.perContract.get(c.id)![column][q.figure] }))
-          .filter((l) => l.cents !== 0)
-        const total = lines.reduce((n, l) => n + l.cents, 0)
-        const items = lines.slice(window.offset, window.offset + window.limit).map(({ c, cents }) => ({
-          contractId: c.id,
-          contractNumber: c.contractNumber,
-          dealer: c.dealer,
-          product: c.product,
-          program: c.program,
-          plan: c.plan,
-          term: c.term,
-          saleDate: c.saleDate,
-          vintage: vintageOf(c.saleDate),
-          shareBps: c.shareBps,
-          amount: money(cents),
+        const periods = columnPeriods(header.from, header.asOf)
+        const query = await bookQuery(x, ctx.tenantId, { reinsuranceCompanyId: companyId }, [periods[column]])
+        const lines = await repo.statementLines(
+          x,
+          ctx.tenantId,
+          query,
+          q.figure,
+          { product: q.product, vintage: q.vintage },
+          window,
+        )
+        const items = lines.rows.map((c) => ({
+          contractId: Number(c.contract_id),
+          contractNumber: c.contract_number,
+          dealer: { id: Number(c.dealer_id), dealerNumber: c.dealer_number ?? '', name: c.dealer_name ?? '' },
+          product: { id: Number(c.product_id), code: c.product_code ?? '', name: c.product_name ?? '' },
+          program: { id: Number(c.program_id), code: c.program_code ?? '', name: c.program_name ?? '' },
+          plan: { id: Number(c.plan_id), code: c.plan_code ?? '', name: c.plan_name ?? '' },
+          term: { months: Number(c.term_months), miles: Number(c.term_miles) },
+          saleDate: c.sale_date,
+          vintage: c.vintage,
+          shareBps: Number(c.share_bps),
+          amount: money(Number(c.cents)),
         }))
         return {
           reinsuranceCompany,
           ...header,
           figure: q.figure,
           column,
-          period: s.periods[column],
+          period: periods[column],
           product: q.product ?? null,
           vintage: q.vintage ?? null,
-          total: money(total),
-          ...toPage(items, lines.length, window),
+          total: money(lines.totalCents),
+          ...toPage(items, lines.count, window),
         }
       })
     },
@@ -301,55 +391,58 @@ export function createStatementService(deps: StatementDeps) {
       const groupBy = [...new Set(dims)] as GroupBy[]
       const window = pageWindow(q)
       return db.reportRead(ctx.tenantId, async (x) => {
-        const book = await repo.book(x, ctx.tenantId, { gross: true })
-        const groups = new Map<
-          string,
-          { group: Record<string, unknown>; sort: string; figures: Figures; contracts: number }
-        >()
-        for (const c of book) {
-          const f = contractFigures(c, from, to)
-          if (isZero(f)) continue
+        const query = await bookQuery(x, ctx.tenantId, { gross: true }, [{ from, to }])
+        const rows = await repo.lossRatioGroups(x, ctx.tenantId, query, groupBy)
+        const groups: Array<{ group: Record<string, unknown>; sort: string; figures: Figures; contracts: number }> = []
+        for (const r of rows) {
           const group: Record<string, unknown> = {}
           const keys: string[] = []
           for (const d of groupBy) {
             switch (d) {
-              case 'dealer':
-                group.dealer = c.dealer
-                keys.push(c.dealer.dealerNumber.padStart(20, ' '), String(c.dealer.id))
+              case 'dealer': {
+                const dealer = {
+                  id: Number(r.dealer_id),
+                  dealerNumber: r.dealer_number ?? '',
+                  name: r.dealer_name ?? '',
+                }
+                group.dealer = dealer
+                keys.push(dealer.dealerNumber.padStart(20, ' '), String(dealer.id))
                 break
-              case 'dealerGroup':
-                group.dealerGroup = c.dealerGroup
-                keys.push(c.dealerGroup?.name ?? '', String(c.dealerGroup?.id ?? 0))
+              }
+              case 'dealerGroup': {
+                const g =
+                  r.dealer_group_id === null ? null : { id: Number(r.dealer_group_id), name: r.dealer_group_name ?? '' }
+                group.dealerGroup = g
+                keys.push(g?.name ?? '', String(g?.id ?? 0))
                 break
+              }
               case 'product':
-                group.product = c.product
-                keys.push(c.product.code, String(c.product.id))
-                break
               case 'program':
-                group.program = c.program
-                keys.push(c.program.code, String(c.program.id))
+              case 'plan': {
+                const v = {
+                  id: Number(r[`${d}_id`]),
+                  code: r[`${d}_code`] ?? '',
+                  name: r[`${d}_name`] ?? '',
+                }
+                group[d] = v
+                keys.push(v.code, String(v.id))
                 break
-              case 'plan':
-                group.plan = c.plan
-                keys.push(c.plan.code, String(c.plan.id))
+              }
+              case 'term': {
+                const term = { months: Number(r.term_months), miles: Number(r.term_miles) }
+                group.term = term
+                keys.push(String(term.months).padStart(6, '0'), String(term.miles).padStart(9, '0'))
                 break
-              case 'term':
-                group.term = c.term
-                keys.push(String(c.term.months).padStart(6, '0'), String(c.term.miles).padStart(9, '0'))
-                break
+              }
               case 'vintage':
-                group.vintage = vintageOf(c.saleDate)
-                keys.push(vintageOf(c.saleDate))
+                group.vintage = r.vintage
+                keys.push(String(r.vintage))
                 break
             }
           }
-          const key = keys.join('\u0000')
-          let g = groups.get(key)
-          if (!g) groups.set(key, (g = { group, sort: key, figures: zeroFigures(), contracts: 0 }))
-          addFigures(g.figures, f)
-          g.contracts += 1
+          groups.push({ group, sort: keys.join('\u0000'), figures: figuresOf(r), contracts: Number(r.contracts) })
         }
-        const all = [...groups.values()].toSorted((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0))
+        const all = groups.toSorted((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0))
         const items = all.slice(window.offset, window.offset + window.limit).map((g) => ({
           group: g.group,
           contracts: g.contracts,

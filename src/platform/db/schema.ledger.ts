@@ -55,6 +55,9 @@ export interface LedgerItemTable {
   line_count: ColumnType<string, never, never>
   /** The first date before the last statement that changed the item (migration 0045; the trigger's own). */
   prev_first_date: ColumnType<string | null, never, never>
+  /** The item's sums before the statement's upsert (null when the statement created it). */
+  prev_debit: ColumnType<string | null, never, never>
+  prev_credit: ColumnType<string | null, never, never>
 }
 
 /** Totals per account (migration 0045): the folded part; the views add the unfolded deltas. */

@@ -67,8 +67,59 @@ export interface ReportDocumentTable {
   created_by: string
 }
 
+/**
+ * A sold contract as the reports group and reckon it (migrations/2026_11_27_0046_reporting_book.ts):
+ * kept by triggers on contract, never written by the service.
+ */
+export interface ReportingContractTable {
+  tenant_id: number
+  contract_id: number
+  ceded_company_id: number | null
+  share_bps: number
+  ceding_fee_bps: number
+  administrator_fee_bps: number
+  contract_number: string
+  dealer_id: number
+  dealer_number: string | null
+  dealer_name: string | null
+  product_id: number | null
+  product_code: string | null
+  product_name: string | null
+  program_id: number | null
+  program_code: string | null
+  program_name: string | null
+  plan_id: number | null
+  plan_code: string | null
+  plan_name: string | null
+  term_months: number
+  term_miles: number
+  sale_date: DateColumn
+  effective_date: DateColumn
+  expiration_date: DateColumn
+  vintage: string
+  reserve_lines: Json<Array<{ code: string; cents: number | string; earnings: Record<string, unknown> | null }>>
+  reserve_codes: string[]
+  has_reserve: boolean
+  shape: string
+}
+
+/** A contract's journal movements per accounting date and code, in cents (0046): kept by triggers. */
+export interface ReportingMovementTable {
+  tenant_id: number
+  contract_id: number
+  on_date: DateColumn
+  code: string
+  written: ColumnType<number | string, number, number>
+  cancelled: ColumnType<number | string, number, number>
+  cancel_events: number
+  claims_paid: ColumnType<number | string, number, number>
+  claims_incurred: ColumnType<number | string, number, number>
+}
+
 export type ReportingTables = {
   reinsurance_treaty: ReinsuranceTreatyTable
   report_run: ReportRunTable
   report_document: ReportDocumentTable
+  reporting_contract: ReportingContractTable
+  reporting_movement: ReportingMovementTable
 }

@@ -43,6 +43,8 @@ import * as reinsurance from './2026_11_27_0042_reinsurance.ts'
 import * as reportRuns from './2026_11_27_0043_report_runs.ts'
 import * as reportingIndexes from './2026_11_27_0044_reporting_indexes.ts'
 import * as ledgerTotals from './2026_11_27_0045_ledger_totals.ts'
+import * as reportingBook from './2026_11_27_0046_reporting_book.ts'
+import * as ledgerItemPrevSums from './2026_11_27_0047_ledger_item_prev_sums.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -88,4 +90,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0043_report_runs': reportRuns,
   '2026_11_27_0044_reporting_indexes': reportingIndexes,
   '2026_11_27_0045_ledger_totals': ledgerTotals,
+  '2026_11_27_0046_reporting_book': reportingBook,
+  '2026_11_27_0047_ledger_item_prev_sums': ledgerItemPrevSums,
 }
