@@ -1,10 +1,27 @@
-// Small pieces every screen uses: a panel that shows its data, its loading state or the API's
-// problem (never a blank screen), and right-aligned money.
-import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core'
-import type { ReactNode } from 'react'
+// Small pieces the screens share: a panel that shows its data, its loading state or the API's
+// problem (never a blank screen), right-aligned money (and money cells), column headings, a
+// label/value table, a record's page when the record cannot be read, an action's state and outcome,
+// the binding of a form's text fields, and a paged list's URL state, filter buttons and pager.
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  Pagination,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core'
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import type { Loaded } from './api/client.ts'
+import { otherErrors, toProblem } from './api/problem.ts'
 import type { Problem } from './api/types.ts'
 import { money } from './format.ts'
+import { Link, navigate, queryString, useLocation } from './router.tsx'
 
 export function ProblemAlert({ problem }: { problem: Problem }) {
   const denied = problem.status === 403
@@ -70,3 +87,214 @@ export function Money({ value }: { value: number | null | undefined }) {
 }
 
 export const numeric = { textAlign: 'right' as const, fontVariantNumeric: 'tabular-nums' as const }
+
+/** A table cell holding money, right-aligned. */
+export function MoneyCell({ value }: { value: number | null | undefined }) {
+  return (
+    <Table.Td style={numeric}>
+      <Money value={value} />
+    </Table.Td>
+  )
+}
+
+/** A filter form's buttons: apply it, or clear it by going back to the list's bare `clearTo`. */
+export function FilterButtons({ label, clearTo }: { label: string; clearTo: string }) {
+  return (
+    <Group align="end" gap="xs">
+      <Button type="submit">{label}</Button>
+      <Button variant="default" onClick={() => navigate(clearTo)}>
+        Clear
+      </Button>
+    </Group>
+  )
+}
+
+/** Label/value rows of a record (a contract's sale, a claim's facts). */
+export function Facts({ rows, label }: { rows: Array<[string, ReactNode]>; label?: string }) {
+  return (
+    <Table variant="vertical" withTableBorder layout="fixed" aria-label={label}>
+      <Table.Tbody>
+        {rows.map(([k, v]) => (
+          <Table.Tr key={k}>
+            <Table.Th scope="row" w={170}>
+              {k}
+            </Table.Th>
+            <Table.Td>{v}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+/** A record's page when the record itself could not be read (the API's 404, 403, …). */
+export function RecordProblem({
+  title,
+  problem,
+  back,
+  backLabel,
+}: {
+  title: string
+  problem: Problem
+  back: string
+  backLabel: string
+}) {
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <ProblemAlert problem={problem} />
+      <Text size="sm">
+        <Link to={back}>{backLabel}</Link>
+      </Text>
+    </Stack>
+  )
+}
+
+/** An action's state: busy while it runs, then the API's problem or what it did. */
+export function useAction() {
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [busy, setBusy] = useState(false)
+  const [done, setDone] = useState<string | undefined>()
+  const run = async (act: () => Promise<string>) => {
+    setBusy(true)
+    setProblem(undefined)
+    setDone(undefined)
+    try {
+      setDone(await act())
+    } catch (err) {
+      setProblem(toProblem(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { problem, busy, done, run }
+}
+
+/** An action's outcome under its form: the problem but for the errors shown at the form's fields, or what was done. */
+export function Outcome({
+  problem,
+  done,
+  fields = [],
+}: {
+  problem: Problem | undefined
+  done: string | undefined
+  fields?: readonly string[]
+}) {
+  const rest = otherErrors(problem, fields)
+  return (
+    <>
+      {problem && (rest.length > 0 || !problem.errors?.length) && (
+        <ProblemAlert problem={{ ...problem, errors: rest }} />
+      )}
+      {done && (
+        <Alert color="green" role="status">
+          {done}
+        </Alert>
+      )}
+    </>
+  )
+}
+
+/**
+ * Binds a form's text field by name: its value, its change and (when `errors` is given) the error the
+ * API named it by.
+ */
+export function bindField<F extends Record<string, unknown>>(
+  form: F,
+  setForm: (form: F) => void,
+  errors?: Record<string, string>,
+) {
+  return (name: keyof F & string) => ({
+    value: form[name] as string,
+    ...(errors ? { error: errors[name] } : {}),
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+  })
+}
+
+/**
+ * A paged list's state, all in the URL at `path`: its filters, rows per page (one of `sizes`, 25 by
+ * default) and page, with the filter form's values, which follow the URL (back and forward, a shared
+ * link). `go` changes some of them in the URL; `submit` applies the form from page 1. The parameters
+ * named in `keep` (a sort) are kept by both.
+ */
+export function useListQuery<F extends string>(
+  path: string,
+  names: readonly F[],
+  sizes: readonly string[],
+  keep: readonly string[] = [],
+) {
+  const { query } = useLocation()
+  const filters = Object.fromEntries(names.map((f) => [f, query.get(f) ?? ''])) as Record<F, string>
+  const size = sizes.includes(query.get('size') ?? '') ? Number(query.get('size')) : 25
+  const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1)
+  const kept = Object.fromEntries(keep.map((k) => [k, query.get(k)]))
+  const [form, setForm] = useState(filters)
+  const key = queryString({ ...filters, size, page })
+  useEffect(() => setForm(filters), [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  const sizeParam = size === 25 ? undefined : size
+  const go = (over: Record<string, string | number | undefined>) =>
+    navigate(`${path}${queryString({ ...filters, size: sizeParam, page, ...kept, ...over })}`)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    navigate(`${path}${queryString({ ...form, size: sizeParam, ...kept })}`)
+  }
+  return { query, filters, size, page, form, setForm, key, go, submit }
+}
+
+/** A paged list's pager and rows-per-page choice; `go` gets what changes in the URL. */
+export function Pager({
+  page,
+  pages,
+  size,
+  sizes,
+  go,
+}: {
+  page: number
+  pages: number
+  size: number
+  sizes: readonly string[]
+  go: (over: Record<string, string | number | undefined>) => void
+}) {
+  return (
+    <Group justify="space-between">
+      <Pagination
+        total={pages}
+        value={Math.min(page, pages)}
+        onChange={(p) => go({ page: p === 1 ? undefined : p })}
+        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+        getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+      />
+      <NativeSelect
+        aria-label="Rows per page"
+        value={String(size)}
+        data={sizes.map((s) => ({ value: s, label: `${s} per page` }))}
+        onChange={(e) =>
+          go({ size: e.currentTarget.value === '25' ? undefined : e.currentTarget.value, page: undefined })
+        }
+      />
+    </Group>
+  )
+}
+
+/** A table's column headings; `{ numeric: label }` heads a right-aligned figures column. */
+export function ColumnHeads({ columns }: { columns: ReadonlyArray<string | { numeric: string }> }) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {columns.map((c) =>
+          typeof c === 'string' ? (
+            <Table.Th key={c} scope="col">
+              {c}
+            </Table.Th>
+          ) : (
+            <Table.Th key={c.numeric} scope="col" style={numeric}>
+              {c.numeric}
+            </Table.Th>
+          ),
+        )}
+      </Table.Tr>
+    </Table.Thead>
+  )
+}

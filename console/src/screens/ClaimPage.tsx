@@ -7,7 +7,6 @@
 //   add a note                      POST /api/claims/{id}/notes
 // Another dealer's claim, for a dealer-side user, is the API's 404: shown as such.
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -20,68 +19,27 @@ import {
   TextInput,
   Title,
 } from '@mantine/core'
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type FormEvent } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
-import { fieldErrors, otherErrors, toProblem } from '../api/problem.ts'
-import type { Problem, Schemas } from '../api/types.ts'
+import { fieldErrors } from '../api/problem.ts'
+import type { Schemas } from '../api/types.ts'
 import { dateTime, day, today } from '../format.ts'
 import { Link } from '../router.tsx'
-import { Money, numeric, Panel, ProblemAlert } from '../ui.tsx'
+import {
+  bindField,
+  ColumnHeads,
+  Facts,
+  Money,
+  MoneyCell,
+  numeric,
+  Outcome,
+  Panel,
+  RecordProblem,
+  useAction,
+} from '../ui.tsx'
 import { CLAIM_COLORS, statusLabel } from './Claims.tsx'
 
 type Claim = Schemas['Claim']
-
-function Facts({ rows, label }: { rows: Array<[string, ReactNode]>; label: string }) {
-  return (
-    <Table variant="vertical" withTableBorder layout="fixed" aria-label={label}>
-      <Table.Tbody>
-        {rows.map(([k, v]) => (
-          <Table.Tr key={k}>
-            <Table.Th scope="row" w={170}>
-              {k}
-            </Table.Th>
-            <Table.Td>{v}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
-}
-
-function useAction() {
-  const [problem, setProblem] = useState<Problem | undefined>()
-  const [busy, setBusy] = useState(false)
-  const [done, setDone] = useState<string | undefined>()
-  const run = async (act: () => Promise<string>) => {
-    setBusy(true)
-    setProblem(undefined)
-    setDone(undefined)
-    try {
-      setDone(await act())
-    } catch (err) {
-      setProblem(toProblem(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { problem, busy, done, run }
-}
-
-function Outcome({ a, fields = [] }: { a: ReturnType<typeof useAction>; fields?: readonly string[] }) {
-  const rest = otherErrors(a.problem, fields)
-  return (
-    <>
-      {a.problem && (rest.length > 0 || !a.problem.errors?.length) && (
-        <ProblemAlert problem={{ ...a.problem, errors: rest }} />
-      )}
-      {a.done && (
-        <Alert color="green" role="status">
-          {a.done}
-        </Alert>
-      )}
-    </>
-  )
-}
 
 const lineAmount = (requested: number, authorized: number | null) => (
   <>
@@ -99,21 +57,17 @@ function Jobs({ claim }: { claim: Claim }) {
   if (claim.jobs.length === 0) return <Text size="sm">No jobs.</Text>
   return (
     <Table withTableBorder aria-label="Jobs">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Job</Table.Th>
-          <Table.Th scope="col">Complaint · cause · correction</Table.Th>
-          <Table.Th scope="col">Component</Table.Th>
-          <Table.Th scope="col">Lines</Table.Th>
-          <Table.Th scope="col">Status</Table.Th>
-          <Table.Th scope="col" style={numeric}>
-            Requested
-          </Table.Th>
-          <Table.Th scope="col" style={numeric}>
-            Authorized
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
+      <ColumnHeads
+        columns={[
+          'Job',
+          'Complaint · cause · correction',
+          'Component',
+          'Lines',
+          'Status',
+          { numeric: 'Requested' },
+          { numeric: 'Authorized' },
+        ]}
+      />
       <Table.Tbody>
         {claim.jobs.map((j) => (
           <Table.Tr key={j.lineNumber}>
@@ -151,12 +105,8 @@ function Jobs({ claim }: { claim: Claim }) {
               {statusLabel(j.status)}
               {j.deniedReason ? ` (${j.deniedReason.text})` : ''}
             </Table.Td>
-            <Table.Td style={numeric}>
-              <Money value={j.requestedTotal} />
-            </Table.Td>
-            <Table.Td style={numeric}>
-              <Money value={j.authorizedTotal} />
-            </Table.Td>
+            <MoneyCell value={j.requestedTotal} />
+            <MoneyCell value={j.authorizedTotal} />
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -168,23 +118,17 @@ function PaymentRequests({ claim }: { claim: Claim }) {
   if (claim.paymentRequests.length === 0) return <Text size="sm">No payment request.</Text>
   return (
     <Table withTableBorder aria-label="Payment requests">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Invoice</Table.Th>
-          <Table.Th scope="col">Status</Table.Th>
-          <Table.Th scope="col">Payee</Table.Th>
-          <Table.Th scope="col">Requested</Table.Th>
-          <Table.Th scope="col" style={numeric}>
-            Invoiced
-          </Table.Th>
-          <Table.Th scope="col" style={numeric}>
-            Amount
-          </Table.Th>
-          <Table.Th scope="col" style={numeric}>
-            Paid
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
+      <ColumnHeads
+        columns={[
+          'Invoice',
+          'Status',
+          'Payee',
+          'Requested',
+          { numeric: 'Invoiced' },
+          { numeric: 'Amount' },
+          { numeric: 'Paid' },
+        ]}
+      />
       <Table.Tbody>
         {claim.paymentRequests.map((r) => (
           <Table.Tr key={r.id}>
@@ -204,15 +148,9 @@ function PaymentRequests({ claim }: { claim: Claim }) {
             <Table.Td>
               {dateTime(r.createdAt)} by {r.createdBy}
             </Table.Td>
-            <Table.Td style={numeric}>
-              <Money value={r.invoicedTotal} />
-            </Table.Td>
-            <Table.Td style={numeric}>
-              <Money value={r.amount} />
-            </Table.Td>
-            <Table.Td style={numeric}>
-              <Money value={r.paidTotal} />
-            </Table.Td>
+            <MoneyCell value={r.invoicedTotal} />
+            <MoneyCell value={r.amount} />
+            <MoneyCell value={r.paidTotal} />
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -239,11 +177,7 @@ function PaymentRequestForm({ claim, onDone }: { claim: Claim; onDone: () => voi
       return `Payment of ${new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(r.amount)} requested.`
     })
   }
-  const field = (name: (typeof PAYMENT_FIELDS)[number]) => ({
-    value: form[name],
-    error: errors[name],
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-  })
+  const field = bindField(form, setForm, errors)
   return (
     <form onSubmit={submit} aria-label="Request payment" noValidate>
       <Stack gap="xs">
@@ -265,7 +199,7 @@ function PaymentRequestForm({ claim, onDone }: { claim: Claim; onDone: () => voi
             Request payment
           </Button>
         </Group>
-        <Outcome a={a} fields={PAYMENT_FIELDS} />
+        <Outcome problem={a.problem} done={a.done} fields={PAYMENT_FIELDS} />
       </Stack>
     </form>
   )
@@ -337,7 +271,7 @@ function Notes({ claimId, version, onDone }: { claimId: number; version: number;
                   Add note
                 </Button>
               </Group>
-              <Outcome a={a} fields={['text', 'visibility']} />
+              <Outcome problem={a.problem} done={a.done} fields={['text', 'visibility']} />
             </Stack>
           </form>
         </Stack>
@@ -355,17 +289,7 @@ export default function ClaimPage({ id }: { id: number }) {
   const refresh = () => setVersion((v) => v + 1)
 
   if (claim.problem && !claim.data) {
-    return (
-      <Stack>
-        <Title order={1} size="h2">
-          Claim {id}
-        </Title>
-        <ProblemAlert problem={claim.problem} />
-        <Text size="sm">
-          <Link to="/claims">Back to the claims</Link>
-        </Text>
-      </Stack>
-    )
+    return <RecordProblem title={`Claim ${id}`} problem={claim.problem} back="/claims" backLabel="Back to the claims" />
   }
   const c = claim.data
   const authorizeAll = (cl: Claim) =>
@@ -492,7 +416,7 @@ export default function ClaimPage({ id }: { id: number }) {
                 </Button>
               </Group>
             )}
-            <Outcome a={authorize} />
+            <Outcome problem={authorize.problem} done={authorize.done} />
           </Stack>
         )}
       </Panel>

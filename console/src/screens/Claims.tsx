@@ -2,26 +2,13 @@
 // pageNumber/pageSize with the API's totalCount, newest first, every choice in the URL. A dealer-side
 // user sees its dealers' claims only (the API decides). Errors the API names by query parameter are
 // shown under that field.
-import {
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core'
-import { useEffect, useState, type FormEvent } from 'react'
+import { Badge, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
-import { fieldErrors, otherErrors } from '../api/problem.ts'
+import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
-import { Link, navigate, queryString, useLocation } from '../router.tsx'
-import { Money, numeric, ProblemAlert } from '../ui.tsx'
+import { Link } from '../router.tsx'
+import { bindField, ColumnHeads, FilterButtons, MoneyCell, Outcome, Pager, useListQuery } from '../ui.tsx'
 
 export type ClaimStatus = Schemas['ClaimSummary']['status']
 export const CLAIM_STATUSES: ClaimStatus[] = [
@@ -49,19 +36,12 @@ export const CLAIM_COLORS: Record<string, string> = {
 export const statusLabel = (s: string) => s.toLowerCase().replaceAll('_', ' ')
 
 const FILTERS = ['status', 'dealerId', 'vin', 'lossDateFrom', 'lossDateTo'] as const
-type Filter = (typeof FILTERS)[number]
 const SIZES = ['25', '50', '100']
 
 const int = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : undefined)
 
 export default function Claims() {
-  const { query } = useLocation()
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, query.get(f) ?? ''])) as Record<Filter, string>
-  const size = SIZES.includes(query.get('size') ?? '') ? Number(query.get('size')) : 25
-  const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1)
-  const [form, setForm] = useState(filters)
-  const key = queryString({ ...filters, size, page })
-  useEffect(() => setForm(filters), [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  const { filters, size, page, form, setForm, key, go, submit } = useListQuery('/claims', FILTERS, SIZES)
 
   const result = useApi(`claims${key}`, async () => {
     // A dealer id that is not a number is sent as it is typed: the API names the field.
@@ -83,19 +63,8 @@ export default function Claims() {
     )
   })
 
-  const go = (over: Record<string, string | number | undefined>) =>
-    navigate(`/claims${queryString({ ...filters, size: size === 25 ? undefined : size, page, ...over })}`)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    navigate(`/claims${queryString({ ...form, size: size === 25 ? undefined : size })}`)
-  }
   const errors = fieldErrors(result.problem)
-  const unplaced = otherErrors(result.problem, FILTERS)
-  const field = (name: Filter) => ({
-    value: form[name],
-    error: errors[name],
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-  })
+  const field = bindField(form, setForm, errors)
   const rows = result.data?.items ?? []
   const total = result.data?.totalCount ?? 0
   const pages = Math.max(1, result.data?.totalPages ?? 1)
@@ -117,18 +86,11 @@ export default function Claims() {
           <TextInput label="VIN" name="vin" maxLength={17} {...field('vin')} />
           <TextInput label="Loss from" type="date" name="lossDateFrom" {...field('lossDateFrom')} />
           <TextInput label="Loss to" type="date" name="lossDateTo" {...field('lossDateTo')} />
-          <Group align="end" gap="xs">
-            <Button type="submit">Filter</Button>
-            <Button variant="default" onClick={() => navigate('/claims')}>
-              Clear
-            </Button>
-          </Group>
+          <FilterButtons label="Filter" clearTo="/claims" />
         </SimpleGrid>
       </form>
 
-      {result.problem && (unplaced.length > 0 || !result.problem.errors?.length) && (
-        <ProblemAlert problem={{ ...result.problem, errors: unplaced }} />
-      )}
+      <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
 
       <Text size="sm" role="status" aria-live="polite" data-testid="claims-total">
         {result.loading
@@ -140,29 +102,21 @@ export default function Claims() {
 
       <Table.ScrollContainer minWidth={1000}>
         <Table striped highlightOnHover withTableBorder aria-label="Claims" data-testid="claims-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Claim</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Contract</Table.Th>
-              <Table.Th scope="col">Repair facility</Table.Th>
-              <Table.Th scope="col">Dealer</Table.Th>
-              <Table.Th scope="col">Loss date</Table.Th>
-              <Table.Th scope="col">Reported</Table.Th>
-              <Table.Th scope="col" style={numeric}>
-                Requested
-              </Table.Th>
-              <Table.Th scope="col" style={numeric}>
-                Authorized
-              </Table.Th>
-              <Table.Th scope="col" style={numeric}>
-                Payable
-              </Table.Th>
-              <Table.Th scope="col" style={numeric}>
-                Paid
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <ColumnHeads
+            columns={[
+              'Claim',
+              'Status',
+              'Contract',
+              'Repair facility',
+              'Dealer',
+              'Loss date',
+              'Reported',
+              { numeric: 'Requested' },
+              { numeric: 'Authorized' },
+              { numeric: 'Payable' },
+              { numeric: 'Paid' },
+            ]}
+          />
           <Table.Tbody>
             {rows.map((c) => (
               <Table.Tr key={c.id}>
@@ -181,18 +135,10 @@ export default function Claims() {
                 <Table.Td>{c.dealerId}</Table.Td>
                 <Table.Td>{day(c.lossDate)}</Table.Td>
                 <Table.Td>{dateTime(c.reportedAt)}</Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.totals.requested} />
-                </Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.totals.authorized} />
-                </Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.totals.payable} />
-                </Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.totals.paid} />
-                </Table.Td>
+                <MoneyCell value={c.totals.requested} />
+                <MoneyCell value={c.totals.authorized} />
+                <MoneyCell value={c.totals.payable} />
+                <MoneyCell value={c.totals.paid} />
               </Table.Tr>
             ))}
             {!result.loading && rows.length === 0 && !result.problem && (
@@ -204,23 +150,7 @@ export default function Claims() {
         </Table>
       </Table.ScrollContainer>
 
-      <Group justify="space-between">
-        <Pagination
-          total={pages}
-          value={Math.min(page, pages)}
-          onChange={(p) => go({ page: p === 1 ? undefined : p })}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-        />
-        <NativeSelect
-          aria-label="Rows per page"
-          value={String(size)}
-          data={SIZES.map((s) => ({ value: s, label: `${s} per page` }))}
-          onChange={(e) =>
-            go({ size: e.currentTarget.value === '25' ? undefined : e.currentTarget.value, page: undefined })
-          }
-        />
-      </Group>
+      <Pager page={page} pages={pages} size={size} sizes={SIZES} go={go} />
     </Stack>
   )
 }

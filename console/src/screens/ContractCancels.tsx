@@ -25,10 +25,10 @@ import {
 } from '@mantine/core'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
-import { fieldErrors, otherErrors, toProblem } from '../api/problem.ts'
+import { fieldErrors, toProblem } from '../api/problem.ts'
 import type { Contract, operations, Problem, Schemas } from '../api/types.ts'
 import { dateTime, day, today } from '../format.ts'
-import { Money, numeric, Panel, ProblemAlert } from '../ui.tsx'
+import { bindField, ColumnHeads, Money, MoneyCell, numeric, Outcome, Panel } from '../ui.tsx'
 
 type Quote = Schemas['CancelRequest']
 type Cancel = Schemas['Cancel']
@@ -116,20 +116,9 @@ export function RefundFigures({ q, title }: { q: Quote | Cancel; title: string }
         />
         <Stack gap="xs">
           <Table withTableBorder aria-label="Each payee's share">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Line</Table.Th>
-                <Table.Th scope="col" style={numeric}>
-                  Payee
-                </Table.Th>
-                <Table.Th scope="col" style={numeric}>
-                  Amount
-                </Table.Th>
-                <Table.Th scope="col" style={numeric}>
-                  Refunded share
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <ColumnHeads
+              columns={['Line', { numeric: 'Payee' }, { numeric: 'Amount' }, { numeric: 'Refunded share' }]}
+            />
             <Table.Tbody>
               {q.funding.byDisbursement.map((d) => (
                 <Table.Tr key={`${d.code}:${d.payeeAccountHolderId}`}>
@@ -138,12 +127,8 @@ export function RefundFigures({ q, title }: { q: Quote | Cancel; title: string }
                     {d.refundable ? '' : ' (not refundable)'}
                   </Table.Td>
                   <Table.Td style={numeric}>{d.payeeAccountHolderId}</Table.Td>
-                  <Table.Td style={numeric}>
-                    <Money value={d.amount} />
-                  </Table.Td>
-                  <Table.Td style={numeric}>
-                    <Money value={d.refund} />
-                  </Table.Td>
+                  <MoneyCell value={d.amount} />
+                  <MoneyCell value={d.refund} />
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -282,11 +267,7 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
     })
 
   const errors = fieldErrors(problem)
-  const unplaced = otherErrors(problem, FORM_FIELDS)
-  const field = <K extends keyof Form>(name: K) => ({
-    value: form[name] as string,
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-  })
+  const field = bindField(form, setForm, errors)
 
   return (
     <Stack data-testid="cancellations" data-ready={requests.loading || cancels.loading ? undefined : 'true'}>
@@ -295,13 +276,7 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
       </Title>
       <form onSubmit={submit} aria-label="Cancel quote" noValidate>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
-          <TextInput
-            label="Cancel date"
-            type="date"
-            name="cancelDate"
-            error={errors.cancelDate}
-            {...field('cancelDate')}
-          />
+          <TextInput label="Cancel date" type="date" name="cancelDate" {...field('cancelDate')} />
           <NumberInput
             label="Odometer"
             name="cancelOdometer"
@@ -318,6 +293,7 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
           <NativeSelect
             label="Reason"
             name="cancelReasonCode"
+            {...field('cancelReasonCode')}
             data={[
               { value: '', label: reasons.data ? 'Choose a reason' : 'Loading the reasons…' },
               ...(reasons.data ?? []).map((r) => ({ value: r.code, label: r.name })),
@@ -330,18 +306,11 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
                 ? `Needs documents: ${reason.requiresDocuments.join(', ')}`
                 : undefined
             }
-            {...field('cancelReasonCode')}
           />
           {reason?.requiresPayoffDate ? (
-            <TextInput
-              label="Payoff date"
-              type="date"
-              name="payoffDate"
-              error={errors.payoffDate}
-              {...field('payoffDate')}
-            />
+            <TextInput label="Payoff date" type="date" name="payoffDate" {...field('payoffDate')} />
           ) : (
-            <TextInput label="Notes" name="notes" maxLength={2000} error={errors.notes} {...field('notes')} />
+            <TextInput label="Notes" name="notes" maxLength={2000} {...field('notes')} />
           )}
         </SimpleGrid>
         <Group mt="sm" gap="sm">
@@ -361,14 +330,7 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
           </Button>
         </Group>
       </form>
-      {problem && (unplaced.length > 0 || !problem.errors?.length) && (
-        <ProblemAlert problem={{ ...problem, errors: unplaced }} />
-      )}
-      {done && (
-        <Alert color="green" role="status">
-          {done}
-        </Alert>
-      )}
+      <Outcome problem={problem} done={done} fields={FORM_FIELDS} />
       {quote && <RefundFigures q={quote.q} title={quote.title} />}
 
       <Panel title="Cancel requests" state={requests} headingLevel={3} testId="cancel-requests">
@@ -377,19 +339,17 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
             <Text size="sm">No cancel request.</Text>
           ) : (
             <Table withTableBorder aria-label="Cancel requests">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Request</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Cancel date</Table.Th>
-                  <Table.Th scope="col">Reason</Table.Th>
-                  <Table.Th scope="col">Requested</Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Net refund
-                  </Table.Th>
-                  <Table.Th scope="col">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <ColumnHeads
+                columns={[
+                  'Request',
+                  'Status',
+                  'Cancel date',
+                  'Reason',
+                  'Requested',
+                  { numeric: 'Net refund' },
+                  'Actions',
+                ]}
+              />
               <Table.Tbody>
                 {rows.map((r) => (
                   <RequestRow key={r.id} r={r} run={run} busy={busy} changed={changed} />
@@ -405,18 +365,9 @@ export default function ContractCancels({ contract, onChanged }: { contract: Con
             <Text size="sm">Not cancelled.</Text>
           ) : (
             <Table withTableBorder aria-label="Cancels">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Cancel</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Cancel date</Table.Th>
-                  <Table.Th scope="col">Processed</Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Net refund
-                  </Table.Th>
-                  <Table.Th scope="col">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <ColumnHeads
+                columns={['Cancel', 'Status', 'Cancel date', 'Processed', { numeric: 'Net refund' }, 'Actions']}
+              />
               <Table.Tbody>
                 {rows.map((c) => (
                   <CancelRow key={c.id} c={c} run={run} busy={busy} changed={changed} show={setQuote} />
@@ -506,9 +457,7 @@ function RequestRow({ r, run, busy, changed }: { r: Quote } & Act) {
       <Table.Td>
         {dateTime(r.requestedAt)} ({r.requestedBy.toLowerCase()})
       </Table.Td>
-      <Table.Td style={numeric}>
-        <Money value={r.calculation.netCustomerRefund} />
-      </Table.Td>
+      <MoneyCell value={r.calculation.netCustomerRefund} />
       <Table.Td>
         {open && (
           <Group gap={4}>

@@ -8,26 +8,9 @@ import { api, unwrap, useApi } from '../api/client.ts'
 import type { Contract } from '../api/types.ts'
 import { dateTime, day } from '../format.ts'
 import { Link } from '../router.tsx'
-import { Money, numeric, Panel, ProblemAlert } from '../ui.tsx'
+import { ColumnHeads, Facts, Money, MoneyCell, numeric, Panel, RecordProblem } from '../ui.tsx'
 import ContractCancels from './ContractCancels.tsx'
 import { STATUS_COLORS } from './Contracts.tsx'
-
-function Facts({ rows }: { rows: Array<[string, React.ReactNode]> }) {
-  return (
-    <Table variant="vertical" withTableBorder layout="fixed">
-      <Table.Tbody>
-        {rows.map(([k, v]) => (
-          <Table.Tr key={k}>
-            <Table.Th scope="row" w={170}>
-              {k}
-            </Table.Th>
-            <Table.Td>{v}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
-}
 
 const holder = (c: Contract) =>
   c.customer.companyName ??
@@ -62,15 +45,12 @@ export default function ContractPage({ id }: { id: number }) {
 
   if (contract.problem) {
     return (
-      <Stack>
-        <Title order={1} size="h2">
-          Contract {id}
-        </Title>
-        <ProblemAlert problem={contract.problem} />
-        <Text size="sm">
-          <Link to="/contracts">Back to the contracts</Link>
-        </Text>
-      </Stack>
+      <RecordProblem
+        title={`Contract ${id}`}
+        problem={contract.problem}
+        back="/contracts"
+        backLabel="Back to the contracts"
+      />
     )
   }
   const loaded = contract.data
@@ -157,19 +137,7 @@ export default function ContractPage({ id }: { id: number }) {
       <Panel title="Pricing" state={contract}>
         {(c) => (
           <Table withTableBorder striped aria-label="Pricing lines">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Line</Table.Th>
-                <Table.Th scope="col">Group</Table.Th>
-                <Table.Th scope="col">Source</Table.Th>
-                <Table.Th scope="col" style={numeric}>
-                  Payee
-                </Table.Th>
-                <Table.Th scope="col" style={numeric}>
-                  Amount
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <ColumnHeads columns={['Line', 'Group', 'Source', { numeric: 'Payee' }, { numeric: 'Amount' }]} />
             <Table.Tbody>
               {c.pricing.lines.map((l) => (
                 <Table.Tr key={`${l.code}:${l.optionCode ?? ''}:${l.payeeAccountHolderId}`}>
@@ -177,9 +145,7 @@ export default function ContractPage({ id }: { id: number }) {
                   <Table.Td>{l.group}</Table.Td>
                   <Table.Td>{l.source.toLowerCase().replace('_', ' ')}</Table.Td>
                   <Table.Td style={numeric}>{l.payeeAccountHolderId}</Table.Td>
-                  <Table.Td style={numeric}>
-                    <Money value={l.amount} />
-                  </Table.Td>
+                  <MoneyCell value={l.amount} />
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -234,15 +200,7 @@ export default function ContractPage({ id }: { id: number }) {
           <Panel title="Status history" state={history}>
             {(page) => (
               <Table withTableBorder aria-label="Status history">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Event</Table.Th>
-                    <Table.Th scope="col">Status</Table.Th>
-                    <Table.Th scope="col">Effective</Table.Th>
-                    <Table.Th scope="col">Recorded</Table.Th>
-                    <Table.Th scope="col">By</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
+                <ColumnHeads columns={['Event', 'Status', 'Effective', 'Recorded', 'By']} />
                 <Table.Tbody>
                   {page.items.map((h) => (
                     <Table.Tr key={h.historyId}>
@@ -266,14 +224,7 @@ export default function ContractPage({ id }: { id: number }) {
                 <Text size="sm">No documents yet.</Text>
               ) : (
                 <Table withTableBorder aria-label="Documents">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Document</Table.Th>
-                      <Table.Th scope="col">Version</Table.Th>
-                      <Table.Th scope="col">Stored</Table.Th>
-                      <Table.Th scope="col">Download</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <ColumnHeads columns={['Document', 'Version', 'Stored', 'Download']} />
                   <Table.Tbody>
                     {docs.flatMap((d) =>
                       d.versions.map((v) => (

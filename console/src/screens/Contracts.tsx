@@ -5,10 +5,8 @@
 import {
   Alert,
   Badge,
-  Button,
   Group,
   NativeSelect,
-  Pagination,
   SimpleGrid,
   Stack,
   Table,
@@ -17,13 +15,12 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core'
-import { useEffect, useState, type FormEvent } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors, otherErrors } from '../api/problem.ts'
 import type { ContractStatus, ContractSummary } from '../api/types.ts'
 import { count, day } from '../format.ts'
-import { Link, navigate, queryString, useLocation } from '../router.tsx'
-import { Money, numeric, ProblemAlert } from '../ui.tsx'
+import { Link } from '../router.tsx'
+import { bindField, FilterButtons, MoneyCell, numeric, Pager, ProblemAlert, useListQuery } from '../ui.tsx'
 
 const FILTERS = [
   'contractNumber',
@@ -34,7 +31,6 @@ const FILTERS = [
   'saleDateFrom',
   'saleDateTo',
 ] as const
-type Filter = (typeof FILTERS)[number]
 const STATUSES: ContractStatus[] = ['PENDING', 'FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED', 'VOIDED']
 const SIZES = ['25', '50', '100']
 
@@ -74,15 +70,10 @@ function sortRows(rows: ContractSummary[], sort: string | null): ContractSummary
 }
 
 export default function Contracts() {
-  const { query } = useLocation()
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, query.get(f) ?? ''])) as Record<Filter, string>
-  const size = SIZES.includes(query.get('size') ?? '') ? Number(query.get('size')) : 25
-  const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1)
+  const { query, filters, size, page, form, setForm, key, go, submit } = useListQuery('/contracts', FILTERS, SIZES, [
+    'sort',
+  ])
   const sort = query.get('sort')
-  const [form, setForm] = useState(filters)
-  const key = queryString({ ...filters, size, page })
-  // The form follows the URL (back and forward, a shared link).
-  useEffect(() => setForm(filters), [key]) // eslint-disable-line react-hooks/exhaustive-deps
 
   const result = useApi(key, async () => {
     const res = await api.GET('/api/contracts', {
@@ -103,20 +94,10 @@ export default function Contracts() {
     return { rows: unwrap(res), total: Number(res.response.headers.get('x-total-count') ?? 0) }
   })
 
-  const go = (over: Record<string, string | number | undefined>) =>
-    navigate(`/contracts${queryString({ ...filters, size: size === 25 ? undefined : size, page, sort, ...over })}`)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    navigate(`/contracts${queryString({ ...form, size: size === 25 ? undefined : size, sort })}`)
-  }
   const errors = fieldErrors(result.problem)
   const unplaced =
     result.problem && otherErrors(result.problem, FILTERS).length === (result.problem.errors?.length ?? 0)
-  const field = (name: Filter) => ({
-    value: form[name],
-    error: errors[name],
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-  })
+  const field = bindField(form, setForm, errors)
   const rows = sortRows(result.data?.rows ?? [], sort)
   const total = result.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(total / size))
@@ -140,12 +121,7 @@ export default function Contracts() {
           />
           <TextInput label="Sold from" type="date" name="saleDateFrom" {...field('saleDateFrom')} />
           <TextInput label="Sold to" type="date" name="saleDateTo" {...field('saleDateTo')} />
-          <Group align="end" gap="xs">
-            <Button type="submit">Search</Button>
-            <Button variant="default" onClick={() => navigate('/contracts')}>
-              Clear
-            </Button>
-          </Group>
+          <FilterButtons label="Search" clearTo="/contracts" />
         </SimpleGrid>
       </form>
 
@@ -215,12 +191,8 @@ export default function Contracts() {
                 <Table.Td ff="monospace">{c.vin ?? '—'}</Table.Td>
                 <Table.Td>{c.dealerId}</Table.Td>
                 <Table.Td>{day(c.saleDate)}</Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.dealerCost} />
-                </Table.Td>
-                <Table.Td style={numeric}>
-                  <Money value={c.retailPrice} />
-                </Table.Td>
+                <MoneyCell value={c.dealerCost} />
+                <MoneyCell value={c.retailPrice} />
               </Table.Tr>
             ))}
             {!result.loading && rows.length === 0 && !result.problem && (
@@ -232,23 +204,7 @@ export default function Contracts() {
         </Table>
       </Table.ScrollContainer>
 
-      <Group justify="space-between">
-        <Pagination
-          total={pages}
-          value={Math.min(page, pages)}
-          onChange={(p) => go({ page: p === 1 ? undefined : p })}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-        />
-        <NativeSelect
-          aria-label="Rows per page"
-          value={String(size)}
-          data={SIZES.map((s) => ({ value: s, label: `${s} per page` }))}
-          onChange={(e) =>
-            go({ size: e.currentTarget.value === '25' ? undefined : e.currentTarget.value, page: undefined })
-          }
-        />
-      </Group>
+      <Pager page={page} pages={pages} size={size} sizes={SIZES} go={go} />
     </Stack>
   )
 }

@@ -11,7 +11,7 @@ import { api, unwrap, useApi } from '../api/client.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, daysBefore, moneyFromCents, moneyShort, today, toCents } from '../format.ts'
 import { Link, navigate, queryString, useLocation } from '../router.tsx'
-import { Money, numeric, Panel } from '../ui.tsx'
+import { ColumnHeads, MoneyCell, numeric, Panel } from '../ui.tsx'
 
 const RANGES = ['30', '90', '365'] as const
 const OPEN_CLAIM_STATUSES = ['OPEN', 'PENDING_INSPECTION', 'AUTHORIZED', 'PENDING_PAYMENT', 'PARTIALLY_PAID'] as const
@@ -105,6 +105,45 @@ function LazyChart(props: ComponentProps<typeof Chart>) {
   )
 }
 
+/** One of the sales charts: a stacked bar a day, a bar part a product (`column` of loadSales' day rows). */
+function SalesChart({
+  s,
+  title,
+  ariaLabel,
+  column,
+  valueFormatter,
+  onDrawn,
+}: {
+  s: Sales
+  title: string
+  ariaLabel: string
+  column: 'n' | 'c'
+  valueFormatter?: (value: number) => string
+  onDrawn: (() => void) | undefined
+}) {
+  return (
+    <div role="img" aria-label={`${ariaLabel}, ${s.from} to ${s.to}`}>
+      <Text size="sm" fw={600} mb={4} aria-hidden>
+        {title}
+      </Text>
+      <LazyChart
+        h={220}
+        data={s.days}
+        dataKey="day"
+        stacked
+        legend
+        valueFormatter={valueFormatter}
+        series={s.products.map((p, i) => ({
+          name: `${column}_${p.code}`,
+          label: p.code,
+          color: COLORS[i % COLORS.length]!,
+        }))}
+        onDrawn={onDrawn}
+      />
+    </div>
+  )
+}
+
 const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase().replaceAll('_', ' ')
 
 export default function Dashboard() {
@@ -153,56 +192,24 @@ export default function Dashboard() {
               <Link to={`/contracts${queryString({ saleDateFrom: s.from, saleDateTo: s.to })}`}>List them</Link>
             </Text>
             <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <div role="img" aria-label={`Contracts sold per day by product, ${s.from} to ${s.to}`}>
-                <Text size="sm" fw={600} mb={4} aria-hidden>
-                  Contracts per day
-                </Text>
-                <LazyChart
-                  h={220}
-                  data={s.days}
-                  dataKey="day"
-                  stacked
-                  legend
-                  series={s.products.map((p, i) => ({
-                    name: `n_${p.code}`,
-                    label: p.code,
-                    color: COLORS[i % COLORS.length]!,
-                  }))}
-                  onDrawn={onSales}
-                />
-              </div>
-              <div role="img" aria-label={`Dealer cost per day by product, ${s.from} to ${s.to}`}>
-                <Text size="sm" fw={600} mb={4} aria-hidden>
-                  Dealer cost per day
-                </Text>
-                <LazyChart
-                  h={220}
-                  data={s.days}
-                  dataKey="day"
-                  stacked
-                  legend
-                  valueFormatter={moneyShort}
-                  series={s.products.map((p, i) => ({
-                    name: `c_${p.code}`,
-                    label: p.code,
-                    color: COLORS[i % COLORS.length]!,
-                  }))}
-                  onDrawn={onCost}
-                />
-              </div>
+              <SalesChart
+                s={s}
+                title="Contracts per day"
+                ariaLabel="Contracts sold per day by product"
+                column="n"
+                onDrawn={onSales}
+              />
+              <SalesChart
+                s={s}
+                title="Dealer cost per day"
+                ariaLabel="Dealer cost per day by product"
+                column="c"
+                valueFormatter={moneyShort}
+                onDrawn={onCost}
+              />
             </SimpleGrid>
             <Table striped withTableBorder aria-label="Sales by product">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Product</Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Contracts
-                  </Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Dealer cost
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <ColumnHeads columns={['Product', { numeric: 'Contracts' }, { numeric: 'Dealer cost' }]} />
               <Table.Tbody>
                 {s.products.map((p) => (
                   <Table.Tr key={p.code}>
@@ -226,14 +233,7 @@ export default function Dashboard() {
         <Panel title="Claims open by status" state={claims} testId="claims">
           {(rows) => (
             <Table withTableBorder aria-label="Open claims by status">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Claims
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <ColumnHeads columns={['Status', { numeric: 'Claims' }]} />
               <Table.Tbody>
                 {rows.map((r) => (
                   <Table.Tr key={r.status}>
@@ -275,9 +275,7 @@ export default function Dashboard() {
                     {summary.receivableAging.map((b) => (
                       <Table.Tr key={b.bucket}>
                         <Table.Th scope="row">{b.bucket} days</Table.Th>
-                        <Table.Td style={numeric}>
-                          <Money value={b.amount} />
-                        </Table.Td>
+                        <MoneyCell value={b.amount} />
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -294,17 +292,7 @@ export default function Dashboard() {
             <Text size="sm">No automatic process run has failed.</Text>
           ) : (
             <Table withTableBorder aria-label="Failed process runs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Process</Table.Th>
-                  <Table.Th scope="col">Day</Table.Th>
-                  <Table.Th scope="col">Queued</Table.Th>
-                  <Table.Th scope="col" style={numeric}>
-                    Failed items
-                  </Table.Th>
-                  <Table.Th scope="col">First error</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <ColumnHeads columns={['Process', 'Day', 'Queued', { numeric: 'Failed items' }, 'First error']} />
               <Table.Tbody>
                 {page.items.map((r) => (
                   <Table.Tr key={r.guid}>

@@ -160,8 +160,8 @@ export async function entriesBySource(
     .execute()
 }
 
-export async function linesOf(db: Executor, tenantId: number, entryIds: readonly number[]): Promise<LineRow[]> {
-  if (entryIds.length === 0) return []
+/** Journal lines of the tenant with their account's holder and purpose (a LineRow each). */
+function linesSelect(db: Executor, tenantId: number) {
   return db
     .selectFrom('journal_line as l')
     .innerJoin('ledger_account as a', (j) =>
@@ -179,6 +179,11 @@ export async function linesOf(db: Executor, tenantId: number, entryIds: readonly
       'l.memo',
     ])
     .where('l.tenant_id', '=', tenantId)
+}
+
+export async function linesOf(db: Executor, tenantId: number, entryIds: readonly number[]): Promise<LineRow[]> {
+  if (entryIds.length === 0) return []
+  return linesSelect(db, tenantId)
     .where('l.entry_id', 'in', [...entryIds])
     .orderBy('l.entry_id')
     .orderBy('l.line_no')
@@ -195,23 +200,7 @@ export async function linesOfSource(
   sourceType: string,
   sourceId: number,
 ): Promise<LineRow[]> {
-  return db
-    .selectFrom('journal_line as l')
-    .innerJoin('ledger_account as a', (j) =>
-      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
-    )
-    .select([
-      'l.entry_id',
-      'l.line_no',
-      'a.account_holder_id',
-      'a.purpose',
-      'l.debit',
-      'l.credit',
-      'l.contract_id',
-      'l.disbursement_code',
-      'l.memo',
-    ])
-    .where('l.tenant_id', '=', tenantId)
+  return linesSelect(db, tenantId)
     .where('l.entry_id', 'in', (eb) =>
       eb
         .selectFrom('journal_entry as e')
