@@ -100,6 +100,22 @@ const ADD_MOVEMENT = `
          claims_paid = m.claims_paid + excluded.claims_paid,
          claims_incurred = m.claims_incurred + excluded.claims_incurred`
 
+/** A contract's row re-derived: every column, written only when one changed. */
+const REFRESH_CONTRACT = `
+        on conflict (tenant_id, contract_id) do update
+           set ceded_company_id = excluded.ceded_company_id, share_bps = excluded.share_bps,
+               ceding_fee_bps = excluded.ceding_fee_bps, administrator_fee_bps = excluded.administrator_fee_bps,
+               contract_number = excluded.contract_number, dealer_id = excluded.dealer_id,
+               dealer_number = excluded.dealer_number, dealer_name = excluded.dealer_name,
+               product_id = excluded.product_id, product_code = excluded.product_code, product_name = excluded.product_name,
+               program_id = excluded.program_id, program_code = excluded.program_code, program_name = excluded.program_name,
+               plan_id = excluded.plan_id, plan_code = excluded.plan_code, plan_name = excluded.plan_name,
+               term_months = excluded.term_months, term_miles = excluded.term_miles, sale_date = excluded.sale_date,
+               effective_date = excluded.effective_date, expiration_date = excluded.expiration_date,
+               vintage = excluded.vintage, reserve_lines = excluded.reserve_lines, reserve_codes = excluded.reserve_codes,
+               has_reserve = excluded.has_reserve, shape = excluded.shape
+         where (c.*) is distinct from (excluded.*)`
+
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create table reporting_contract (
@@ -161,19 +177,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       begin
         insert into reporting_contract as c ${sql.raw(COLUMNS)} ${sql.raw(contractRows('new_rows'))}
          order by 1, 2
-        on conflict (tenant_id, contract_id) do update
-           set ceded_company_id = excluded.ceded_company_id, share_bps = excluded.share_bps,
-               ceding_fee_bps = excluded.ceding_fee_bps, administrator_fee_bps = excluded.administrator_fee_bps,
-               contract_number = excluded.contract_number, dealer_id = excluded.dealer_id,
-               dealer_number = excluded.dealer_number, dealer_name = excluded.dealer_name,
-               product_id = excluded.product_id, product_code = excluded.product_code, product_name = excluded.product_name,
-               program_id = excluded.program_id, program_code = excluded.program_code, program_name = excluded.program_name,
-               plan_id = excluded.plan_id, plan_code = excluded.plan_code, plan_name = excluded.plan_name,
-               term_months = excluded.term_months, term_miles = excluded.term_miles, sale_date = excluded.sale_date,
-               effective_date = excluded.effective_date, expiration_date = excluded.expiration_date,
-               vintage = excluded.vintage, reserve_lines = excluded.reserve_lines, reserve_codes = excluded.reserve_codes,
-               has_reserve = excluded.has_reserve, shape = excluded.shape
-         where (c.*) is distinct from (excluded.*);
+        ${sql.raw(REFRESH_CONTRACT)};
         delete from reporting_contract c
          using new_rows n
          where c.tenant_id = n.tenant_id and c.contract_id = n.id and n.status not in ${sql.raw(SOLD)};
@@ -197,19 +201,7 @@ export async function up(db: Kysely<any>): Promise<void> {
                           or n.coverage is distinct from o.coverage or n.deal_data is distinct from o.deal_data)))`),
         )}
          order by 1, 2
-        on conflict (tenant_id, contract_id) do update
-           set ceded_company_id = excluded.ceded_company_id, share_bps = excluded.share_bps,
-               ceding_fee_bps = excluded.ceding_fee_bps, administrator_fee_bps = excluded.administrator_fee_bps,
-               contract_number = excluded.contract_number, dealer_id = excluded.dealer_id,
-               dealer_number = excluded.dealer_number, dealer_name = excluded.dealer_name,
-               product_id = excluded.product_id, product_code = excluded.product_code, product_name = excluded.product_name,
-               program_id = excluded.program_id, program_code = excluded.program_code, program_name = excluded.program_name,
-               plan_id = excluded.plan_id, plan_code = excluded.plan_code, plan_name = excluded.plan_name,
-               term_months = excluded.term_months, term_miles = excluded.term_miles, sale_date = excluded.sale_date,
-               effective_date = excluded.effective_date, expiration_date = excluded.expiration_date,
-               vintage = excluded.vintage, reserve_lines = excluded.reserve_lines, reserve_codes = excluded.reserve_codes,
-               has_reserve = excluded.has_reserve, shape = excluded.shape
-         where (c.*) is distinct from (excluded.*);
+        ${sql.raw(REFRESH_CONTRACT)};
         delete from reporting_contract c
          using new_rows n, old_rows o
          where c.tenant_id = n.tenant_id and c.contract_id = n.id and o.tenant_id = n.tenant_id and o.id = n.id
