@@ -272,25 +272,17 @@ export async function runByScope(
   return r && toRun(r)
 }
 
+const runQuery = (x: Executor, tenantId: number, id: number) =>
+  x.selectFrom('report_run').select(RUN_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id)
+
 export async function runById(x: Executor, tenantId: number, id: number): Promise<RunRow | undefined> {
-  const r = await x
-    .selectFrom('report_run')
-    .select(RUN_COLUMNS)
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst()
+  const r = await runQuery(x, tenantId, id).executeTakeFirst()
   return r && toRun(r)
 }
 
 /** The run under its row lock (a batch, a take-over). */
 export async function lockRun(tx: Transaction<DB>, tenantId: number, id: number): Promise<RunRow | undefined> {
-  const r = await tx
-    .selectFrom('report_run')
-    .select(RUN_COLUMNS)
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst()
+  const r = await runQuery(tx, tenantId, id).forUpdate().executeTakeFirst()
   return r && toRun(r)
 }
 

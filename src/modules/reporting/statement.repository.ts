@@ -555,6 +555,19 @@ export async function ledgerSumsByContract(
   })
 }
 
+/** The tenant's journal lines with their entry (e) and account (a), every table bound to the tenant. */
+function postedLines(x: Executor, tenantId: number) {
+  return x
+    .selectFrom('journal_line as l')
+    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
+    .innerJoin('ledger_account as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+    )
+    .where('l.tenant_id', '=', tenantId)
+    .where('e.tenant_id', '=', tenantId)
+    .where('a.tenant_id', '=', tenantId)
+}
+
 /** credit − debit of an insurer's DISBURSEMENT_PAYABLE over premium entry kinds, contract lines, in the period. */
 export async function insurerPayableMovement(
   x: Executor,
@@ -563,16 +576,8 @@ export async function insurerPayableMovement(
   from: string,
   to: string,
 ) {
-  const r = await x
-    .selectFrom('journal_line as l')
-    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
-    .innerJoin('ledger_account as a', (j) =>
-      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
-    )
+  const r = await postedLines(x, tenantId)
     .select(sql<string>`coalesce(sum(l.credit - l.debit), 0)`.as('s'))
-    .where('l.tenant_id', '=', tenantId)
-    .where('e.tenant_id', '=', tenantId)
-    .where('a.tenant_id', '=', tenantId)
     .where('a.account_holder_id', '=', insurerId)
     .where('a.purpose', '=', 'DISBURSEMENT_PAYABLE')
     .where('e.kind', 'in', [...PREMIUM_ENTRY_KINDS])
@@ -591,16 +596,8 @@ export async function insurerClaimPaymentsPosted(
   from: string,
   to: string,
 ) {
-  const r = await x
-    .selectFrom('journal_line as l')
-    .innerJoin('journal_entry as e', (j) => j.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
-    .innerJoin('ledger_account as a', (j) =>
-      j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
-    )
+  const r = await postedLines(x, tenantId)
     .select(sql<string>`coalesce(sum(l.debit), 0)`.as('s'))
-    .where('l.tenant_id', '=', tenantId)
-    .where('e.tenant_id', '=', tenantId)
-    .where('a.tenant_id', '=', tenantId)
     .where('a.purpose', '=', 'CLAIM_PAYABLE')
     .where('e.kind', 'in', ['CLAIM_PAID', 'CASH_DISBURSED'])
     .where('e.effective_date', '>=', from)
