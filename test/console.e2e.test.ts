@@ -1,180 +1,37 @@
-// The staff console end to end (docs/console.md): `npm start` on a fresh embedded database (the demo
-// tenant and its year of business), driven in headless Chromium (Debian's `chromium`, launched by
-// playwright-core with an explicit executable path). Each step is checked with axe-core (no serious
-// or critical violation) and photographed into artifacts/console/. The dashboard's render time is
-// printed, never asserted (the machine is shared).
-//
-// Without a Chromium the test is skipped locally with a message; under CI (CI=true) it fails instead,
-// since .ci/run installs the package.
+// The staff console end to end (docs/console.md), in the world of test/console-world.ts: sign-in,
+// the dashboard (its render time printed, never asserted: the machine is shared), contracts,
+// cancellations, claims and a dealer-side user. Each step is checked with axe-core (no serious or
+// critical violation) and photographed into artifacts/console/console-NN-*.png. The other screens
+// have their own test/console-*.e2e.test.ts files.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { buildConsole, gzippedScripts } from '../scripts/console-build.ts'
-import { consoleBuildState } from '../src/platform/http/console.ts'
-import { closeAtEnd, killAtEnd } from './harness.ts'
+import { before, describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { gzippedScripts } from '../scripts/console-build.ts'
+import {
+  accessible,
+  call,
+  type Demo,
+  ROOT,
+  shot,
+  signInByKeyboard,
+  skip,
+  startConsoleWorld,
+  tokenOf,
+  world,
+} from './console-world.ts'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-export const ARTIFACTS = path.join(ROOT, 'artifacts', 'console')
-const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-  (p): p is string => !!p,
-)
-const chromium = CHROMIUM_CANDIDATES.find((p) => fs.existsSync(p))
-
-const skip = process.env.DATABASE_URL
-  ? 'runs the service on the embedded database: done in the embedded pass'
-  : !chromium && process.env.CI !== 'true'
-    ? `no Chromium at ${CHROMIUM_CANDIDATES.join(', ')}: apt-get install chromium (or set CHROMIUM_PATH) to run the console's browser tests`
-    : false
-
-type Demo = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
-
+let page: Page
+let demo: Demo
 let base = ''
 let consoleLink = ''
-let demo: Demo
-let browser: Browser
-let context: BrowserContext
-let page: Page
-let step = 0
-const axeSource = () => fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-function startServer(dataDir: string): Promise<void> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      DATABASE_LISTEN_URL: '',
-      DATABASE_READ_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  killAtEnd(child)
-  let out = ''
-  return new Promise((resolve, reject) => {
-    const look = (d: Buffer) => {
-      out += d.toString()
-      const m = /Console: (http:\/\/127\.0\.0\.1:\d+)(\/console\/#\S+)/.exec(out)
-      if (m) {
-        base = m[1]!
-        consoleLink = m[1]! + m[2]!
-        resolve()
-      }
-    }
-    child.stdout.on('data', look)
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString()
-    })
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)))
-  })
-}
-
-/** A call to the API as a given user (fixtures and the figures the screens must match). */
-async function call<T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(base + url, {
-    method,
-    headers: {
-      'x-api-key': demo.apiKey,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  assert.ok(res.ok, `${method} ${url}: ${res.status} ${text}`)
-  return (text ? JSON.parse(text) : undefined) as T
-}
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const r = await call<{ access_token: string }>('POST', '/api/auth/token', null, {
-    grant_type: 'password',
-    username: email,
-    password,
-  })
-  return r.access_token
-}
-
-async function shot(name: string) {
-  step += 1
-  await page.screenshot({ path: path.join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true })
-}
-
-/** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(what: string) {
-  // Code run in the page is given as text: this file is typed for Node, not the DOM.
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: axeSource() })
-  const violations = await page.evaluate<
-    Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }>
-  >("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  assert.deepEqual(
-    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`),
-    [],
-    `${what}: accessibility violations`,
-  )
-}
-
-/** Tab until the element labelled `label` has the focus (keyboard only); fails after 30 presses. */
-async function tabTo(label: string) {
-  for (let i = 0; i < 30; i++) {
-    const focused = await page.evaluate<string>(
-      "(document.activeElement?.labels?.[0]?.textContent ?? document.activeElement?.getAttribute('aria-label')) ?? ''",
-    )
-    if (focused.startsWith(label)) return
-    await page.keyboard.press('Tab')
-  }
-  assert.fail(`no focusable field labelled ${label}`)
-}
-
-async function signInByKeyboard(email: string, password: string) {
-  await tabTo('Email')
-  await page.keyboard.press('ControlOrMeta+a')
-  await page.keyboard.type(email)
-  await tabTo('Password')
-  await page.keyboard.press('ControlOrMeta+a')
-  await page.keyboard.type(password)
-  await page.keyboard.press('Enter')
-}
 
 describe('the staff console in a browser', { skip }, () => {
   before(async () => {
-    assert.ok(chromium, `CI must install Chromium (.ci/run): none at ${CHROMIUM_CANDIDATES.join(', ')}`)
-    if (consoleBuildState() !== 'current') await buildConsole({ quiet: true })
-    fs.mkdirSync(ARTIFACTS, { recursive: true })
-    for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f))
-    // CONSOLE_E2E_DATA_DIR: a data directory seeded before (faster reruns while working on the console).
-    let dataDir = process.env.CONSOLE_E2E_DATA_DIR
-    if (!dataDir) {
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-console-'))
-      // Registered before the server, so removed after it is killed (closeAtEnd runs in reverse).
-      closeAtEnd(async () => fs.rmSync(tmp, { recursive: true, force: true }))
-      dataDir = path.join(tmp, 'data')
-    }
-    await startServer(dataDir)
-    demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-tenant.json'), 'utf8')) as Demo
-    const { chromium: launcher } = await import('playwright-core')
-    browser = await launcher.launch({ executablePath: chromium!, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
-    // bypassCSP: axe-core is injected as an inline script, which the console's policy refuses.
-    context = await browser.newContext({ viewport: { width: 1366, height: 900 }, timezoneId: 'UTC', bypassCSP: true })
-    page = await context.newPage()
-    // The browser's own errors end up in the test's output.
-    page.on('pageerror', (err) => console.log(`console page error: ${err.stack ?? err.message}`))
-    page.on('console', (m) => {
-      // Answers of 4xx the screens expect (a refused search, a 403 panel) are not errors of the page.
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
-        console.log(`console browser error: ${m.text()}`)
-    })
-  })
-  after(async () => {
-    await browser?.close()
+    await startConsoleWorld('console')
+    ;({ page, demo, base, consoleLink } = world)
   })
 
   test('the first screen is small: gzipped JavaScript printed', () => {
