@@ -2,8 +2,8 @@
 // a rate book with errors imported from files (the validation report on screen equal to the API's,
 // each problem at its location), a valid import listed as the version in force, its export and its
 // page; the quick rater: a VIN quoted with the API's prices and lines, a malformed VIN refused at its
-// field, and a deal that gets no plans with the API's explanation of why. Each step is checked with
-// axe-core and photographed into artifacts/console/rating-NN-*.png.
+// field, and a deal that gets no plans with the API's explanation of why; a dealer-side user refused
+// the versions and the explanation (the API's 403s). Each step is checked with axe-core and photographed into artifacts/console/rating-NN-*.png.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,6 +16,7 @@ import {
   type Demo,
   shot,
   signInAsAdmin,
+  signInByKeyboard,
   skip,
   startConsoleWorld,
   tokenOf,
@@ -309,5 +310,62 @@ describe('the console: rating and the quick rater', { skip }, () => {
     await page.goto(shared)
     await page.getByRole('table', { name: 'Why no plans' }).waitFor({ timeout: 60_000 })
     assert.equal(await page.getByLabel('Odometer (miles)').inputValue(), none.odometer)
+  })
+
+  test('a dealer-side user: the versions are not available to it; its quote shows, and why no plans is not available (no rates:explain)', async () => {
+    const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
+    const [dealer] = await call<Array<{ id: number; dealerNumber: string }>>('GET', '/api/dealers?limit=1', admin)
+    const group = await call<{ id: number }>('POST', '/api/portalvisibilitygroups', admin, {
+      code: `CONSOLE-RATING-${Date.now()}`,
+      name: 'Console rating end-to-end dealer',
+      dealerIds: [dealer!.id],
+    })
+    // The DEALER_USER role (rates:read, not rates:explain nor rates:write), found by the API: the
+    // administrator's role, then its neighbours.
+    const me = await call<Array<{ id: number }>>('GET', '/api/v1/adminusers?limit=1', admin)
+    const [adminRole] = await call<Array<{ id: number }>>('GET', `/api/MembershipRoles/Search/${me[0]!.id}`, admin)
+    let dealerRole: number | undefined
+    for (let id = Math.max(1, adminRole!.id - 10); id <= adminRole!.id + 20 && dealerRole === undefined; id++) {
+      const res = await fetch(`${base}/api/MembershipRoles/${id}`, {
+        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}` },
+      })
+      if (res.ok && ((await res.json()) as { code: string }).code === 'DEALER_USER') dealerRole = id
+    }
+    assert.ok(dealerRole, 'the DEALER_USER role')
+    const email = `rating.dealer.${Date.now()}@console-e2e.example`
+    const password = 'console-e2e-Pass-1'
+    await call('POST', '/api/v1/adminusers', admin, {
+      emailAddress: email,
+      password,
+      roles: [{ id: dealerRole }],
+      groups: [{ id: group.id }],
+    })
+    const dealerToken = await tokenOf(email, password)
+    const none = new URLSearchParams({
+      vin: '1HGCV1F37LA012345',
+      vehicleCondition: 'USED',
+      odometer: '160000',
+      inServiceDate: '2020-05-01',
+      productTypes: 'VSC',
+    })
+    const versions = await api('GET', '/api/Rates/ratebooks', dealerToken)
+    assert.equal(versions.status, 403)
+    const explained = await api('GET', `/api/Rates/rateQuote/${dealer!.dealerNumber}?${none}&explain=true`, dealerToken)
+    assert.equal(explained.status, 403)
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL(/\/console\/signin/)
+    await signInByKeyboard(email, password)
+    await page.locator('[data-testid="dashboard"][data-ready="true"]').waitFor({ timeout: 120_000 })
+    await page.getByRole('link', { name: 'Rating', exact: true }).click()
+    await page.getByTestId('ratebook-versions').getByText('Not available to your roles').waitFor()
+    await accessible('rate books refused to a dealer-side user')
+    await shot('dealer-versions-refused')
+
+    await page.goto(`${base}/console/quick-rater?dealerNumber=${dealer!.dealerNumber}&${none}`)
+    await page.getByTestId('quote-total').filter({ hasText: 'No plans offered.' }).waitFor({ timeout: 60_000 })
+    await page.getByTestId('why').getByText('Not available to your roles').waitFor()
+    await accessible('quick rater: why not available to a dealer-side user')
+    await shot('dealer-why-refused')
   })
 })
