@@ -306,6 +306,50 @@ describe('the staff console in a browser', { skip }, () => {
     await requestRow.getByRole('button', { name: 'Reject request' }).click()
     await requestRow.getByText('REJECTED').waitFor()
 
+    // A reason that needs documents: the request waits for them; one attached and submitted from the
+    // row moves it to REQUESTED, as the API says; then it is withdrawn.
+    await reason.selectOption('TRADE_IN')
+    await page.getByRole('button', { name: 'Request cancel' }).click()
+    const pending = page.getByRole('status').filter({ hasText: /^Cancel request \S+ stored\.$/ })
+    await pending.filter({ hasNotText: requestNumber }).waitFor()
+    const pendingNumber = /^Cancel request (\S+) stored\.$/.exec((await pending.textContent()) ?? '')![1]!
+    const pendingRow = page
+      .getByRole('table', { name: 'Cancel requests' })
+      .getByRole('row', { name: new RegExp(`^${pendingNumber} `) })
+    await pendingRow.getByText('PENDING_DOCUMENTS').waitFor()
+    const needed = (
+      await call<Array<{ code: string; requiresDocuments: string[] }>>('GET', '/api/cancelreasons?limit=200', admin)
+    ).find((r) => r.code === 'TRADE_IN')!.requiresDocuments
+    assert.ok(needed.length > 0, 'TRADE_IN needs documents')
+    await pendingRow.getByText(`Missing: ${needed.join(', ')}`).waitFor()
+    for (const type of needed) {
+      await pendingRow.getByRole('button', { name: 'Add document' }).click()
+      await pendingRow.getByLabel('Document type').selectOption(type)
+      await pendingRow.locator('input[type="file"]').setInputFiles({
+        name: `${type.toLowerCase()}.txt`,
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`${type}: console end-to-end test`),
+      })
+      await accessible('a document chosen for a cancel request')
+      await pendingRow.getByRole('button', { name: 'Attach and submit' }).click()
+      await page
+        .getByRole('status')
+        .filter({ hasText: `attached as ${type}` })
+        .waitFor()
+    }
+    await pendingRow.getByText('REQUESTED', { exact: true }).waitFor()
+    const submitted = await call<{ status: string; documents: Array<{ type: string }> }>(
+      'GET',
+      `/api/v2/cancelrequests/${pendingNumber}`,
+      admin,
+    )
+    assert.equal(submitted.status, 'REQUESTED')
+    assert.deepEqual(submitted.documents.map((d) => d.type).toSorted(), needed.toSorted())
+    await shot('cancel-request-documents')
+    await pendingRow.getByRole('button', { name: 'Withdraw' }).click()
+    await pendingRow.getByText('WITHDRAWN').waitFor()
+    await reason.selectOption('CUSTOMER_REQUEST')
+
     await page.getByRole('button', { name: 'Process cancel now' }).click()
     await page
       .getByRole('status')

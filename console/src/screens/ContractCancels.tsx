@@ -3,6 +3,7 @@
 //   a quote                                             POST /api/contracts/{id}/cancelrequests?quoteOnly=true
 //   a request                                           POST /api/contracts/{id}/cancelrequests
 //   a direct cancel (staff)                             POST /api/contracts/{id}/cancels
+//   a request's documents: upload, then submit          POST /api/cancelrequests/{id}/documents?fileName=, POST /api/cancelrequests/{id} { action: SUBMIT_DOCUMENTS }
 //   approve, reject, withdraw a request                 POST /api/cancelrequests/{id} { action }
 //   reverse a processed cancel                          POST /api/cancels/{id} { action: REVERSE }
 //   the contract's requests and cancels                 GET /api/contracts/{id}/cancelrequests, /cancels
@@ -13,6 +14,7 @@ import {
   Badge,
   Button,
   Checkbox,
+  FileInput,
   Group,
   NativeSelect,
   NumberInput,
@@ -428,6 +430,69 @@ function ReasonAction({
   )
 }
 
+/**
+ * A document the request's reason asks for: the file is uploaded to the request's collection, then
+ * submitted with its type (SUBMIT_DOCUMENTS); once every type is there the API moves the request to
+ * REQUESTED. The types offered are the ones the API says are missing.
+ */
+function AddDocument({ r, run, busy, changed }: { r: Quote } & Act) {
+  const rid = r.id!
+  const missing = r.missingDocuments ?? []
+  const [open, setOpen] = useState(false)
+  const [type, setType] = useState(missing[0] ?? '')
+  const [file, setFile] = useState<File | null>(null)
+  if (!open)
+    return (
+      <Button size="xs" variant="default" onClick={() => setOpen(true)}>
+        Add document
+      </Button>
+    )
+  const attach = () =>
+    run(`DOCUMENT:${rid}`, async () => {
+      if (!file) return
+      const uploaded = unwrap(
+        await api.POST('/api/cancelrequests/{cancelRequestId}/documents', {
+          params: { path: { cancelRequestId: rid }, query: { fileName: file.name } },
+          // The file's bytes as they are, with their own type (the API answers 415 for one it refuses).
+          body: file as never,
+          bodySerializer: (b: unknown) => b as Blob,
+          headers: { 'content-type': file.type || 'application/octet-stream' },
+        }),
+      )
+      const res = unwrap(
+        await api.POST('/api/cancelrequests/{cancelRequestId}', {
+          params: { path: { cancelRequestId: rid } },
+          body: { action: 'SUBMIT_DOCUMENTS', documents: [{ documentId: uploaded.documentId, type: type || null }] },
+        }),
+      )
+      setOpen(false)
+      setFile(null)
+      changed(
+        `Request ${res.requestNumber ?? rid}: ${file.name} attached as ${type}; ${res.status.toLowerCase().replace('_', ' ')}.`,
+      )
+    })
+  return (
+    <Stack gap={4} miw={220}>
+      <NativeSelect
+        size="xs"
+        label="Document type"
+        value={type}
+        onChange={(e) => setType(e.currentTarget.value)}
+        data={missing.length > 0 ? missing : [{ value: '', label: 'Any' }]}
+      />
+      <FileInput size="xs" label="File" placeholder="Choose a file" value={file} onChange={setFile} />
+      <Group gap={4}>
+        <Button size="xs" loading={busy === `DOCUMENT:${rid}`} disabled={!file} onClick={() => void attach()}>
+          Attach and submit
+        </Button>
+        <Button size="xs" variant="subtle" onClick={() => setOpen(false)}>
+          Back
+        </Button>
+      </Group>
+    </Stack>
+  )
+}
+
 function RequestRow({ r, run, busy, changed }: { r: Quote } & Act) {
   const rid = r.id!
   const act = (action: 'APPROVE' | 'REJECT' | 'WITHDRAW', reason?: string) =>
@@ -451,6 +516,11 @@ function RequestRow({ r, run, busy, changed }: { r: Quote } & Act) {
         {r.missingDocuments && r.missingDocuments.length > 0 && (
           <Text size="xs">Missing: {r.missingDocuments.join(', ')}</Text>
         )}
+        {(r.documents ?? []).length > 0 && (
+          <Text size="xs">
+            Documents: {(r.documents ?? []).map((d) => `${d.type ?? 'untyped'} (#${d.documentId})`).join(', ')}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>{day(r.cancelDate)}</Table.Td>
       <Table.Td>{r.reason.name}</Table.Td>
@@ -461,6 +531,7 @@ function RequestRow({ r, run, busy, changed }: { r: Quote } & Act) {
       <Table.Td>
         {open && (
           <Group gap={4}>
+            {r.status === 'PENDING_DOCUMENTS' && <AddDocument r={r} run={run} busy={busy} changed={changed} />}
             {r.status === 'REQUESTED' && (
               <Button size="xs" loading={busy === `APPROVE:${rid}`} onClick={() => void act('APPROVE')}>
                 Approve and process

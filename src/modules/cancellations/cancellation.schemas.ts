@@ -192,7 +192,16 @@ const NullableInt = nullable(Type.Integer())
 
 /** What a quote, a request and a cancel share. */
 const Calculated = {
-  reason: Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() }),
+  reason: Type.Object({
+    id: Type.Integer(),
+    code: Type.String(),
+    name: Type.String(),
+    requiredDocuments: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'The document types the reason needs before the request can be approved (may be empty).',
+      }),
+    ),
+  }),
   method: Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String(), formula: Type.String() }),
   withinFreeLook: Type.Boolean(),
   calculation: Type.Object({
@@ -260,7 +269,7 @@ const Calculated = {
 }
 
 const CALC_EXAMPLE = {
-  reason: { id: 1, code: 'CUSTOMER_REQUEST', name: 'Customer request' },
+  reason: { id: 1, code: 'CUSTOMER_REQUEST', name: 'Customer request', requiredDocuments: [] },
   method: { id: 1, code: 'PRO_RATA_DAYS', name: 'Pro rata by days', formula: 'PRO_RATA_DAYS' },
   withinFreeLook: false,
   calculation: {
@@ -322,7 +331,12 @@ export const CancelRequestSchema = Type.Object(
       description: 'The payments the cancel creates (a preview until processed).',
     }),
     requestedBy: Type.String(),
-    missingDocuments: Type.Optional(Type.Array(Type.String())),
+    missingDocuments: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "The reason's required document types not supplied yet: on a quote, by the body's documents; on a stored request still open (REQUESTED, PENDING_DOCUMENTS), by its documents; empty once decided.",
+      }),
+    ),
     refundPayeeRequested: Type.Optional(Type.String()),
     payoffDate: Type.Optional(nullable(Type.String({ format: 'date' }))),
     notes: Type.Optional(nullable(Type.String())),

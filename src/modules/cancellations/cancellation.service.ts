@@ -409,7 +409,12 @@ export function createCancellationService(deps: CancellationsDeps) {
     const p = q.parts
     const adminLines = q.lines.filter((l) => l.payeeAccountHolderId === c.administratorId)
     return {
-      reason: { id: c.reason.id, code: c.reason.code, name: c.reason.name },
+      reason: {
+        id: c.reason.id,
+        code: c.reason.code,
+        name: c.reason.name,
+        requiredDocuments: c.reason.requiredDocuments,
+      },
       method: { id: c.method.id, code: c.method.code, name: c.method.name, formula: c.method.formula },
       withinFreeLook: q.withinFreeLook,
       calculation: {
@@ -525,6 +530,12 @@ export function createCancellationService(deps: CancellationsDeps) {
 
   function requestView(row: CancelRequestRow, contract: { contract_number: string }, cancelId: number | null) {
     const q = row.quote as unknown as Stored
+    // What an open request still waits for: the reason's documents not supplied yet (by type).
+    const supplied = new Set(row.documents.map((d) => d.type ?? ''))
+    const missingDocuments =
+      row.status === 'REQUESTED' || row.status === 'PENDING_DOCUMENTS'
+        ? (q.reason.requiredDocuments ?? []).filter((d) => !supplied.has(d))
+        : []
     return {
       id: row.id,
       requestNumber: row.request_number,
@@ -540,6 +551,7 @@ export function createCancellationService(deps: CancellationsDeps) {
       notes: row.notes,
       documents: row.documents,
       includeOpenClaims: row.include_open_claims,
+      missingDocuments,
       requestedAt: row.created_at.toISOString(),
       requestedByUser: row.created_by,
       decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
