@@ -101,7 +101,7 @@ function CreateForm({ onDone }: { onDone: () => void }) {
         </SimpleGrid>
         <Outcome problem={a.problem} done={a.done} fields={placed} />
         {secret && (
-          <Alert color="yellow" title="Its signing secret, shown this once" data-testid="webhook-secret">
+          <Alert color="blue" title="Its signing secret, shown this once" data-testid="webhook-secret">
             <Text size="sm">
               Subscription {secret.id} signs each delivery with <Code>{secret.secret}</Code>. Store it now: it is not
               shown again (rotate it if it is lost).
