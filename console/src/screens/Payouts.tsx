@@ -36,6 +36,47 @@ const COLUMNS: Column<Run>[] = [
   { key: 'total', label: 'Total', numeric: true },
 ]
 
+type Item = Run['payouts'][number]['items'][number]
+
+/** A payout's items: the sum per payable, then each item on demand (a disclosure, keyboard-operable). */
+function ItemsOf({ items }: { items: Item[] }) {
+  const sums = new Map<string, { cents: number; n: number }>()
+  for (const it of items) {
+    const s = sums.get(it.purpose) ?? { cents: 0, n: 0 }
+    sums.set(it.purpose, { cents: s.cents + Math.round(it.amount * 100), n: s.n + 1 })
+  }
+  return (
+    <>
+      {[...sums].map(([purpose, s]) => (
+        <Text size="xs" key={purpose}>
+          {words(purpose)}: {s.n} item{s.n === 1 ? '' : 's'}, <Money value={s.cents / 100} />
+        </Text>
+      ))}
+      <details>
+        <summary>
+          <Text span size="xs">
+            The {items.length} item{items.length === 1 ? '' : 's'}
+          </Text>
+        </summary>
+        {items.map((it, j) => (
+          <Text size="xs" key={j}>
+            {words(it.purpose)}
+            {it.contractId ? (
+              <>
+                {' '}
+                · <Link to={`/contracts/${it.contractId}`}>contract {it.contractId}</Link>
+              </>
+            ) : (
+              ''
+            )}
+            {it.paymentRequestId ? ` · payment request ${it.paymentRequestId}` : ''}: <Money value={it.amount} />
+          </Text>
+        ))}
+      </details>
+    </>
+  )
+}
+
 /** A run's payouts (payee, method, amount and the items paid or netted) and the payees skipped. */
 export function RunPayouts({ run }: { run: Run }) {
   return (
@@ -55,21 +96,7 @@ export function RunPayouts({ run }: { run: Run }) {
                 </Table.Td>
                 <Table.Td>{p.paymentMethod}</Table.Td>
                 <Table.Td>
-                  {p.items.map((it, j) => (
-                    <Text size="xs" key={j}>
-                      {words(it.purpose)}
-                      {it.contractId ? (
-                        <>
-                          {' '}
-                          · <Link to={`/contracts/${it.contractId}`}>contract {it.contractId}</Link>
-                        </>
-                      ) : (
-                        ''
-                      )}
-                      {it.paymentRequestId ? ` · payment request ${it.paymentRequestId}` : ''}:{' '}
-                      <Money value={it.amount} />
-                    </Text>
-                  ))}
+                  <ItemsOf items={p.items} />
                 </Table.Td>
                 <Table.Td>{p.entryId ?? '—'}</Table.Td>
                 <MoneyCell value={p.amount} />

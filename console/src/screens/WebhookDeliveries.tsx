@@ -139,7 +139,7 @@ export default function WebhookDeliveries() {
                 <Table.Td>
                   {d.contractId ? <Link to={`/contracts/${d.contractId}`}>{d.contractId}</Link> : '—'}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td miw={130}>
                   <Badge variant="dot" color={COLORS[d.status] ?? 'gray.8'}>
                     {d.status.toLowerCase()}
                   </Badge>

@@ -179,7 +179,7 @@ export default function Webhooks() {
                 <Table.Td>{s.id}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{s.url}</Table.Td>
                 <Table.Td>{s.description ?? ''}</Table.Td>
-                <Table.Td>
+                <Table.Td miw={110}>
                   <Badge variant="dot" color={s.active ? 'green.9' : 'gray.8'}>
                     {s.active ? 'active' : 'paused'}
                   </Badge>

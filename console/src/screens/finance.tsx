@@ -249,7 +249,7 @@ export function ItemPicker({
               </Table.Td>
               <Table.Td>{day(i.firstPostedDate)}</Table.Td>
               <Table.Td>
-                {i.ageDays} days ({i.agingBucket})
+                {i.ageDays} day{i.ageDays === 1 ? '' : 's'} ({i.agingBucket})
               </Table.Td>
               <MoneyCell value={i.openAmount} />
               <Table.Td style={numeric} w={170}>
