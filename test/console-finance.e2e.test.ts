@@ -41,6 +41,13 @@ async function problemOf(method: string, url: string, body: unknown) {
   return (await res.json()) as { errors: Array<{ field: string; message: string }> }
 }
 
+/** The API's X-Total-Count of a list. */
+async function totalOf(url: string) {
+  const res = await fetch(world.base + url, { headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${token}` } })
+  assert.ok(res.ok, `${url}: ${res.status}`)
+  return Number(res.headers.get('x-total-count'))
+}
+
 const receivable = async (holderId: number) =>
   (
     await call<Summary>('GET', `/api/ledgerSummary?accountHolderId=${holderId}&purpose=DEALER_RECEIVABLE`, token)
@@ -82,8 +89,9 @@ describe('the console: cash, ledgers, statements, process runs, webhooks', { ski
     await page.getByLabel('Reference (check number, trace id)').fill(`CHK-${unique}`)
 
     // An amount of 0: the API's message under the Amount field, once on the page.
+    // (Sent from the keyboard: Enter in the field submits the form.)
     await page.getByLabel('Amount', { exact: true }).fill('0')
-    await page.getByRole('button', { name: 'Receive', exact: true }).click()
+    await page.getByLabel('Amount', { exact: true }).press('Enter')
     await page.waitForFunction(
       `document.querySelector('input[name="amount"]')?.getAttribute('aria-invalid') === 'true'`,
     )
@@ -213,6 +221,23 @@ describe('the console: cash, ledgers, statements, process runs, webhooks', { ski
       .waitFor()
     await accessible('a returned receipt')
     await shot('cash-returned')
+
+    // The payer's receipts, filtered from the list: the API's count, this one returned.
+    await page.getByRole('link', { name: 'All cash' }).click()
+    await page.getByLabel('Payer id').fill(String(dealerId))
+    await page.getByLabel('Payer id').press('Enter')
+    await page.waitForURL(new RegExp(`/console/cash\\?payerId=${dealerId}$`))
+    const total = await totalOf(`/api/cashtransactions?payerId=${dealerId}&limit=1`)
+    await page
+      .getByTestId('cash-total')
+      .filter({ hasText: `${total.toLocaleString('en-US')} receipt` })
+      .waitFor({ timeout: 60_000 })
+    await page
+      .getByTestId('cash-table')
+      .getByRole('row', { name: new RegExp(`^Receipt ${receiptId} returned`) })
+      .waitFor()
+    await accessible('cash received from a payer')
+    await shot('cash-list')
   })
 
   test('ledgers, unpaid items and payout runs as the API gives them', async () => {
@@ -242,6 +267,17 @@ describe('the console: cash, ledgers, statements, process runs, webhooks', { ski
     await page.getByTestId('payout-preview').waitFor({ timeout: 60_000 })
     await accessible('payout runs with a dry run')
     await shot('payouts-dry-run')
+
+    // Paid: the run's page with the API's total.
+    await page.getByRole('button', { name: 'Pay now' }).click()
+    await page.waitForURL(/\/console\/payouts\/\d+$/, { timeout: 120_000 })
+    const runId = /payouts\/(\d+)$/.exec(page.url())![1]
+    await page.locator('[data-testid="payout-page"][data-ready="true"]').waitFor({ timeout: 60_000 })
+    const run = await call<{ total: number }>('GET', `/api/payoutruns/${runId}`, token)
+    const shown = page.getByRole('row', { name: /^Total/ }).getByRole('cell')
+    assert.equal(((await shown.textContent()) ?? '').trim(), usd.format(run.total))
+    await accessible('a payout run')
+    await shot('payout-run')
   })
 
   test('process runs: the list the API’s, a parameter refused at its field, a run followed to its end', async () => {

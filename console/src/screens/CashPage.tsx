@@ -29,6 +29,14 @@ export default function CashPage({ id }: { id: number }) {
         )
       : undefined,
   )
+  // The payer's name (its pay/receive ledger row), shown beside its id.
+  const name = useApi(`cash-payer:${payer}`, async () =>
+    payer
+      ? unwrap(
+          await api.GET('/api/ledgers/payReceiveLedgers', { params: { query: { accountHolderId: Number(payer) } } }),
+        ).items[0]?.displayName
+      : undefined,
+  )
   const unpaid = useUnpaid(payer, version)
   const [chosen, setChosen] = useState<Chosen>({})
   const apply = useAction()
@@ -106,7 +114,12 @@ export default function CashPage({ id }: { id: number }) {
           {(r) => (
             <Facts
               rows={[
-                ['Payer', <Link key="p" to={`/ledgers/${r.payerId}`}>{`Account holder ${r.payerId}`}</Link>],
+                [
+                  'Payer',
+                  <Link key="p" to={`/ledgers/${r.payerId}`}>
+                    {name.data ? `${name.data} (${r.payerId})` : `Account holder ${r.payerId}`}
+                  </Link>,
+                ],
                 ['Method', `${r.paymentMethod} ${r.reference}`],
                 ['Amount', <Money key="a" value={r.amount} />],
                 [

@@ -119,11 +119,7 @@ export default function Ledgers() {
                 <Table.Tbody>
                   {s.receivableAging.map((b) => (
                     <Table.Tr key={b.bucket}>
-                      <Table.Td>
-                        <Link to={`/ledgers/unpaid?minAge=${b.bucket === '90+' ? 91 : Number.parseInt(b.bucket, 10)}`}>
-                          {b.bucket} days
-                        </Link>
-                      </Table.Td>
+                      <Table.Td>{b.bucket} days</Table.Td>
                       <MoneyCell value={b.amount} />
                     </Table.Tr>
                   ))}
