@@ -20,7 +20,7 @@ import {
   useAction,
   useListQuery,
 } from '../ui.tsx'
-import { errorAt, intOrText, SortHeads, sortRows, words, type Column } from './finance.tsx'
+import { errorAt, intOrText, SortHeads, sortRows, useHolders, words, type Column } from './finance.tsx'
 import { LedgerTabs } from './Ledgers.tsx'
 
 type Run = Schemas['PayoutRun']
@@ -79,6 +79,9 @@ function ItemsOf({ items }: { items: Item[] }) {
 
 /** A run's payouts (payee, method, amount and the items paid or netted) and the payees skipped. */
 export function RunPayouts({ run }: { run: Run }) {
+  // The payees' names (the tenant's account holders, the first 1,000); an id without one is shown as it is.
+  const holders = useHolders('')
+  const names = new Map((holders.data ?? []).map((h) => [h.id, h.displayName]))
   return (
     <Stack gap="xs">
       {run.payouts.length === 0 ? (
@@ -92,7 +95,9 @@ export function RunPayouts({ run }: { run: Run }) {
             {run.payouts.map((p, i) => (
               <Table.Tr key={p.id ?? `dry${i}`}>
                 <Table.Td>
-                  <Link to={`/ledgers/${p.payeeId}`}>{p.payeeId}</Link>
+                  <Link to={`/ledgers/${p.payeeId}`}>
+                    {names.has(p.payeeId) ? `${names.get(p.payeeId)} (${p.payeeId})` : p.payeeId}
+                  </Link>
                 </Table.Td>
                 <Table.Td>{p.paymentMethod}</Table.Td>
                 <Table.Td>
