@@ -11,6 +11,9 @@ const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
+const RateBooks = lazy(() => import('./screens/RateBooks.tsx'))
+const RateBookVersion = lazy(() => import('./screens/RateBookVersion.tsx'))
+const QuickRater = lazy(() => import('./screens/QuickRater.tsx'))
 const CashList = lazy(() => import('./screens/Cash.tsx'))
 const CashReceive = lazy(() => import('./screens/CashReceive.tsx'))
 const CashPage = lazy(() => import('./screens/CashPage.tsx'))
@@ -28,6 +31,8 @@ const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
   { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
+  { to: '/rating', label: 'Rating', match: (p: string) => p.startsWith('/rating') },
+  { to: '/quick-rater', label: 'Quick rater', match: (p: string) => p === '/quick-rater' },
   { to: '/cash', label: 'Cash', match: (p: string) => p.startsWith('/cash') },
   { to: '/ledgers', label: 'Ledgers', match: (p: string) => p.startsWith('/ledgers') },
   { to: '/payouts', label: 'Payout runs', match: (p: string) => p.startsWith('/payouts') },
@@ -43,6 +48,10 @@ function Screen({ path }: { path: string }) {
   if (path === '/claims') return <Claims />
   const claim = /^\/claims\/(\d{1,15})$/.exec(path)
   if (claim) return <ClaimPage id={Number(claim[1])} />
+  if (path === '/rating') return <RateBooks />
+  const rateBook = /^\/rating\/versions\/(\d{1,9})$/.exec(path)
+  if (rateBook) return <RateBookVersion version={Number(rateBook[1])} />
+  if (path === '/quick-rater') return <QuickRater />
   if (path === '/cash') return <CashList />
   if (path === '/cash/new') return <CashReceive />
   const cash = /^\/cash\/(\d{1,15})$/.exec(path)
