@@ -14,6 +14,18 @@ const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 const RateBooks = lazy(() => import('./screens/RateBooks.tsx'))
 const RateBookVersion = lazy(() => import('./screens/RateBookVersion.tsx'))
 const QuickRater = lazy(() => import('./screens/QuickRater.tsx'))
+const CashList = lazy(() => import('./screens/Cash.tsx'))
+const CashReceive = lazy(() => import('./screens/CashReceive.tsx'))
+const CashPage = lazy(() => import('./screens/CashPage.tsx'))
+const Ledgers = lazy(() => import('./screens/Ledgers.tsx'))
+const UnpaidItems = lazy(() => import('./screens/UnpaidItems.tsx'))
+const HolderLedger = lazy(() => import('./screens/HolderLedger.tsx'))
+const Payouts = lazy(() => import('./screens/Payouts.tsx'))
+const PayoutPage = lazy(() => import('./screens/PayoutPage.tsx'))
+const ProcessRuns = lazy(() => import('./screens/ProcessRuns.tsx'))
+const ProcessRunPage = lazy(() => import('./screens/ProcessRunPage.tsx'))
+const Webhooks = lazy(() => import('./screens/Webhooks.tsx'))
+const WebhookDeliveries = lazy(() => import('./screens/WebhookDeliveries.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
@@ -21,6 +33,11 @@ const NAV = [
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
   { to: '/rating', label: 'Rating', match: (p: string) => p.startsWith('/rating') },
   { to: '/quick-rater', label: 'Quick rater', match: (p: string) => p === '/quick-rater' },
+  { to: '/cash', label: 'Cash', match: (p: string) => p.startsWith('/cash') },
+  { to: '/ledgers', label: 'Ledgers', match: (p: string) => p.startsWith('/ledgers') },
+  { to: '/payouts', label: 'Payout runs', match: (p: string) => p.startsWith('/payouts') },
+  { to: '/processes', label: 'Process runs', match: (p: string) => p.startsWith('/processes') },
+  { to: '/webhooks', label: 'Webhooks', match: (p: string) => p.startsWith('/webhooks') },
 ]
 
 function Screen({ path }: { path: string }) {
@@ -35,6 +52,22 @@ function Screen({ path }: { path: string }) {
   const rateBook = /^\/rating\/versions\/(\d{1,9})$/.exec(path)
   if (rateBook) return <RateBookVersion version={Number(rateBook[1])} />
   if (path === '/quick-rater') return <QuickRater />
+  if (path === '/cash') return <CashList />
+  if (path === '/cash/new') return <CashReceive />
+  const cash = /^\/cash\/(\d{1,15})$/.exec(path)
+  if (cash) return <CashPage id={Number(cash[1])} />
+  if (path === '/ledgers') return <Ledgers />
+  if (path === '/ledgers/unpaid') return <UnpaidItems />
+  const holder = /^\/ledgers\/(\d{1,15})$/.exec(path)
+  if (holder) return <HolderLedger key={holder[1]} id={Number(holder[1])} />
+  if (path === '/payouts') return <Payouts />
+  const payout = /^\/payouts\/(\d{1,15})$/.exec(path)
+  if (payout) return <PayoutPage id={Number(payout[1])} />
+  if (path === '/processes') return <ProcessRuns />
+  const run = /^\/processes\/([0-9a-fA-F-]{1,36})$/.exec(path)
+  if (run) return <ProcessRunPage key={run[1]} guid={run[1]!} />
+  if (path === '/webhooks') return <Webhooks />
+  if (path === '/webhooks/deliveries') return <WebhookDeliveries />
   return (
     <Stack>
       <Title order={1} size="h2">
