@@ -9,6 +9,7 @@ import { signOut, useSession } from './session.ts'
 const Dashboard = lazy(() => import('./screens/Dashboard.tsx'))
 const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
+const ContractWizard = lazy(() => import('./screens/ContractWizard.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 
@@ -21,6 +22,7 @@ const NAV = [
 function Screen({ path }: { path: string }) {
   if (path === '/') return <Dashboard />
   if (path === '/contracts') return <Contracts />
+  if (path === '/contracts/new') return <ContractWizard />
   const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
   if (contract) return <ContractPage id={Number(contract[1])} />
   if (path === '/claims') return <Claims />
