@@ -273,10 +273,8 @@ export default function ContractPage({ id }: { id: number }) {
       {loaded && (
         <>
           {loaded.status === 'PENDING' && <ContractFinalize contract={loaded} onChanged={changed} />}
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
-            <ContractHolds contract={loaded} onChanged={changed} />
-            <ContractLock contract={loaded} onChanged={changed} />
-          </SimpleGrid>
+          <ContractHolds contract={loaded} onChanged={changed} />
+          <ContractLock contract={loaded} onChanged={changed} />
           <ContractJournal contract={loaded} changes={changes} />
           <ContractEarnings contract={loaded} changes={changes} />
           <ContractCancels contract={loaded} onChanged={changed} />

@@ -43,9 +43,9 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
   const reasons = useApi('holdreasons', async () => unwrap(await api.GET('/api/contracts/holdreasons')))
   const [form, setForm] = useState({ reasonCode: '', note: '' })
   const [resolving, setResolving] = useState<{ holdId: number; note: string } | undefined>()
-  const place = useAction()
-  const resolve = useAction()
-  const errors = fieldErrors(place.problem)
+  // One action at a time (place or resolve): its outcome is the one shown.
+  const act = useAction()
+  const errors = fieldErrors(act.problem)
   const changed = () => {
     setN((x) => x + 1)
     onChanged()
@@ -53,7 +53,7 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    void place.run(async () => {
+    void act.run(async () => {
       const h = unwrap(
         await api.POST('/api/contracts/{contractId}/holds', {
           params: { path: { contractId: id } },
@@ -68,7 +68,7 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
   const resolveHold = (e: FormEvent) => {
     e.preventDefault()
     const r = resolving!
-    void resolve.run(async () => {
+    void act.run(async () => {
       unwrap(
         await api.POST('/api/contracts/{contractId}/holds/{holdId}/resolves', {
           params: { path: { contractId: id, holdId: r.holdId } },
@@ -125,7 +125,7 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
                                 value={resolving.note}
                                 onChange={(e) => setResolving({ holdId: h.holdId, note: e.currentTarget.value })}
                               />
-                              <Button size="xs" type="submit" loading={resolve.busy}>
+                              <Button size="xs" type="submit" loading={act.busy}>
                                 Resolve hold
                               </Button>
                               <Button size="xs" variant="default" onClick={() => setResolving(undefined)}>
@@ -148,7 +148,6 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
               </Table.Tbody>
             </Table>
           )}
-          <Outcome problem={resolve.problem} done={resolve.done} />
           <form onSubmit={submit} aria-label="Place a hold" noValidate>
             <Group align="start" gap="sm">
               <NativeSelect
@@ -166,12 +165,12 @@ export function ContractHolds({ contract, onChanged }: { contract: Contract; onC
                 error={errors.note}
                 onChange={(e) => setForm({ ...form, note: e.currentTarget.value })}
               />
-              <Button type="submit" mt={25} loading={place.busy}>
+              <Button type="submit" mt={25} loading={act.busy}>
                 Place hold
               </Button>
             </Group>
           </form>
-          <Outcome problem={place.problem} done={place.done} fields={['reasonCode', 'note']} />
+          <Outcome problem={act.problem} done={act.done} fields={['reasonCode', 'note']} />
         </Stack>
       )}
     </Panel>
@@ -372,7 +371,7 @@ export function ContractEarnings({ contract, changes }: { contract: Contract; ch
         <Title order={2} size="h4" id="earnings-title">
           Earnings
         </Title>
-        <form onSubmit={submit} aria-label="Earnings as of" noValidate>
+        <form onSubmit={submit} aria-label="The earnings date" noValidate>
           <Group align="end" gap="sm">
             <TextInput
               label="Earnings as of"

@@ -158,7 +158,7 @@ export default function ContractWizard() {
 
   const fields = useApi(`wizard:fields:${quote?.quoteId ?? ''}:${rate?.rateId ?? ''}`, async () => {
     if (!quote || !rate || !chosenPlan) return undefined
-    return unwrap(
+    const reply = unwrap(
       await api.GET('/api/Rates/Products/{productId}/customfields', {
         params: {
           path: { productId: chosenPlan.product.productId },
@@ -166,8 +166,11 @@ export default function ContractWizard() {
         },
       }),
     )
+    return { ...reply, forRate: rate.rateId }
   })
 
+  // The fields of the rate chosen now (a change of rate reads them again: the last ones are not sent meanwhile).
+  const fieldsReady = !!rate && fields.data?.forRate === rate.rateId && !fields.loading
   const quoteErrors = errorsByField(quoteProblem)
   const dealErrors = errorsByField(dealProblem)
 
@@ -383,16 +386,7 @@ export default function ContractWizard() {
               </Button>
             </Group>
           </form>
-          {quoteProblem && (
-            <ProblemAlert
-              problem={{
-                ...quoteProblem,
-                errors: (quoteProblem.errors ?? []).filter(
-                  (e) => !(QUOTE_FIELDS as readonly string[]).includes(e.field),
-                ),
-              }}
-            />
-          )}
+          <Outcome problem={quoteProblem} done={undefined} fields={QUOTE_FIELDS} />
         </Stack>
       </section>
 
@@ -414,6 +408,7 @@ export default function ContractWizard() {
               <Alert
                 key={`${m.code}:${m.productCode ?? ''}:${m.text}`}
                 color={m.severity === 'WARNING' ? 'yellow' : 'blue'}
+                role="note"
               >
                 {m.text}
               </Alert>
@@ -511,7 +506,11 @@ export default function ContractWizard() {
       )}
 
       {quote && rate && (
-        <section aria-labelledby="wizard-buyer">
+        <section
+          aria-labelledby="wizard-buyer"
+          data-testid="wizard-buyer"
+          data-ready={fieldsReady ? 'true' : undefined}
+        >
           <Stack gap="sm">
             <Title order={2} size="h4" id="wizard-buyer">
               3. Buyer and the plan's fields
@@ -536,7 +535,7 @@ export default function ContractWizard() {
             )}
             {fields.problem ? (
               <ProblemAlert problem={fields.problem} />
-            ) : !fields.data ? (
+            ) : !fieldsReady || !fields.data ? (
               <Text size="sm">Reading the plan's custom fields…</Text>
             ) : fields.data.fields.length === 0 ? (
               <Text size="sm">The plan asks for no custom fields.</Text>
@@ -574,10 +573,15 @@ export default function ContractWizard() {
             </Title>
             {!created && (
               <Group>
-                <Button variant="default" onClick={previewDraft} loading={busy === 'draft'} disabled={!!busy}>
+                <Button
+                  variant="default"
+                  onClick={previewDraft}
+                  loading={busy === 'draft'}
+                  disabled={!!busy || !fieldsReady}
+                >
                   Preview the draft PDF
                 </Button>
-                <Button onClick={create} loading={busy === 'create'} disabled={!!busy}>
+                <Button onClick={create} loading={busy === 'create'} disabled={!!busy || !fieldsReady}>
                   Create the contract
                 </Button>
               </Group>
@@ -737,12 +741,11 @@ function CreatedContract({
   const entry = finalized?.journalEntry
   return (
     <Stack gap="sm" data-testid="created-contract">
-      <Alert
-        color="green"
-        role="status"
-        title={`Contract ${contract.contractNumber} ${finalized ? 'finalized' : 'created'}`}
-      >
+      <Alert color="green" role="status">
         <Group gap="xs">
+          <Text size="sm" fw={700}>
+            Contract {contract.contractNumber} {finalized ? 'finalized' : 'created'}.
+          </Text>
           <Text size="sm">Status</Text>
           <Badge variant="dot" color={STATUS_COLORS[contract.status] ?? 'gray.8'} data-testid="wizard-status">
             {contract.status}
@@ -773,7 +776,7 @@ function CreatedContract({
         </Group>
       )}
       {entry && (
-        <Table withTableBorder aria-label="Journal entry posted" data-testid="wizard-entry">
+        <Table withTableBorder captionSide="top" aria-label="Journal entry posted" data-testid="wizard-entry">
           <caption>
             Journal entry {entry.entryId} ({entry.kind}), {day(entry.effectiveDate)}
           </caption>
