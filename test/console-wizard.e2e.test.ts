@@ -79,18 +79,18 @@ describe('the contract wizard and the contract page in a browser', { skip }, () 
     // the same dealer, VIN, plan and sale date twice within ten minutes).
     let saleDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date())
     for (;;) {
-      const sold = await call<unknown[]>(
+      const already = await call<unknown[]>(
         'GET',
         `/api/contracts?vin=${source.vehicle.vin}&dealerNumber=${source.dealer.dealerNumber}&saleDateFrom=${saleDate}&saleDateTo=${saleDate}&limit=1`,
         admin,
       )
-      if (sold.length === 0) break
+      if (already.length === 0) break
       saleDate = new Date(Date.parse(`${saleDate}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
     }
 
     await page.goto(`${base}/console/contracts`)
     await page.getByRole('heading', { name: 'Contracts', level: 1 }).waitFor()
-    await page.getByRole('link', { name: 'New contract' }).click()
+    await page.getByRole('main').getByRole('link', { name: 'New contract' }).click()
     await page.getByRole('heading', { name: 'New contract', level: 1 }).waitFor()
     assert.match(page.url(), /\/console\/contracts\/new$/)
     await page.waitForFunction(
@@ -361,7 +361,15 @@ describe('the contract wizard and the contract page in a browser', { skip }, () 
   test('finalized from the wizard: the status and the entry posted are the API’s', async () => {
     assert.ok(sold, 'test 1 quoted a vehicle')
     const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
-    await page.goto(`${base}/console/contracts/new`)
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'New contract' }).click()
+    await page.getByRole('heading', { name: 'New contract', level: 1 }).waitFor()
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Console' })
+        .getByRole('link', { name: 'New contract' })
+        .getAttribute('aria-current'),
+      'page',
+    )
     await page.waitForFunction(
       `[...document.querySelectorAll('select[name="dealerNumber"] option')].some((o) => o.value === ${JSON.stringify(sold.dealerNumber)})`,
       undefined,

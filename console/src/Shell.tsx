@@ -15,7 +15,8 @@ const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
-  { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
+  { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') && p !== '/contracts/new' },
+  { to: '/contracts/new', label: 'New contract', match: (p: string) => p === '/contracts/new' },
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
 ]
 

@@ -27,7 +27,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors, toProblem } from '../api/problem.ts'
 import type { Contract, operations, Problem, Schemas } from '../api/types.ts'
-import { dateTime, day, today } from '../format.ts'
+import { dateTime, day, money, today } from '../format.ts'
 import { Link } from '../router.tsx'
 import { ColumnHeads, Facts, Money, MoneyCell, Outcome, ProblemAlert } from '../ui.tsx'
 import { STATUS_COLORS } from './Contracts.tsx'
@@ -179,6 +179,7 @@ export default function ContractWizard() {
     if (created) return
     setDraft(undefined)
     setDealProblem(undefined)
+    setIdempotencyKey(crypto.randomUUID())
   }
 
   const chooseRate = (plan: string, termId: string, deductibleId: string) => {
@@ -281,12 +282,13 @@ export default function ContractWizard() {
       const blob = unwrap(await api.POST('/api/contracts/draftdocument', { body: deal(), parseAs: 'blob' }))
       setDraft({ url: URL.createObjectURL(blob), bytes: blob.size })
     })
+  // One Idempotency-Key per deal: a retry after a lost answer or a 5xx replays the first reply (one
+  // contract); a deal the API answered with a refusal is another request once corrected, so a new key.
   const create = () =>
     run('create', async () => {
-      const c = unwrap(
-        await api.POST('/api/contracts', { body: deal(), headers: { 'Idempotency-Key': idempotencyKey } }),
-      )
-      setCreated(c)
+      const res = await api.POST('/api/contracts', { body: deal(), headers: { 'Idempotency-Key': idempotencyKey } })
+      if (res.response.status >= 400 && res.response.status < 500) setIdempotencyKey(crypto.randomUUID())
+      setCreated(unwrap(res))
     })
   const finalize = () =>
     run('finalize', async () => {
@@ -321,7 +323,6 @@ export default function ContractWizard() {
   const shownFields = [
     'retailPrice',
     'selectedOptionIds',
-    'rateId',
     'customer',
     ...Object.values(BUYER_PATH),
     ...(fields.data?.fields ?? []).map((f) => `customFields.${f.key}`),
@@ -488,7 +489,7 @@ export default function ContractWizard() {
                     description={
                       rate.retailLocked
                         ? `Locked at the suggested retail`
-                        : `Between ${rate.minRetail} and ${rate.maxRetail}; options come on top`
+                        : `Between ${money(rate.minRetail)} and ${money(rate.maxRetail)}; options come on top`
                     }
                     value={retail}
                     error={dealErrors.retailPrice}
