@@ -106,7 +106,13 @@ function planChoices(quote: Quote) {
   )
 }
 
+/** The wizard; "Start another contract" begins again from a blank one. */
 export default function ContractWizard() {
+  const [round, setRound] = useState(0)
+  return <Wizard key={round} onAgain={() => setRound((n) => n + 1)} />
+}
+
+function Wizard({ onAgain }: { onAgain: () => void }) {
   const dealers = useApi('wizard:dealers', async () =>
     unwrap(await api.GET('/api/dealers', { params: { query: { status: 'ACTIVE', limit: 1000 } } })),
   )
@@ -618,6 +624,7 @@ export default function ContractWizard() {
                 finalized={finalized}
                 onFinalize={finalize}
                 finalizing={busy === 'finalize'}
+                onAgain={onAgain}
               />
             )}
           </Stack>
@@ -733,11 +740,13 @@ function CreatedContract({
   finalized,
   onFinalize,
   finalizing,
+  onAgain,
 }: {
   contract: Contract
   finalized: Finalized | undefined
   onFinalize: () => void
   finalizing: boolean
+  onAgain: () => void
 }) {
   const entry = finalized?.journalEntry
   return (
@@ -768,14 +777,19 @@ function CreatedContract({
           ['Total price', <Money key="t" value={contract.pricing.totalPrice} />],
         ]}
       />
-      {!finalized && (
-        <Group>
-          <Button onClick={onFinalize} loading={finalizing} disabled={finalizing}>
-            Finalize the contract
-          </Button>
-          <Text size="sm">Posts the sale to the ledger and produces the final PDF.</Text>
-        </Group>
-      )}
+      <Group>
+        {!finalized && (
+          <>
+            <Button onClick={onFinalize} loading={finalizing} disabled={finalizing}>
+              Finalize the contract
+            </Button>
+            <Text size="sm">Posts the sale to the ledger and produces the final PDF.</Text>
+          </>
+        )}
+        <Button variant="default" onClick={onAgain}>
+          Start another contract
+        </Button>
+      </Group>
       {entry && (
         <Table withTableBorder captionSide="top" aria-label="Journal entry posted" data-testid="wizard-entry">
           <caption>
