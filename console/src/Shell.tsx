@@ -9,6 +9,7 @@ import { signOut, useSession } from './session.ts'
 const Dashboard = lazy(() => import('./screens/Dashboard.tsx'))
 const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
+const ContractWizard = lazy(() => import('./screens/ContractWizard.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 const RateBooks = lazy(() => import('./screens/RateBooks.tsx'))
@@ -29,7 +30,8 @@ const WebhookDeliveries = lazy(() => import('./screens/WebhookDeliveries.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
-  { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
+  { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') && p !== '/contracts/new' },
+  { to: '/contracts/new', label: 'New contract', match: (p: string) => p === '/contracts/new' },
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
   { to: '/rating', label: 'Rating', match: (p: string) => p.startsWith('/rating') },
   { to: '/quick-rater', label: 'Quick rater', match: (p: string) => p === '/quick-rater' },
@@ -43,6 +45,7 @@ const NAV = [
 function Screen({ path }: { path: string }) {
   if (path === '/') return <Dashboard />
   if (path === '/contracts') return <Contracts />
+  if (path === '/contracts/new') return <ContractWizard />
   const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
   if (contract) return <ContractPage id={Number(contract[1])} />
   if (path === '/claims') return <Claims />

@@ -2,6 +2,8 @@
 // (/coveragegroups), status history (/statushistory) and documents (/documents: the contract PDF
 // and its drafts; /files: uploaded files), each version with its signed download link.
 // Another dealer's contract, for a dealer-side user, is the API's 404: shown as such.
+// Then its servicing (ContractServicing.tsx): finalization while pending, holds, the edit lock, its
+// journal entries and earnings; and its cancellation (ContractCancels.tsx).
 import { Anchor, Badge, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
@@ -10,16 +12,33 @@ import { dateTime, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import { ColumnHeads, Facts, Money, MoneyCell, numeric, Panel, RecordProblem } from '../ui.tsx'
 import ContractCancels from './ContractCancels.tsx'
+import {
+  ContractEarnings,
+  ContractFinalize,
+  ContractHolds,
+  ContractJournal,
+  ContractLock,
+} from './ContractServicing.tsx'
 import { STATUS_COLORS } from './Contracts.tsx'
 
 const holder = (c: Contract) =>
   c.customer.companyName ??
   [c.customer.firstName, c.customer.middleInitial, c.customer.lastName].filter(Boolean).join(' ')
 
+const PRICING_TEST_IDS: Record<string, string> = {
+  'Dealer cost': 'dealer-cost',
+  'Retail price': 'retail-price',
+  'Options retail': 'options-retail',
+  'Total price': 'total-price',
+  'Dealer markup': 'dealer-markup',
+}
+
 export default function ContractPage({ id }: { id: number }) {
   const path = { params: { path: { contractId: id } } }
-  // Bumped by a cancel, an approval or a reversal: the contract's status and history are read again.
+  // Bumped by a cancel, an approval, a reversal, a finalization, a hold or a lock: the contract's status
+  // and history (and its postings) are read again.
   const [changes, setChanges] = useState(0)
+  const changed = () => setChanges((n) => n + 1)
   const contract = useApi(`contract:${id}:${changes}`, async () =>
     unwrap(await api.GET('/api/contracts/{contractId}', path)),
   )
@@ -33,7 +52,7 @@ export default function ContractPage({ id }: { id: number }) {
       }),
     ),
   )
-  const documents = useApi(`documents:${id}`, async () => {
+  const documents = useApi(`documents:${id}:${changes}`, async () => {
     const pdfs = unwrap(await api.GET('/api/contracts/{contractId}/documents', path))
     const files = unwrap(
       await api.GET('/api/contracts/{contractId}/files', {
@@ -163,7 +182,7 @@ export default function ContractPage({ id }: { id: number }) {
                   <Table.Th scope="row" colSpan={4}>
                     {k}
                   </Table.Th>
-                  <Table.Td style={numeric} fw={600} data-testid={k === 'Dealer cost' ? 'dealer-cost' : undefined}>
+                  <Table.Td style={numeric} fw={600} data-testid={PRICING_TEST_IDS[k]}>
                     <Money value={v} />
                   </Table.Td>
                 </Table.Tr>
@@ -251,7 +270,16 @@ export default function ContractPage({ id }: { id: number }) {
         </Stack>
       </SimpleGrid>
 
-      {loaded && <ContractCancels contract={loaded} onChanged={() => setChanges((n) => n + 1)} />}
+      {loaded && (
+        <>
+          {loaded.status === 'PENDING' && <ContractFinalize contract={loaded} onChanged={changed} />}
+          <ContractHolds contract={loaded} onChanged={changed} />
+          <ContractLock contract={loaded} onChanged={changed} />
+          <ContractJournal contract={loaded} changes={changes} />
+          <ContractEarnings contract={loaded} changes={changes} />
+          <ContractCancels contract={loaded} onChanged={changed} />
+        </>
+      )}
     </Stack>
   )
 }

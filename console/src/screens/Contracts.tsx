@@ -6,6 +6,7 @@
 import {
   Alert,
   Badge,
+  Button,
   Group,
   NativeSelect,
   SimpleGrid,
@@ -97,9 +98,14 @@ export default function Contracts() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Contracts
-      </Title>
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h2">
+          Contracts
+        </Title>
+        <Button component={Link} to="/contracts/new">
+          New contract
+        </Button>
+      </Group>
       <form onSubmit={submit} role="search" aria-label="Search contracts" noValidate>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
           <TextInput label="Contract number" name="contractNumber" {...field('contractNumber')} />
