@@ -11,6 +11,7 @@ const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
+const ClaimIntake = lazy(() => import('./screens/ClaimIntake.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
@@ -24,6 +25,7 @@ function Screen({ path }: { path: string }) {
   const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
   if (contract) return <ContractPage id={Number(contract[1])} />
   if (path === '/claims') return <Claims />
+  if (path === '/claims/new') return <ClaimIntake />
   const claim = /^\/claims\/(\d{1,15})$/.exec(path)
   if (claim) return <ClaimPage id={Number(claim[1])} />
   return (
