@@ -299,6 +299,7 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/contracts/{contractId}/cancelrequests': user('cancellations:read'),
   'POST /api/v2/contracts/{identifier}/cancelrequests': user('cancellations:write'),
   'GET /api/v2/contracts/{identifier}/cancelrequests': user('cancellations:read'),
+  'GET /api/v2/cancelrequests': user('cancellations:read'),
   'GET /api/cancelrequests/{cancelRequestId}': user('cancellations:read'),
   'POST /api/cancelrequests/{cancelRequestId}': user('cancellations:write'),
   'GET /api/v2/cancelrequests/{identifier}': user('cancellations:read'),

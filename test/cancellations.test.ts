@@ -527,4 +527,59 @@ describe('request, approve, reverse', () => {
     const unknown = await inject('GET', `/api/cancels/987654321`)
     assert.equal(unknown.statusCode, 404, unknown.body)
   })
+
+  test("the tenant's requests across contracts: open ones, by status, dealer and cancel date; a dealer-side user sees its dealers' only", async () => {
+    type Page = { items: Quote[]; totalCount: number; pageNumber: number; totalPages: number }
+    const page = async (query: string, h = demo.headers) => {
+      const res = await inject('GET', `/api/v2/cancelrequests?pageSize=1000${query}`, undefined, h)
+      assert.equal(res.statusCode, 200, res.body)
+      return json<Page>(res)
+    }
+    const all = await page('')
+    // Every request of the contracts sold here, newest first, each as its own route answers it.
+    const perContract: Quote[] = []
+    for (const c of [...contracts, otherDealers])
+      perContract.push(...json<Quote[]>(await inject('GET', `/api/contracts/${c.id}/cancelrequests`)))
+    assert.ok(perContract.length >= 6)
+    assert.deepEqual(
+      all.items.map((r) => r.id),
+      perContract.map((r) => r.id!).toSorted((a, b) => b - a),
+    )
+    assert.equal(all.totalCount, perContract.length)
+    for (const r of all.items.slice(0, 3)) assert.deepEqual(r, json(await inject('GET', `/api/cancelrequests/${r.id}`)))
+    const statusOf = new Map(all.items.map((r) => [r.id, r.status]))
+    const open = await page('&open=true')
+    assert.deepEqual(
+      open.items.map((r) => r.id),
+      all.items.filter((r) => ['REQUESTED', 'PENDING_DOCUMENTS', 'APPROVED'].includes(r.status)).map((r) => r.id),
+    )
+    assert.ok(open.totalCount > 0)
+    const decided = await page('&open=false')
+    assert.equal(decided.totalCount + open.totalCount, all.totalCount)
+    const rejected = await page('&status=REJECTED')
+    assert.deepEqual(
+      rejected.items.map((r) => r.id),
+      [...statusOf].filter(([, s]) => s === 'REJECTED').map(([id]) => id),
+    )
+    const mine = await page('', dealerUser.headers)
+    const theirs = new Set(
+      json<Quote[]>(await inject('GET', `/api/contracts/${otherDealers.id}/cancelrequests`)).map((r) => r.id),
+    )
+    assert.ok(theirs.size > 0)
+    assert.deepEqual(
+      mine.items.map((r) => r.id),
+      all.items.filter((r) => !theirs.has(r.id)).map((r) => r.id),
+    )
+    assert.deepEqual((await page(`&dealerId=${dealerId}`)).items, mine.items)
+    assert.equal((await page(`&cancelDateFrom=${CANCEL_DATE}&cancelDateTo=${CANCEL_DATE}`)).totalCount, all.totalCount)
+    assert.equal((await page('&cancelDateTo=2026-10-04')).totalCount, 0)
+    const paged = await inject('GET', '/api/v2/cancelrequests?pageSize=2&pageNumber=2')
+    assert.deepEqual(
+      json<Page>(paged).items.map((r) => r.id),
+      all.items.slice(2, 4).map((r) => r.id),
+    )
+    const bad = await inject('GET', '/api/v2/cancelrequests?status=OPEN&cancelDateFrom=yesterday')
+    assert.equal(bad.statusCode, 400, bad.body)
+    assert.deepEqual((json<Problem>(bad).errors ?? []).map((e) => e.field).toSorted(), ['cancelDateFrom', 'status'])
+  })
 })

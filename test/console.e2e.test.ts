@@ -124,6 +124,19 @@ describe('the staff console in a browser', { skip }, () => {
       )?.trim(),
       usd.format(first.amount),
     )
+    const cancels = await call<{ totalCount: number; items: Array<{ requestNumber: string }> }>(
+      'GET',
+      '/api/v2/cancelrequests?open=true&pageSize=10',
+      token,
+    )
+    const cancelsPanel = page.getByTestId('cancels')
+    if (cancels.totalCount === 0) await cancelsPanel.getByText('No cancel request is waiting.').waitFor()
+    else {
+      await cancelsPanel
+        .getByText(new RegExp(`^${cancels.totalCount.toLocaleString('en-US')} cancel request`))
+        .waitFor()
+      assert.equal(await cancelsPanel.getByRole('row').count(), cancels.items.length + 1)
+    }
     assert.ok((await page.getByTestId('sales').locator('svg .recharts-bar-rectangle').count()) > 0, 'sales chart drawn')
     // Instants are shown in the tenant's zone (the demo tenant's timeZone setting), not the browser's (UTC here).
     await page.getByText('Times in America/Chicago').waitFor()
@@ -158,7 +171,26 @@ describe('the staff console in a browser', { skip }, () => {
       '/api/contracts?limit=1&offset=3',
       token,
     )
+    // A column heading asks the API for its order over the whole search: the first rows are the API's.
     await page.getByLabel("Holder's name").fill('')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('button', { name: 'Dealer cost', exact: true }).click()
+    await page.waitForURL(/sort=dealerCost/)
+    await page.getByRole('button', { name: 'Dealer cost', exact: true }).click()
+    await page.waitForURL(/sort=-dealerCost/)
+    const costliest = await call<Array<{ contractNumber: string }>>(
+      'GET',
+      '/api/contracts?limit=3&sort=-dealerCost',
+      token,
+    )
+    const table = page.getByTestId('contracts-table')
+    await table.locator('tbody tr').first().getByRole('link', { name: costliest[0]!.contractNumber }).waitFor()
+    assert.equal(await table.getByRole('columnheader', { name: 'Dealer cost' }).getAttribute('aria-sort'), 'descending')
+    assert.deepEqual(
+      (await table.locator('tbody tr td:first-child').allTextContents()).slice(0, 3),
+      costliest.map((c) => c.contractNumber),
+    )
+    await shot('contracts-sorted')
     await page.getByLabel('Contract number').fill(target!.contractNumber)
     await page.keyboard.press('Enter')
     await page.waitForURL(new RegExp(`contractNumber=${encodeURIComponent(target!.contractNumber)}`))

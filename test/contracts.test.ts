@@ -517,6 +517,57 @@ describe('hostile and careless input', () => {
     )
   })
 
+  test('sort orders a search by the field named, either way, ties by id; an unknown sort is a 400', async () => {
+    const made: Array<{ id: number; saleDate: string; name: string }> = []
+    for (const [saleDate, lastName] of [
+      ['2026-10-02', 'Carter'],
+      ['2026-10-01', 'Abbott'],
+      ['2026-10-03', 'Baker'],
+      ['2026-10-01', 'Dunn'],
+    ] as const) {
+      // Two sales on one day: another VIN, or it would be a duplicate submission.
+      const q = await quoteFor({ saleDate, vin: lastName === 'Dunn' ? CAMRY_VIN : HONDA_VIN })
+      const res = await inject(
+        'POST',
+        '/api/contracts',
+        dealOf(q, { customer: { firstName: 'Sortable', lastName, emailAddress: `${lastName}@example.com` } }),
+      )
+      assert.equal(res.statusCode, 201, res.body)
+      made.push({ id: json<{ id: number }>(res).id, saleDate, name: lastName })
+    }
+    const window = 'saleDateFrom=2026-10-01&saleDateTo=2026-10-03&customerName=sortable'
+    const ids = async (sort: string) =>
+      json<Array<{ id: number }>>(await inject('GET', `/api/contracts?${window}${sort}`)).map((c) => c.id)
+    const byId = made.map((m) => m.id)
+    assert.deepEqual(
+      await ids(''),
+      byId.toSorted((a, b) => b - a),
+      'newest first by default',
+    )
+    assert.deepEqual(
+      await ids('&sort=createdAt'),
+      byId.toSorted((a, b) => a - b),
+    )
+    const bySale = made.toSorted((a, b) => a.saleDate.localeCompare(b.saleDate) || a.id - b.id).map((m) => m.id)
+    assert.deepEqual(await ids('&sort=saleDate'), bySale)
+    assert.deepEqual(await ids('&sort=-saleDate'), bySale.toReversed())
+    const byName = made.toSorted((a, b) => a.name.localeCompare(b.name)).map((m) => m.id)
+    assert.deepEqual(await ids('&sort=customerName'), byName)
+    const paged = json<{ items: Array<{ id: number }> }>(
+      await inject('GET', `/api/v2/contracts?${window}&sort=-customerName&pageSize=2&pageNumber=2`),
+    )
+    assert.deepEqual(
+      paged.items.map((c) => c.id),
+      byName.toReversed().slice(2),
+    )
+    const bad = await inject('GET', '/api/contracts?sort=dealer_id')
+    assert.equal(bad.statusCode, 400)
+    assert.deepEqual(
+      fieldsOf(bad).map((f) => f.split(':')[0]),
+      ['sort'],
+    )
+  })
+
   test('lien holders with addresses, inline or by id, are kept and shown', async () => {
     const lienHolders = json<Array<{ id: number; legalName: string }>>(await inject('GET', '/api/lienHolders?limit=1'))
     assert.ok(lienHolders.length > 0, 'the demo tenant has lien holders')

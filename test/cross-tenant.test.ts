@@ -199,6 +199,7 @@ const CLASSIFICATION: Record<string, Classification> = {
   },
   'GET /api/contracts': list('contract'),
   'GET /api/v2/contracts': list('contract'),
+  'GET /api/v2/cancelrequests': list('cancel_request'),
   'GET /api/contracts/holdreasons': list(null),
   'POST /api/contracts/updateEarnings': {
     skip: "a run over the caller's own contracts: A's ids in B's filters select nothing (examined 0), checked by test/contracts.earnings.test.ts",
@@ -471,6 +472,7 @@ test("every list and search as tenant B shows none of tenant A's rows", async (c
     ['GET /api/contracts', `dealerId=${a.dealerId}`],
     ['GET /api/contracts', 'customerName=BuyerALPHA'],
     ['GET /api/v2/contracts', `dealerId=${a.dealerId}`],
+    ['GET /api/v2/cancelrequests', `dealerId=${a.dealerId}`],
     ['GET /api/ledgers', `accountHolderId=${a.dealerId}`],
     ['GET /api/ledgers/payReceiveLedgers', `accountHolderId=${a.dealerId}`],
     ['GET /api/ledgers/unpaidLedgersProducts', `dealerId=${a.dealerId}`],

@@ -1452,6 +1452,7 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
     query: 'quoteOnly=true',
     payload: CANCEL_BODY,
   }),
+  'GET /api/v2/cancelrequests': none,
   'GET /api/v2/contracts/{identifier}/cancelrequests': (_t, w) => ({
     params: { identifier: w.finalized.contractNumber },
   }),

@@ -12,11 +12,16 @@ const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
 const ClaimIntake = lazy(() => import('./screens/ClaimIntake.tsx'))
+const RateBooks = lazy(() => import('./screens/RateBooks.tsx'))
+const RateBookVersion = lazy(() => import('./screens/RateBookVersion.tsx'))
+const QuickRater = lazy(() => import('./screens/QuickRater.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
   { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
+  { to: '/rating', label: 'Rating', match: (p: string) => p.startsWith('/rating') },
+  { to: '/quick-rater', label: 'Quick rater', match: (p: string) => p === '/quick-rater' },
 ]
 
 function Screen({ path }: { path: string }) {
@@ -28,6 +33,10 @@ function Screen({ path }: { path: string }) {
   if (path === '/claims/new') return <ClaimIntake />
   const claim = /^\/claims\/(\d{1,15})$/.exec(path)
   if (claim) return <ClaimPage id={Number(claim[1])} />
+  if (path === '/rating') return <RateBooks />
+  const rateBook = /^\/rating\/versions\/(\d{1,9})$/.exec(path)
+  if (rateBook) return <RateBookVersion version={Number(rateBook[1])} />
+  if (path === '/quick-rater') return <QuickRater />
   return (
     <Stack>
       <Title order={1} size="h2">

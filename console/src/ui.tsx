@@ -231,7 +231,8 @@ export function useListQuery<F extends string>(
   const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1)
   const kept = Object.fromEntries(keep.map((k) => [k, query.get(k)]))
   const [form, setForm] = useState(filters)
-  const key = queryString({ ...filters, size, page })
+  // The list's identity: what it shows changes with any of these, a sort included.
+  const key = queryString({ ...filters, ...kept, size, page })
   useEffect(() => setForm(filters), [key]) // eslint-disable-line react-hooks/exhaustive-deps
   const sizeParam = size === 25 ? undefined : size
   const go = (over: Record<string, string | number | undefined>) =>

@@ -1,7 +1,8 @@
 // Contracts: search (GET /api/contracts: number, VIN, holder's name, dealer number, status, sale
 // dates), paged by limit/offset with the total from X-Total-Count, every choice in the URL. The API
-// orders newest first; a column heading sorts the rows of the page shown. Errors the API names by
-// query parameter are shown under that field.
+// orders newest first; a sortable column's heading asks the API for its order (`sort`), over the
+// whole search, not just the page shown. Errors the API names by query parameter are shown under
+// that field.
 import {
   Alert,
   Badge,
@@ -17,7 +18,7 @@ import {
 } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors, otherErrors } from '../api/problem.ts'
-import type { ContractStatus, ContractSummary } from '../api/types.ts'
+import type { ContractStatus } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import { bindField, FilterButtons, MoneyCell, numeric, Pager, ProblemAlert, useListQuery } from '../ui.tsx'
@@ -34,18 +35,21 @@ const FILTERS = [
 const STATUSES: ContractStatus[] = ['PENDING', 'FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED', 'VOIDED']
 const SIZES = ['25', '50', '100']
 
-const COLUMNS = [
-  { key: 'contractNumber', label: 'Contract' },
+type SortField = 'contractNumber' | 'customerName' | 'saleDate' | 'dealerCost' | 'retailPrice'
+type ApiSort = SortField | `-${SortField}`
+/** The columns; `sort` names the API's sort field of a sortable one. */
+const COLUMNS: ReadonlyArray<{ key: string; label: string; numeric?: true; sort?: SortField }> = [
+  { key: 'contractNumber', label: 'Contract', sort: 'contractNumber' },
   { key: 'status', label: 'Status' },
-  { key: 'customerName', label: 'Holder' },
+  { key: 'customerName', label: 'Holder', sort: 'customerName' },
   { key: 'productCode', label: 'Product / plan' },
   { key: 'vin', label: 'VIN' },
   { key: 'dealerId', label: 'Dealer' },
-  { key: 'saleDate', label: 'Sale date' },
-  { key: 'dealerCost', label: 'Dealer cost', numeric: true },
-  { key: 'retailPrice', label: 'Retail', numeric: true },
-] as const
-type SortKey = (typeof COLUMNS)[number]['key']
+  { key: 'saleDate', label: 'Sale date', sort: 'saleDate' },
+  { key: 'dealerCost', label: 'Dealer cost', numeric: true, sort: 'dealerCost' },
+  { key: 'retailPrice', label: 'Retail', numeric: true, sort: 'retailPrice' },
+]
+const SORTS = new Set<string>(COLUMNS.flatMap((c) => (c.sort ? [c.sort, `-${c.sort}`] : [])))
 
 export const STATUS_COLORS: Record<string, string> = {
   PENDING: 'yellow.9',
@@ -56,24 +60,12 @@ export const STATUS_COLORS: Record<string, string> = {
   VOIDED: 'dark.9',
 }
 
-function sortRows(rows: ContractSummary[], sort: string | null): ContractSummary[] {
-  if (!sort) return rows
-  const desc = sort.startsWith('-')
-  const key = (desc ? sort.slice(1) : sort) as SortKey
-  if (!COLUMNS.some((c) => c.key === key)) return rows
-  return rows.toSorted((a, b) => {
-    const x = a[key] ?? ''
-    const y = b[key] ?? ''
-    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
-    return desc ? -cmp : cmp
-  })
-}
-
 export default function Contracts() {
   const { query, filters, size, page, form, setForm, key, go, submit } = useListQuery('/contracts', FILTERS, SIZES, [
     'sort',
   ])
-  const sort = query.get('sort')
+  const asked = query.get('sort')
+  const sort = asked && SORTS.has(asked) ? (asked as ApiSort) : undefined
 
   const result = useApi(key, async () => {
     const res = await api.GET('/api/contracts', {
@@ -86,6 +78,7 @@ export default function Contracts() {
           status: (filters.status || undefined) as ContractStatus | undefined,
           saleDateFrom: filters.saleDateFrom || undefined,
           saleDateTo: filters.saleDateTo || undefined,
+          sort,
           limit: size,
           offset: (page - 1) * size,
         },
@@ -98,7 +91,7 @@ export default function Contracts() {
   const unplaced =
     result.problem && otherErrors(result.problem, FILTERS).length === (result.problem.errors?.length ?? 0)
   const field = bindField(form, setForm, errors)
-  const rows = sortRows(result.data?.rows ?? [], sort)
+  const rows = result.data?.rows ?? []
   const total = result.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(total / size))
 
@@ -141,7 +134,7 @@ export default function Contracts() {
               : `${count(total)} contract${total === 1 ? '' : 's'}`}
         </Text>
         <Text size="xs" c="dimmed">
-          Newest first; a column heading sorts this page.
+          {sort ? 'Sorted by the column marked; its heading again reverses it.' : 'Newest first; a ▴▾ heading sorts.'}
         </Text>
       </Group>
 
@@ -150,24 +143,32 @@ export default function Contracts() {
           <Table.Thead>
             <Table.Tr>
               {COLUMNS.map((c) => {
-                const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
+                const by = c.sort
+                const state = !by ? undefined : sort === by ? 'ascending' : sort === `-${by}` ? 'descending' : undefined
                 return (
                   <Table.Th
                     key={c.key}
                     scope="col"
-                    aria-sort={state ?? 'none'}
-                    style={'numeric' in c ? numeric : undefined}
+                    aria-sort={by ? (state ?? 'none') : undefined}
+                    style={c.numeric ? numeric : undefined}
                   >
-                    <UnstyledButton
-                      fw={600}
-                      fz="sm"
-                      onClick={() =>
-                        go({ sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key })
-                      }
-                    >
-                      {c.label}
-                      {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
-                    </UnstyledButton>
+                    {by ? (
+                      <UnstyledButton
+                        fw={600}
+                        fz="sm"
+                        onClick={() =>
+                          go({
+                            sort: state === 'ascending' ? `-${by}` : state === 'descending' ? undefined : by,
+                            page: undefined,
+                          })
+                        }
+                      >
+                        {c.label}
+                        <span aria-hidden>{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ▴▾'}</span>
+                      </UnstyledButton>
+                    ) : (
+                      c.label
+                    )}
                   </Table.Th>
                 )
               })}

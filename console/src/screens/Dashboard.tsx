@@ -1,6 +1,7 @@
 // The dashboard, from public /api routes only:
 //   contracts sold and dealer cost by day and by product  GET /api/contracts (saleDateFrom, paged by limit/offset)
 //   claims open by status                                  GET /api/claims?status=…&pageSize=1 (totalCount)
+//   cancels in progress                                    GET /api/v2/cancelrequests?open=true
 //   dealer receivables aging                               GET /api/ledgerSummary?purpose=DEALER_RECEIVABLE
 //   process runs that failed                               GET /api/automatic-process-runs?status=FAILED
 // Each panel shows what the API gives the signed-in user: a dealer-side user's figures are its
@@ -90,6 +91,10 @@ async function loadAging() {
   return unwrap(await api.GET('/api/ledgerSummary', { params: { query: { purpose: 'DEALER_RECEIVABLE' } } }))
 }
 
+async function loadOpenCancels() {
+  return unwrap(await api.GET('/api/v2/cancelrequests', { params: { query: { open: true, pageSize: 10 } } }))
+}
+
 async function loadFailedRuns() {
   return unwrap(await api.GET('/api/automatic-process-runs', { params: { query: { status: 'FAILED', pageSize: 10 } } }))
 }
@@ -154,6 +159,7 @@ export default function Dashboard() {
   const sales = useApi(`sales:${from}:${to}`, () => loadSales(from, to))
   const claims = useApi('claims', loadOpenClaims)
   const aging = useApi('aging', loadAging)
+  const cancels = useApi('cancels', loadOpenCancels)
   const runs = useApi('runs', loadFailedRuns)
   // Ready (for the end-to-end test's render time): every panel answered and every chart drawn.
   const [drawn, setDrawn] = useState<ReadonlySet<string>>(new Set())
@@ -162,7 +168,7 @@ export default function Dashboard() {
     [],
   )
   const charts = (sales.data ? 2 : 0) + (aging.data ? 1 : 0)
-  const ready = [sales, claims, aging, runs].every((s) => !s.loading) && drawn.size >= charts
+  const ready = [sales, claims, aging, cancels, runs].every((s) => !s.loading) && drawn.size >= charts
 
   return (
     <Stack data-testid="dashboard" data-ready={ready ? 'true' : undefined}>
@@ -285,6 +291,37 @@ export default function Dashboard() {
           }}
         </Panel>
       </SimpleGrid>
+
+      <Panel title="Cancels in progress" state={cancels} testId="cancels">
+        {(page) =>
+          page.items.length === 0 ? (
+            <Text size="sm">No cancel request is waiting.</Text>
+          ) : (
+            <Stack gap="xs">
+              <Text size="sm">
+                {count(page.totalCount)} cancel {page.totalCount === 1 ? 'request waits' : 'requests wait'} for
+                documents, a decision or processing{page.totalCount > page.items.length ? '; the newest:' : '.'}
+              </Text>
+              <Table withTableBorder aria-label="Cancel requests in progress">
+                <ColumnHeads columns={['Request', 'Contract', 'Status', 'Cancel date', { numeric: 'Net refund' }]} />
+                <Table.Tbody>
+                  {page.items.map((r) => (
+                    <Table.Tr key={r.id}>
+                      <Table.Td>{r.requestNumber}</Table.Td>
+                      <Table.Td>
+                        <Link to={`/contracts/${r.contractId}`}>{r.contractNumber}</Link>
+                      </Table.Td>
+                      <Table.Td>{label(r.status)}</Table.Td>
+                      <Table.Td>{r.cancelDate}</Table.Td>
+                      <MoneyCell value={r.calculation.netCustomerRefund} />
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Stack>
+          )
+        }
+      </Panel>
 
       <Panel title="Process runs that failed" state={runs} testId="runs">
         {(page) =>

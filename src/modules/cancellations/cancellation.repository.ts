@@ -83,6 +83,61 @@ export async function listRequests(
   ).execute()
 }
 
+export type RequestSearch = {
+  statuses?: readonly CancelRequestTable['status'][] | undefined
+  notStatuses?: readonly CancelRequestTable['status'][] | undefined
+  dealerId?: number | undefined
+  /** Dealer-side users: the dealers they may see; null for staff. */
+  visibleDealerIds: ReadonlySet<number> | null
+  cancelDateFrom?: string | undefined
+  cancelDateTo?: string | undefined
+}
+
+function requestSearchQuery(db: Executor, tenantId: number, f: RequestSearch) {
+  let q = db
+    .selectFrom('cancel_request as r')
+    .innerJoin('contract as c', (j) => j.onRef('c.tenant_id', '=', 'r.tenant_id').onRef('c.id', '=', 'r.contract_id'))
+    .where('r.tenant_id', '=', tenantId)
+    .where('c.tenant_id', '=', tenantId)
+  if (f.statuses) q = q.where('r.status', 'in', [...f.statuses])
+  if (f.notStatuses) q = q.where('r.status', 'not in', [...f.notStatuses])
+  if (f.dealerId !== undefined) q = q.where('c.dealer_id', '=', f.dealerId)
+  if (f.visibleDealerIds) q = q.where('c.dealer_id', 'in', f.visibleDealerIds.size > 0 ? [...f.visibleDealerIds] : [0])
+  if (f.cancelDateFrom !== undefined) q = q.where('r.cancel_date', '>=', f.cancelDateFrom)
+  if (f.cancelDateTo !== undefined) q = q.where('r.cancel_date', '<=', f.cancelDateTo)
+  return q
+}
+
+/**
+ * The tenant's requests across contracts, newest first, each with its contract's number and the
+ * latest cancel processed from it (one statement), and the total matching.
+ */
+export async function searchRequests(db: Executor, tenantId: number, f: RequestSearch, window: Window) {
+  const [rows, count] = await Promise.all([
+    windowed(
+      requestSearchQuery(db, tenantId, f)
+        .selectAll('r')
+        .select((eb) => [
+          'c.contract_number',
+          eb
+            .selectFrom('cancel as x')
+            .select('x.id')
+            .where('x.tenant_id', '=', tenantId)
+            .whereRef('x.request_id', '=', 'r.id')
+            .orderBy('x.id', 'desc')
+            .limit(1)
+            .as('cancel_id'),
+        ])
+        .orderBy('r.id', 'desc'),
+      window,
+    ).execute(),
+    requestSearchQuery(db, tenantId, f)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { rows, totalCount: Number(count.n) }
+}
+
 export async function countRequests(db: Executor, tenantId: number, contractId: number): Promise<number> {
   const row = await db
     .selectFrom('cancel_request')

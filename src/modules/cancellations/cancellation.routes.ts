@@ -14,6 +14,7 @@ import {
   CancelPaymentSchema,
   CancelRequestIdParams,
   CancelRequestSchema,
+  CancelRequestSearchQuery,
   CancelSchema,
   ContractIdentifierParams,
   QuoteOnlyQuery,
@@ -147,6 +148,27 @@ export const cancellationRoutes: FastifyPluginAsyncTypebox<{
       const ctx = authenticatedContext(req)
       const w = pageWindow(req.query)
       const r = await service.listRequests(ctx, await service.contractIdOf(ctx, req.params.identifier), w)
+      return toPage(r.items, r.totalCount, w)
+    },
+  )
+
+  app.get(
+    '/api/v2/cancelrequests',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listTenantCancelRequestsV2',
+        summary: 'Search cancel requests across contracts (paged)',
+        description:
+          "The tenant's cancel requests, newest first, each as GET /api/cancelrequests/{id} answers it: by status, or `open=true` for those still waiting for documents, approval or processing; by the contract's dealer and by cancel date. Dealer-side users see their dealers' contracts' requests only.",
+        querystring: CancelRequestSearchQuery,
+        response: { 200: Paged(requestRef, 'CancelRequestPage'), ...problemResponses() },
+      },
+      config: READ,
+    },
+    async (req) => {
+      const w = pageWindow(req.query)
+      const r = await service.searchRequests(authenticatedContext(req), req.query, w)
       return toPage(r.items, r.totalCount, w)
     },
   )

@@ -2,7 +2,7 @@
 // the quote, the request and the direct cancel; the reply of a quote or request; the cancel; the
 // cancel payment; the actions.
 import { Type } from 'typebox'
-import { DateTime, enumOf, IntegerId, nullable } from '../../platform/http/schemas.ts'
+import { DateTime, enumOf, IntegerId, nullable, PagedQuery } from '../../platform/http/schemas.ts'
 import { CANCEL_REQUESTERS, REFUND_PAYEES } from '../rating/index.ts'
 
 const Money = (description?: string) => Type.Number(description ? { description } : {})
@@ -104,6 +104,38 @@ export const CancelBodySchema = Type.Object(
       },
     ],
   },
+)
+
+/** What a request is in; the open ones still wait for a decision (documents, approval, processing). */
+export const CANCEL_REQUEST_STATUSES = [
+  'REQUESTED',
+  'PENDING_DOCUMENTS',
+  'APPROVED',
+  'REJECTED',
+  'WITHDRAWN',
+  'PROCESSED',
+] as const
+export const OPEN_CANCEL_REQUEST_STATUSES = ['REQUESTED', 'PENDING_DOCUMENTS', 'APPROVED'] as const
+
+/** GET /api/v2/cancelrequests: the tenant's requests across contracts (the staff's work list). */
+export const CancelRequestSearchQuery = Type.Object(
+  {
+    status: Type.Optional(enumOf(CANCEL_REQUEST_STATUSES, 'Requests in this status only.')),
+    open: Type.Optional(
+      Type.Boolean({
+        description: `true: the requests still open (${OPEN_CANCEL_REQUEST_STATUSES.join(', ')}); false: the decided ones.`,
+      }),
+    ),
+    dealerId: Type.Optional(IntegerId("The contract's selling dealer (account-holder id).")),
+    cancelDateFrom: Type.Optional(
+      Type.String({ format: 'date', maxLength: 10, description: 'Cancel date on or after.' }),
+    ),
+    cancelDateTo: Type.Optional(
+      Type.String({ format: 'date', maxLength: 10, description: 'Cancel date on or before.' }),
+    ),
+    ...PagedQuery,
+  },
+  { additionalProperties: false },
 )
 
 export const QuoteOnlyQuery = Type.Object(

@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely'
 import { addDays, isIsoDate } from '../../platform/calendar.ts'
 import type { Clock } from '../../platform/clock.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
-import type { CancelPayeeType, CancelPaymentKind } from '../../platform/db/schema.cancellations.ts'
+import type { CancelPayeeType, CancelPaymentKind, CancelRequestStatus } from '../../platform/db/schema.cancellations.ts'
 import type { ContractStatus, CoverageSnapshot, PricingSnapshot } from '../../platform/db/schema.contracts.ts'
 import type { DB, JsonValue } from '../../platform/db/schema.ts'
 import { writeAudit } from '../../platform/audit.ts'
@@ -25,6 +25,7 @@ import { cancellationErrors } from './cancellation.errors.ts'
 import { cancelPostingLines } from './cancellation.postings.ts'
 import * as repo from './cancellation.repository.ts'
 import type { CancelRequestRow, CancelRow } from './cancellation.repository.ts'
+import { OPEN_CANCEL_REQUEST_STATUSES } from './cancellation.schemas.ts'
 import {
   cancelFactProblems,
   displayFactor,
@@ -973,6 +974,35 @@ export function createCancellationService(deps: CancellationsDeps) {
         for (const r of rows) items.push(requestView(r, contract, await cancelIdOfRequest(ctx.tenantId, r.id, x)))
         return { items, totalCount: total }
       })
+    },
+
+    /** The tenant's requests across contracts, newest first; dealer-side users see their dealers' only. */
+    async searchRequests(
+      ctx: AuthenticatedContext,
+      query: {
+        status?: CancelRequestStatus | undefined
+        open?: boolean | undefined
+        dealerId?: number | undefined
+        cancelDateFrom?: string | undefined
+        cancelDateTo?: string | undefined
+      },
+      window: Window,
+    ) {
+      const filter: repo.RequestSearch = {
+        statuses: query.status ? [query.status] : query.open === true ? OPEN_CANCEL_REQUEST_STATUSES : undefined,
+        notStatuses: query.open === false ? OPEN_CANCEL_REQUEST_STATUSES : undefined,
+        dealerId: query.dealerId,
+        visibleDealerIds: ctx.principal.visibleAccountHolderIds,
+        cancelDateFrom: query.cancelDateFrom,
+        cancelDateTo: query.cancelDateTo,
+      }
+      const found = await db.read(ctx.tenantId, (x) => repo.searchRequests(x, ctx.tenantId, filter, window))
+      return {
+        items: found.rows.map((r) =>
+          requestView(r, r, r.cancel_id === null || r.cancel_id === undefined ? null : Number(r.cancel_id)),
+        ),
+        totalCount: found.totalCount,
+      }
     },
 
     /** POST cancelrequests/{id} with an action. */

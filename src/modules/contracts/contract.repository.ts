@@ -6,6 +6,7 @@ import { precompile } from '../../platform/db/precompiled.ts'
 import type { DB } from '../../platform/db/schema.ts'
 import type { ContractStatus, ContractStatusHistoryTable, ContractTable } from '../../platform/db/schema.contracts.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
+import type { ContractSortField } from './contract.schemas.ts'
 
 export type ContractRow = Selectable<ContractTable> & { open_holds: number }
 export type ContractInsert = Omit<Insertable<ContractTable>, 'tenant_id'>
@@ -241,9 +242,22 @@ export type ContractFilter = {
   createdTo?: string | undefined
   /** Today in the tenant's time zone: what ACTIVE and FINALIZED mean to readers depends on it. */
   today: string
+  /** Default: newest first (`createdAt` descending, which is id order). */
+  sort?: { field: ContractSortField; direction: 'asc' | 'desc' } | undefined
 }
 
-/** Contracts matching every filter, newest first (id breaks ties), with the total. */
+/** The column each sort field orders by; `createdAt` is the id (ids are given in creation order). */
+const SORT_COLUMN = {
+  createdAt: 'c.id',
+  saleDate: 'c.sale_date',
+  contractNumber: 'c.contract_number',
+  customerName: 'c.customer_name',
+  expirationDate: 'c.expiration_date',
+  dealerCost: 'c.dealer_cost',
+  retailPrice: 'c.retail_price',
+} as const satisfies Record<ContractSortField, string>
+
+/** Contracts matching every filter, in the filter's order (newest first by default; id breaks ties), with the total. */
 export async function searchContracts(
   db: Executor,
   tenantId: number,
@@ -298,7 +312,11 @@ export async function searchContracts(
           'c.retail_price',
           'c.created_at',
         ])
-        .orderBy('c.id', 'desc'),
+        .$call((sel) => {
+          const { field, direction } = f.sort ?? { field: 'createdAt', direction: 'desc' }
+          const ordered = sel.orderBy(SORT_COLUMN[field], direction)
+          return field === 'createdAt' ? ordered : ordered.orderBy('c.id', direction)
+        }),
       window,
     ).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),

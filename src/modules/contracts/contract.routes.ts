@@ -123,7 +123,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'listContracts',
         summary: 'Search contracts',
         description:
-          "Filters combine (AND): contract number, VIN (whole or its last characters), the start of the holder's name or of a word of it, dealer, status, sale and creation dates. Newest first; bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see their dealers' contracts only.",
+          "Filters combine (AND): contract number, VIN (whole or its last characters), the start of the holder's name or of a word of it, dealer, status, sale and creation dates. Newest first unless `sort` orders otherwise (ties by id); bounded by limit/offset; the total is in X-Total-Count. Dealer-side users see their dealers' contracts only.",
         querystring: SearchQuery,
         response: { 200: Type.Array(summaryRef), ...problemResponses() },
       },

@@ -1,7 +1,7 @@
 // TypeBox schemas of contracts (docs/contracts.md): the create body (payloads §4), the contract
 // resource (payloads §5), search filters, holds, locks, the co-buyer, and the draft-document body.
 import { Type, type TSchema } from 'typebox'
-import { DateTime, enumOf, IntegerId, ListQuery, nullable, PagedQuery } from '../../platform/http/schemas.ts'
+import { DateTime, enumOf, IntegerId, ListQuery, nullable, PagedQuery, sortParam } from '../../platform/http/schemas.ts'
 import { CONTRACT_STATUSES, HOLD_REASONS, STATUS_EVENTS } from './contract.rules.ts'
 import { CONTRACT_TERMS_EXAMPLE, ContractTermsSchema } from './contract-terms.schemas.ts'
 
@@ -539,8 +539,26 @@ const searchFilters = {
   createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
   createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
 }
-export const SearchQuery = Type.Object({ ...searchFilters, ...ListQuery }, { additionalProperties: false })
-export const PagedSearchQuery = Type.Object({ ...searchFilters, ...PagedQuery }, { additionalProperties: false })
+/** What a contract search may be ordered by (its default: newest first, `-createdAt`). */
+export const CONTRACT_SORT_FIELDS = [
+  'createdAt',
+  'saleDate',
+  'contractNumber',
+  'customerName',
+  'expirationDate',
+  'dealerCost',
+  'retailPrice',
+] as const
+export type ContractSortField = (typeof CONTRACT_SORT_FIELDS)[number]
+const searchSort = { sort: sortParam(CONTRACT_SORT_FIELDS, '-createdAt') }
+export const SearchQuery = Type.Object(
+  { ...searchFilters, ...searchSort, ...ListQuery },
+  { additionalProperties: false },
+)
+export const PagedSearchQuery = Type.Object(
+  { ...searchFilters, ...searchSort, ...PagedQuery },
+  { additionalProperties: false },
+)
 
 export const CreateHoldBody = Type.Object(
   {

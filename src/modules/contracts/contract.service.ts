@@ -44,7 +44,8 @@ import {
   type ContractEvent,
   type TransitionFacts,
 } from './contract.rules.ts'
-import { PatchedContractSchema } from './contract.schemas.ts'
+import { PatchedContractSchema, type ContractSortField } from './contract.schemas.ts'
+import { sortOrder } from '../../platform/http/schemas.ts'
 import {
   resolveContractTerms,
   saleTaxOf,
@@ -473,12 +474,19 @@ export function createContractCore(ports: ContractPorts) {
 
     async search(
       ctx: AuthenticatedContext,
-      filter: Omit<repo.ContractFilter, 'today' | 'dealerIds'> & { dealerNumber?: string | undefined },
+      filter: Omit<repo.ContractFilter, 'today' | 'dealerIds' | 'sort'> & {
+        dealerNumber?: string | undefined
+        sort?: ContractSortField | `-${ContractSortField}` | undefined
+      },
       window: Window,
     ) {
-      const { dealerNumber, ...rest } = filter
+      const { dealerNumber, sort, ...rest } = filter
       const day = await today(ctx.tenantId)
-      let f: repo.ContractFilter = { ...rest, today: day }
+      let f: repo.ContractFilter = {
+        ...rest,
+        today: day,
+        sort: sortOrder(sort, { field: 'createdAt', direction: 'desc' }),
+      }
       if (dealerNumber !== undefined) {
         const ids = await ports.directory.idsByBusinessKey(ctx.tenantId, [
           { kind: 'DEALER', businessKey: dealerNumber },

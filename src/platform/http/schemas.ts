@@ -155,6 +155,33 @@ export const nullable = <T extends TSchema>(schema: T, description?: string) =>
 export const enumOf = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
 
+/**
+ * The `sort` query parameter of a list: one of `fields`, ascending, or with a leading `-`,
+ * descending (`sort=-saleDate`). A list sorted this way still breaks ties by id, so pages are
+ * stable; `sortOrder` reads the value.
+ */
+export const sortParam = <const T extends readonly string[]>(fields: T, defaultSort: string) =>
+  Type.Optional(
+    Type.Unsafe<T[number] | `-${T[number]}`>({
+      type: 'string',
+      enum: fields.flatMap((f) => [f, `-${f}`]),
+      maxLength: 40,
+      description: `Order of the list: a field, ascending, or the field after \`-\`, descending (default \`${defaultSort}\`). Ties are broken by id.`,
+      examples: [`-${fields[0]}`],
+    }),
+  )
+
+/** The field and direction of a `sort` value (see sortParam); `undefined` gives the default. */
+export function sortOrder<F extends string>(
+  value: F | `-${F}` | undefined,
+  defaultSort: { field: F; direction: 'asc' | 'desc' },
+): { field: F; direction: 'asc' | 'desc' } {
+  if (value === undefined) return defaultSort
+  return value.startsWith('-')
+    ? { field: value.slice(1) as F, direction: 'desc' }
+    : { field: value as F, direction: 'asc' }
+}
+
 /** The body of an action that takes none: `{}` (or no body at all, with `noBodyIsEmpty`). */
 export const EmptyBody = Type.Object({}, { additionalProperties: false, examples: [{}] })
 
