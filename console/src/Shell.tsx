@@ -12,6 +12,7 @@ const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
 const ContractWizard = lazy(() => import('./screens/ContractWizard.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
+const ClaimIntake = lazy(() => import('./screens/ClaimIntake.tsx'))
 const RateBooks = lazy(() => import('./screens/RateBooks.tsx'))
 const RateBookVersion = lazy(() => import('./screens/RateBookVersion.tsx'))
 const QuickRater = lazy(() => import('./screens/QuickRater.tsx'))
@@ -49,6 +50,7 @@ function Screen({ path }: { path: string }) {
   const contract = /^\/contracts\/(\d{1,15})$/.exec(path)
   if (contract) return <ContractPage id={Number(contract[1])} />
   if (path === '/claims') return <Claims />
+  if (path === '/claims/new') return <ClaimIntake />
   const claim = /^\/claims\/(\d{1,15})$/.exec(path)
   if (claim) return <ClaimPage id={Number(claim[1])} />
   if (path === '/rating') return <RateBooks />

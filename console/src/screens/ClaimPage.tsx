@@ -1,10 +1,16 @@
 // A claim (docs/claims.md): GET /api/claims/{id} (status, holds, authorization, the jobs with their
-// three Cs and lines, benefits, totals, payment requests with their payments) and its notes
-// (GET /api/claims/{id}/notes/all). Actions, each the API's to allow or refuse (403 for roles
-// without claims:approve, 409 for a status that does not allow it, shown as the API says):
+// three Cs and lines, benefits, totals, payment requests with their payments, the latest inspection),
+// its notes (GET /api/claims/{id}/notes/all) and documents (GET /api/claims/{id}/documents). The figures
+// are shown as the API gives them. Actions, each the API's to allow or refuse (403 for roles without
+// claims:approve, 409 for a status that does not allow it, shown as the API says):
 //   authorize every pending job     PATCH /api/claims/{id} (JSON Patch: the jobs' and the claim's status)
+//   add a job, decide a job, deny, close, void, reopen, place and release holds
+//                                   PATCH /api/claims/{id} (ClaimWork.tsx)
+//   request, complete, cancel an inspection   POST, PUT /api/claims/{id}/inspections
 //   request payment                 POST /api/claims/{id}/paymentrequests
+//   record a payment                POST /api/claims/{id}/paymentrequests/{requestId}/payments
 //   add a note                      POST /api/claims/{id}/notes
+//   upload a document               POST /api/claims/{id}/documents
 // Another dealer's claim, for a dealer-side user, is the API's 404: shown as such.
 import {
   Badge,
@@ -38,6 +44,18 @@ import {
   useAction,
 } from '../ui.tsx'
 import { CLAIM_COLORS, statusLabel } from './Claims.tsx'
+import {
+  AddJob,
+  ClaimDecision,
+  Documents,
+  editable,
+  Holds,
+  Inspection,
+  JobDecision,
+  RecordPayment,
+  useReasons,
+  type Reasons,
+} from './ClaimWork.tsx'
 
 type Claim = Schemas['Claim']
 
@@ -53,8 +71,9 @@ const lineAmount = (requested: number, authorized: number | null) => (
   </>
 )
 
-function Jobs({ claim }: { claim: Claim }) {
+function Jobs({ claim, reasons, onDone }: { claim: Claim; reasons: Reasons | undefined; onDone: () => void }) {
   if (claim.jobs.length === 0) return <Text size="sm">No jobs.</Text>
+  const deciding = editable(claim)
   return (
     <Table withTableBorder aria-label="Jobs">
       <ColumnHeads
@@ -66,11 +85,12 @@ function Jobs({ claim }: { claim: Claim }) {
           'Status',
           { numeric: 'Requested' },
           { numeric: 'Authorized' },
+          ...(deciding ? ['Decide'] : []),
         ]}
       />
       <Table.Tbody>
-        {claim.jobs.map((j) => (
-          <Table.Tr key={j.lineNumber}>
+        {claim.jobs.map((j, index) => (
+          <Table.Tr key={j.lineNumber} data-testid={`job-${j.lineNumber}`}>
             <Table.Td>{j.lineNumber}</Table.Td>
             <Table.Td>
               <Text size="sm">{j.complaint.text}</Text>
@@ -78,14 +98,17 @@ function Jobs({ claim }: { claim: Claim }) {
                 {j.cause?.text ?? 'cause not given'} · {j.correction?.text ?? 'correction not given'}
               </Text>
             </Table.Td>
-            <Table.Td>{j.coverageComponentCode ?? j.ppmServiceCode ?? '—'}</Table.Td>
+            <Table.Td>{j.coverageComponentCode ?? (j.ppmServiceCode ? `PPM ${j.ppmServiceCode}` : '—')}</Table.Td>
             <Table.Td>
               {j.parts.map((p, i) => (
                 <Text size="xs" key={`p${i}`}>
-                  Part {p.partNumber} {p.description} × {p.quantity}:{' '}
-                  {lineAmount(
-                    p.requestedAmount,
-                    p.authorizedUnitPrice === null ? null : Math.round(p.authorizedUnitPrice * p.quantity * 100) / 100,
+                  Part {p.partNumber} {p.description} × {p.quantity} at <Money value={p.requestedUnitPrice} />
+                  {p.taxable ? ' (taxable)' : ''}: <Money value={p.requestedAmount} />
+                  {p.authorizedUnitPrice !== null && p.authorizedUnitPrice !== p.requestedUnitPrice && (
+                    <>
+                      {' '}
+                      (authorized at <Money value={p.authorizedUnitPrice} /> each)
+                    </>
                   )}
                 </Text>
               ))}
@@ -107,6 +130,11 @@ function Jobs({ claim }: { claim: Claim }) {
             </Table.Td>
             <MoneyCell value={j.requestedTotal} />
             <MoneyCell value={j.authorizedTotal} />
+            {deciding && (
+              <Table.Td>
+                <JobDecision claim={claim} index={index} reasons={reasons} onDone={onDone} />
+              </Table.Td>
+            )}
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -136,7 +164,7 @@ function PaymentRequests({ claim }: { claim: Claim }) {
               {r.invoiceNumber} of {day(r.invoiceDate)}
               {r.payments.map((p) => (
                 <Text size="xs" key={p.id}>
-                  {p.method.toLowerCase().replace('_', ' ')} {p.reference ?? ''} on {dateTime(p.paidAt)}:{' '}
+                  {p.method.toLowerCase().replace('_', ' ')} {p.reference ?? ''} on {day(p.paidAt)}:{' '}
                   <Money value={p.amount} />
                 </Text>
               ))}
@@ -286,7 +314,14 @@ export default function ClaimPage({ id }: { id: number }) {
     unwrap(await api.GET('/api/claims/{claimId}', { params: { path: { claimId: id } } })),
   )
   const authorize = useAction()
+  const reasons = useReasons()
   const refresh = () => setVersion((v) => v + 1)
+  // The panels that need the claim and the tenant's reasons.
+  const withReasons = {
+    data: claim.data && reasons.data ? { claim: claim.data, reasons: reasons.data } : undefined,
+    problem: claim.problem ?? reasons.problem,
+    loading: claim.loading || reasons.loading,
+  }
 
   if (claim.problem && !claim.data) {
     return <RecordProblem title={`Claim ${id}`} problem={claim.problem} back="/claims" backLabel="Back to the claims" />
@@ -379,7 +414,7 @@ export default function ClaimPage({ id }: { id: number }) {
                     ['Requested', x.totals.requested],
                     ['Authorized', x.totals.authorized],
                     ['Tax', x.totals.tax],
-                    ['Deductible', x.totals.deductible === 0 ? 0 : -x.totals.deductible],
+                    ['Deductible', x.totals.deductible],
                     ['Payable', x.totals.payable],
                     ['Paid', x.totals.paid],
                   ] as const
@@ -400,7 +435,7 @@ export default function ClaimPage({ id }: { id: number }) {
       <Panel title="Jobs" state={claim}>
         {(x) => (
           <Stack gap="xs">
-            <Jobs claim={x} />
+            <Jobs claim={x} reasons={reasons.data} onDone={refresh} />
             {x.benefits.length > 0 && (
               <Text size="sm">
                 Benefits:{' '}
@@ -417,39 +452,35 @@ export default function ClaimPage({ id }: { id: number }) {
               </Group>
             )}
             <Outcome problem={authorize.problem} done={authorize.done} />
+            {editable(x) && <AddJob key={`${x.id}:${x.version}`} claim={x} onDone={refresh} />}
           </Stack>
         )}
       </Panel>
 
-      {c && c.holds.length > 0 && (
-        <Panel title="Holds" state={claim}>
-          {(x) => (
-            <Table withTableBorder aria-label="Holds">
-              <Table.Tbody>
-                {x.holds.map((h) => (
-                  <Table.Tr key={h.id}>
-                    <Table.Td>{h.holdReason.text}</Table.Td>
-                    <Table.Td>{h.note ?? ''}</Table.Td>
-                    <Table.Td>
-                      placed {dateTime(h.placedAt)} by {h.placedBy}
-                    </Table.Td>
-                    <Table.Td>{h.releasedAt ? `released ${dateTime(h.releasedAt)}` : 'open'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Panel title="Decision" state={withReasons} testId="claim-decision">
+          {({ claim: x, reasons: r }) => <ClaimDecision claim={x} reasons={r} onDone={refresh} />}
         </Panel>
-      )}
+        <Panel title="Holds" state={withReasons} testId="claim-holds">
+          {({ claim: x, reasons: r }) => <Holds claim={x} reasons={r} onDone={refresh} />}
+        </Panel>
+      </SimpleGrid>
+
+      <Panel title="Inspection" state={withReasons} testId="claim-inspection">
+        {({ claim: x, reasons: r }) => <Inspection key={x.version} claim={x} reasons={r} onDone={refresh} />}
+      </Panel>
 
       <Panel title="Payment requests" state={claim} testId="claim-payments">
         {(x) => (
           <Stack gap="sm">
             <PaymentRequests claim={x} />
             {x.status === 'AUTHORIZED' && <PaymentRequestForm claim={x} onDone={refresh} />}
+            <RecordPayment key={`${x.id}:${x.version}`} claim={x} onDone={refresh} />
           </Stack>
         )}
       </Panel>
+
+      <Documents claimId={id} version={version} onDone={refresh} />
 
       <Notes claimId={id} version={version} onDone={refresh} />
     </Stack>

@@ -1,14 +1,27 @@
-// The adjuster's queue: GET /api/claims with its filters (status, dealer, VIN, loss dates), paged by
-// pageNumber/pageSize with the API's totalCount, newest first, every choice in the URL. A dealer-side
+// The adjuster's queue: GET /api/claims with its filters (status, dealer, contract, repair facility,
+// VIN, loss dates), paged by pageNumber/pageSize with the API's totalCount, newest first (the API's
+// order; a column heading sorts the rows of the page shown), every choice in the URL. A dealer-side
 // user sees its dealers' claims only (the API decides). Errors the API names by query parameter are
-// shown under that field.
-import { Badge, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+// shown under that field. "New claim" opens the intake (ClaimIntake.tsx).
+import {
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
-import { Link } from '../router.tsx'
-import { bindField, ColumnHeads, FilterButtons, MoneyCell, Outcome, Pager, useListQuery } from '../ui.tsx'
+import { Link, navigate } from '../router.tsx'
+import { bindField, FilterButtons, MoneyCell, numeric, Outcome, Pager, useListQuery } from '../ui.tsx'
 
 export type ClaimStatus = Schemas['ClaimSummary']['status']
 export const CLAIM_STATUSES: ClaimStatus[] = [
@@ -35,13 +48,43 @@ export const CLAIM_COLORS: Record<string, string> = {
 }
 export const statusLabel = (s: string) => s.toLowerCase().replaceAll('_', ' ')
 
-const FILTERS = ['status', 'dealerId', 'vin', 'lossDateFrom', 'lossDateTo'] as const
+const FILTERS = ['status', 'dealerId', 'contractId', 'repairFacilityId', 'vin', 'lossDateFrom', 'lossDateTo'] as const
 const SIZES = ['25', '50', '100']
+
+type Row = Schemas['ClaimSummary']
+const COLUMNS: Array<{ key: string; label: string; numeric?: true; value: (c: Row) => string | number }> = [
+  { key: 'claimNumber', label: 'Claim', value: (c) => c.claimNumber },
+  { key: 'status', label: 'Status', value: (c) => c.status },
+  { key: 'contractNumber', label: 'Contract', value: (c) => c.contractNumber },
+  { key: 'repairFacility', label: 'Repair facility', value: (c) => c.repairFacility.name },
+  { key: 'dealerId', label: 'Dealer', value: (c) => c.dealerId },
+  { key: 'lossDate', label: 'Loss date', value: (c) => c.lossDate },
+  { key: 'reportedAt', label: 'Reported', value: (c) => c.reportedAt },
+  { key: 'requested', label: 'Requested', numeric: true, value: (c) => c.totals.requested },
+  { key: 'authorized', label: 'Authorized', numeric: true, value: (c) => c.totals.authorized },
+  { key: 'payable', label: 'Payable', numeric: true, value: (c) => c.totals.payable },
+  { key: 'paid', label: 'Paid', numeric: true, value: (c) => c.totals.paid },
+]
+
+function sortRows(rows: Row[], sort: string | null): Row[] {
+  const desc = sort?.startsWith('-') ?? false
+  const col = COLUMNS.find((c) => c.key === (desc ? sort!.slice(1) : sort))
+  if (!col) return rows
+  return rows.toSorted((a, b) => {
+    const x = col.value(a)
+    const y = col.value(b)
+    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+    return desc ? -cmp : cmp
+  })
+}
 
 const int = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : undefined)
 
 export default function Claims() {
-  const { filters, size, page, form, setForm, key, go, submit } = useListQuery('/claims', FILTERS, SIZES)
+  const { query, filters, size, page, form, setForm, key, go, submit } = useListQuery('/claims', FILTERS, SIZES, [
+    'sort',
+  ])
+  const sort = query.get('sort')
 
   const result = useApi(`claims${key}`, async () => {
     // A dealer id that is not a number is sent as it is typed: the API names the field.
@@ -52,6 +95,9 @@ export default function Claims() {
           query: {
             status: (filters.status || undefined) as ClaimStatus | undefined,
             dealerId,
+            contractId: (int(filters.contractId) ?? (filters.contractId || undefined)) as number | undefined,
+            repairFacilityId: (int(filters.repairFacilityId) ?? (filters.repairFacilityId || undefined)) as
+              number | undefined,
             vin: filters.vin || undefined,
             lossDateFrom: filters.lossDateFrom || undefined,
             lossDateTo: filters.lossDateTo || undefined,
@@ -65,17 +111,20 @@ export default function Claims() {
 
   const errors = fieldErrors(result.problem)
   const field = bindField(form, setForm, errors)
-  const rows = result.data?.items ?? []
+  const rows = sortRows(result.data?.items ?? [], sort)
   const total = result.data?.totalCount ?? 0
   const pages = Math.max(1, result.data?.totalPages ?? 1)
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Claims
-      </Title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Claims
+        </Title>
+        <Button onClick={() => navigate('/claims/new')}>New claim</Button>
+      </Group>
       <form onSubmit={submit} role="search" aria-label="Filter claims" noValidate>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 6 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
           <NativeSelect
             label="Status"
             name="status"
@@ -83,6 +132,20 @@ export default function Claims() {
             {...field('status')}
           />
           <TextInput label="Dealer id" name="dealerId" inputMode="numeric" maxLength={15} {...field('dealerId')} />
+          <TextInput
+            label="Contract id"
+            name="contractId"
+            inputMode="numeric"
+            maxLength={15}
+            {...field('contractId')}
+          />
+          <TextInput
+            label="Repair facility id"
+            name="repairFacilityId"
+            inputMode="numeric"
+            maxLength={15}
+            {...field('repairFacilityId')}
+          />
           <TextInput label="VIN" name="vin" maxLength={17} {...field('vin')} />
           <TextInput label="Loss from" type="date" name="lossDateFrom" {...field('lossDateFrom')} />
           <TextInput label="Loss to" type="date" name="lossDateTo" {...field('lossDateTo')} />
@@ -102,21 +165,27 @@ export default function Claims() {
 
       <Table.ScrollContainer minWidth={1000}>
         <Table striped highlightOnHover withTableBorder aria-label="Claims" data-testid="claims-table">
-          <ColumnHeads
-            columns={[
-              'Claim',
-              'Status',
-              'Contract',
-              'Repair facility',
-              'Dealer',
-              'Loss date',
-              'Reported',
-              { numeric: 'Requested' },
-              { numeric: 'Authorized' },
-              { numeric: 'Payable' },
-              { numeric: 'Paid' },
-            ]}
-          />
+          <Table.Thead>
+            <Table.Tr>
+              {COLUMNS.map((c) => {
+                const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
+                return (
+                  <Table.Th key={c.key} scope="col" aria-sort={state ?? 'none'} style={c.numeric ? numeric : undefined}>
+                    <UnstyledButton
+                      fw={600}
+                      fz="sm"
+                      onClick={() =>
+                        go({ sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key })
+                      }
+                    >
+                      {c.label}
+                      {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
+                    </UnstyledButton>
+                  </Table.Th>
+                )
+              })}
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
             {rows.map((c) => (
               <Table.Tr key={c.id}>
