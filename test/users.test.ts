@@ -551,7 +551,11 @@ describe('membership', () => {
     const staff = list.find((g) => g.code === 'STAFF')
     assert.equal(staff?.kind, 'STAFF')
     assert.ok(staff!.users.some((u) => u.id === member.id))
-    const byId = await t.app.inject({ method: 'GET', url: `/api/MembershipGroups/${staff!.id}`, headers: tenant.headers })
+    const byId = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipGroups/${staff!.id}`,
+      headers: tenant.headers,
+    })
     assert.deepEqual(json(byId), staff)
 
     // Another tenant's roles and groups are its own.

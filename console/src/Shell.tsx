@@ -11,11 +11,18 @@ const Contracts = lazy(() => import('./screens/Contracts.tsx'))
 const ContractPage = lazy(() => import('./screens/ContractPage.tsx'))
 const Claims = lazy(() => import('./screens/Claims.tsx'))
 const ClaimPage = lazy(() => import('./screens/ClaimPage.tsx'))
+const AccountHolderScreens = lazy(() => import('./screens/AccountHolderScreens.tsx'))
+const Users = lazy(() => import('./screens/Users.tsx'))
+const UserPage = lazy(() => import('./screens/UserPage.tsx'))
+const NewUser = lazy(() => import('./screens/UserPage.tsx').then((m) => ({ default: m.NewUser })))
+const Roles = lazy(() => import('./screens/Roles.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
   { to: '/contracts', label: 'Contracts', match: (p: string) => p.startsWith('/contracts') },
   { to: '/claims', label: 'Claims', match: (p: string) => p.startsWith('/claims') },
+  { to: '/accountholders/dealers', label: 'Account holders', match: (p: string) => p.startsWith('/accountholders') },
+  { to: '/users', label: 'Users and roles', match: (p: string) => p.startsWith('/users') || p === '/roles' },
 ]
 
 function Screen({ path }: { path: string }) {
@@ -26,6 +33,13 @@ function Screen({ path }: { path: string }) {
   if (path === '/claims') return <Claims />
   const claim = /^\/claims\/(\d{1,15})$/.exec(path)
   if (claim) return <ClaimPage id={Number(claim[1])} />
+  const holders = /^\/accountholders(?:\/([a-z]+)(?:\/(new|\d{1,15})(\/edit)?)?)?$/.exec(path)
+  if (holders) return <AccountHolderScreens key={path} slug={holders[1]} id={holders[2]} edit={!!holders[3]} />
+  if (path === '/users') return <Users />
+  if (path === '/users/new') return <NewUser />
+  const user = /^\/users\/(\d{1,15})(\/edit)?$/.exec(path)
+  if (user) return <UserPage key={path} id={Number(user[1])} edit={!!user[2]} />
+  if (path === '/roles') return <Roles />
   return (
     <Stack>
       <Title order={1} size="h2">

@@ -73,9 +73,7 @@ export async function groupDetails(db: Executor, tenantId: number, groupIds: num
     .selectFrom((eb) =>
       eb
         .selectFrom('user_group as ug')
-        .innerJoin('app_user as u', (j) =>
-          j.onRef('u.id', '=', 'ug.user_id').onRef('u.tenant_id', '=', 'ug.tenant_id'),
-        )
+        .innerJoin('app_user as u', (j) => j.onRef('u.id', '=', 'ug.user_id').onRef('u.tenant_id', '=', 'ug.tenant_id'))
         .select([
           'ug.group_id',
           'u.id',
