@@ -11,7 +11,7 @@ import {
   accessible,
   call,
   type Demo,
-  shot,
+  shot as photograph,
   signInAsAdmin,
   skip,
   startConsoleWorld,
@@ -28,6 +28,7 @@ const dealerNumber = `E2E-${stamp}`
 
 type Dealer = {
   id: number
+  dealerGroupId: number | null
   dealerNumber: string
   legalName: string
   displayName: string
@@ -44,6 +45,20 @@ async function refused(method: string, url: string, body: unknown) {
     body: JSON.stringify(body),
   })
   return { status: res.status, problem: (await res.json()) as { errors?: Array<{ field: string; message: string }> } }
+}
+
+/** A screenshot from the top of the page (the frame's header is fixed). */
+async function shot(name: string) {
+  await page.evaluate('window.scrollTo(0, 0)')
+  await photograph(name)
+}
+
+/** The message under a field (Mantine links it by aria-describedby). */
+async function errorUnder(field: ReturnType<Page['getByLabel']>) {
+  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ')
+  const id = ids.find((i) => i.endsWith('-error'))
+  assert.ok(id, 'the field has an error')
+  return (await page.locator(`[id="${id}"]`).textContent())?.trim()
 }
 
 async function total(url: string) {
@@ -93,6 +108,13 @@ describe('the console: account holders, users and roles', { skip }, () => {
     await form.getByLabel('Dealer number').fill(dealerNumber)
     await form.getByLabel('Legal name').fill(`Console Motors ${stamp} LLC`)
     await form.getByLabel('Dealer type').selectOption('INDEPENDENT')
+    // The dealer group is chosen among the API's.
+    const [group] = await call<Array<{ id: number; displayName: string; businessKey: string }>>(
+      'GET',
+      '/api/accountholders?kind=DEALER_GROUP&limit=1',
+      admin,
+    )
+    await form.getByLabel('Dealer group').selectOption(String(group!.id))
     await form.getByLabel('Street', { exact: true }).fill('100 Congress Ave')
     await form.getByLabel('City').fill('Austin')
     await form.getByLabel('State').selectOption('TX')
@@ -113,9 +135,7 @@ describe('the console: account holders, users and roles', { skip }, () => {
       { timeout: 60_000 },
     )
     const zip = form.getByLabel('ZIP code')
-    const describedBy = (await zip.getAttribute('aria-describedby')) ?? ''
-    const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'))!
-    assert.equal((await page.locator(`[id="${errorId}"]`).textContent())?.trim(), message)
+    assert.equal(await errorUnder(zip), message)
     await accessible('dealer form with an error')
     await shot('dealer-form-error')
 
@@ -124,6 +144,7 @@ describe('the console: account holders, users and roles', { skip }, () => {
     await page.locator('[data-testid="holder-page"][data-ready="true"]').waitFor({ timeout: 60_000 })
     const [stored] = await call<Dealer[]>('GET', `/api/dealers?dealerNumber=${dealerNumber}`, admin)
     assert.ok(stored, 'the dealer is stored')
+    assert.equal(stored.dealerGroupId, group!.id)
     assert.match(page.url(), new RegExp(`/console/accountholders/dealers/${stored.id}$`))
     const details = page.getByTestId('holder-details')
     for (const [label, value] of [
@@ -137,6 +158,7 @@ describe('the console: account holders, users and roles', { skip }, () => {
         value,
         label,
       )
+    await details.getByRole('link', { name: `Dealer group ${group!.id}` }).waitFor()
     const a = stored.addresses[0]!
     await page.getByText(`mailing: ${a.line1}, ${a.city}, ${a.state} ${a.postalCode}`).waitFor()
     await page.getByText(`office: ${stored.phones[0]!.number}`).waitFor()
@@ -232,10 +254,19 @@ describe('the console: account holders, users and roles', { skip }, () => {
     await form.getByLabel('Email address').fill(email)
     await form.getByLabel('First name').fill('Casey')
     await form.getByLabel('Last name').fill('Console')
-    await form.getByLabel('Password', { exact: true }).fill('console-e2e-Pass-2')
     await form.getByRole('checkbox', { name: 'Read-only' }).check()
-    await accessible('new user form')
-    await shot('user-form')
+    // A password the API finds too short: its message under the field.
+    const password = form.getByLabel('Password', { exact: true })
+    await password.fill('short')
+    await form.getByRole('button', { name: 'Create user' }).click()
+    const tooShort = await refused('POST', '/api/v1/adminusers', { emailAddress: email, password: 'short' })
+    assert.equal(tooShort.status, 400)
+    const tooShortMessage = tooShort.problem.errors!.find((e) => e.field === 'password')!.message
+    await form.getByText(tooShortMessage).waitFor({ timeout: 60_000 })
+    assert.equal(await errorUnder(password), tooShortMessage)
+    await accessible('new user form with an error')
+    await shot('user-form-error')
+    await password.fill('console-e2e-Pass-2')
     await form.getByRole('button', { name: 'Create user' }).click()
     await page.locator('[data-testid="user-page"][data-ready="true"]').waitFor({ timeout: 60_000 })
     const [created] = await call<Array<{ id: number; isActive: boolean; roles: Array<{ name: string }> }>>(

@@ -5,7 +5,7 @@
 // `addresses[0].postalCode`, `agentIds[1]`, …) is shown under that field; the others above the buttons.
 import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useEffect, useState, type FormEvent } from 'react'
-import { useApi } from '../api/client.ts'
+import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import { Link, navigate } from '../router.tsx'
 import { Outcome, Panel, RecordProblem, useAction } from '../ui.tsx'
@@ -124,6 +124,32 @@ function patchBody(kind: KindInfo, f: Form, h: Holder): Record<string, unknown> 
   return body
 }
 
+/** The account holders of `kind` a reference field offers (the first 1000, by name). */
+function HolderSelect({ field, bind }: { field: OwnField; bind: Record<string, unknown> & { value: string } }) {
+  const options = useApi(`holder-options:${field.of}`, async () =>
+    unwrap(await api.GET('/api/accountholders', { params: { query: { kind: field.of, limit: 1000 } } })),
+  )
+  const rows = (options.data ?? []).toSorted((a, b) => a.displayName.localeCompare(b.displayName))
+  return (
+    <NativeSelect
+      label={field.label}
+      description={options.problem ? `The list could not be read: ${options.problem.title}` : undefined}
+      data={[
+        { value: '', label: 'None' },
+        // The stored one, even when it is not among those listed.
+        ...(bind.value && !rows.some((r) => String(r.id) === bind.value)
+          ? [{ value: bind.value, label: `Account holder ${bind.value}` }]
+          : []),
+        ...rows.map((r) => ({
+          value: String(r.id),
+          label: `${r.displayName}${r.businessKey ? ` (${r.businessKey})` : ''}`,
+        })),
+      ]}
+      {...bind}
+    />
+  )
+}
+
 function FormFields({
   kind,
   form,
@@ -142,7 +168,9 @@ function FormFields({
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   })
   const own = (o: OwnField) =>
-    o.type === 'select' ? (
+    o.of ? (
+      <HolderSelect key={o.name} field={o} bind={bind(o.name)} />
+    ) : o.type === 'select' ? (
       <NativeSelect
         key={o.name}
         label={o.label}

@@ -6,7 +6,7 @@
 // ?reveal=true, which needs bankdetails:read: a 403 is shown as such; docs/disbursement-accounts.md).
 // Another dealer's record, for a dealer-side user, is the API's 404.
 import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
@@ -416,7 +416,19 @@ function Details({ kind, h }: { kind: KindInfo; h: Holder }) {
         ['Expires', h.expiredDate ? dateTime(h.expiredDate) : 'never'],
         ['Tax id', h.taxId ?? '—'],
         ['W-9 on file', h.w9OnFile ? 'yes' : 'no'],
-        ...kind.own.map((o) => [o.label.replace(' (comma-separated)', ''), ownValue(r[o.name])] as [string, string]),
+        ...kind.own.map(
+          (o) =>
+            [
+              o.label.replace(' (comma-separated)', ''),
+              o.of && typeof r[o.name] === 'number' ? (
+                <Link key={o.name} to={holderPath(o.of, r[o.name] as number)}>
+                  {kindOf(o.of)?.one} {String(r[o.name])}
+                </Link>
+              ) : (
+                ownValue(r[o.name])
+              ),
+            ] as [string, ReactNode],
+        ),
         ['Created', dateTime(h.createdAt)],
         ['Changed', `${dateTime(h.updatedAt)} (version ${h.version})`],
       ]}
@@ -498,12 +510,6 @@ export default function AccountHolderPage({ kind, id }: { kind: KindInfo; id: nu
       </Group>
       <Text size="sm">
         <Link to={`/accountholders/${kind.slug}`}>All {kind.label.toLowerCase()}</Link>
-        {h && 'dealerGroupId' in h && h.dealerGroupId !== null && (
-          <>
-            {' · '}
-            <Link to={holderPath('DEALER_GROUP', h.dealerGroupId)}>Its dealer group</Link>
-          </>
-        )}
         {h && 'dealerId' in h && h.dealerId !== null && h.dealerId !== undefined && (
           <>
             {' · '}

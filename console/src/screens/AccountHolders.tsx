@@ -16,14 +16,26 @@ const FILTERS = ['kind', 'name', 'businessKey', 'state', 'status'] as const
 const SIZES = ['25', '50', '100']
 type Status = 'ACTIVE' | 'INACTIVE' | 'EXPIRED'
 
+/** The kind shown: bold, not underlined. */
+const here = (yes: boolean) => (yes ? { fontWeight: 700, textDecoration: 'none', color: 'inherit' } : undefined)
+
 export function KindLinks({ current }: { current: Kind | undefined }) {
   return (
     <Group gap="xs" component="nav" aria-label="Kinds of account holder">
-      <Link to="/accountholders" aria-current={current === undefined ? 'page' : undefined}>
+      <Link
+        to="/accountholders"
+        aria-current={current === undefined ? 'page' : undefined}
+        style={here(current === undefined)}
+      >
         All
       </Link>
       {KINDS.map((k) => (
-        <Link key={k.kind} to={`/accountholders/${k.slug}`} aria-current={current === k.kind ? 'page' : undefined}>
+        <Link
+          key={k.kind}
+          to={`/accountholders/${k.slug}`}
+          aria-current={current === k.kind ? 'page' : undefined}
+          style={here(current === k.kind)}
+        >
           {k.label}
         </Link>
       ))}

@@ -21,7 +21,15 @@ export type Holder =
 
 /** How a field of the form is typed in and sent: text as it is, numbers, lists split at commas, a yes/no. */
 export type FieldType = 'text' | 'select' | 'integer' | 'integers' | 'amount' | 'strings' | 'boolean'
-export type OwnField = { name: string; label: string; type: FieldType; options?: readonly string[]; maxLength?: number }
+/** `of`: an integer field naming an account holder of that kind, chosen from the API's list of them. */
+export type OwnField = {
+  name: string
+  label: string
+  type: FieldType
+  options?: readonly string[]
+  maxLength?: number
+  of?: Kind
+}
 
 export const STATES = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
@@ -73,7 +81,7 @@ export const KINDS: readonly KindInfo[] = [
       },
       { name: 'franchiseMakes', label: 'Franchise makes (comma-separated)', type: 'strings' },
       { name: 'licenseNumber', label: 'License number', type: 'text', maxLength: 60 },
-      { name: 'dealerGroupId', label: 'Dealer group id', type: 'integer' },
+      { name: 'dealerGroupId', label: 'Dealer group', type: 'integer', of: 'DEALER_GROUP' },
       { name: 'agentIds', label: 'Agent ids (comma-separated)', type: 'integers' },
     ],
     customFields: true,
