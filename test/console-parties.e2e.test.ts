@@ -75,7 +75,7 @@ describe('the console: account holders, users and roles', { skip }, () => {
     admin = await tokenOf(demo.adminEmail, demo.adminPassword)
   })
 
-  test('the dealers list: its total is the API’s, a search by dealer number from the URL', async () => {
+  test('the dealers and insurers lists: their totals are the API’s', async () => {
     await page.getByRole('link', { name: 'Account holders' }).click()
     await page.getByRole('heading', { name: 'Dealers', level: 1 }).waitFor()
     const dealers = await total('/api/accountholders?kind=DEALER&limit=1')
@@ -208,27 +208,46 @@ describe('the console: account holders, users and roles', { skip }, () => {
     )
     await fields.getByRole('table', { name: 'Custom fields' }).getByRole('cell', { name: 'Reynolds' }).waitFor()
 
-    // An ACH account made through the API: the page shows the numbers the API gives, masked.
-    const account = await call<{ id: number; accountNumber: string }>('POST', '/api/disbursementaccounts', admin, {
+    // An ACH account added through the page, first with a routing number whose check digit is wrong:
+    // the API's message for it under the routing number field.
+    const accounts = page.getByTestId('disbursement-accounts')
+    await accounts.getByLabel('Account name').fill('Operating account')
+    await accounts.getByLabel('Bank name').fill('First National Bank')
+    await accounts.getByLabel('Routing number').fill('021000020')
+    await accounts.getByLabel('Account number').fill('000123456789')
+    await accounts.getByLabel('Default account').check()
+    await accounts.getByRole('button', { name: 'Add account' }).click()
+    const badRouting = await refused('POST', '/api/disbursementaccounts', {
       accountHolderId: dealer!.id,
-      name: 'Operating account',
+      name: 'x',
       paymentMethod: 'ACH',
-      bankName: 'First National Bank',
-      routingNumber: '021000021',
+      bankName: 'x',
+      routingNumber: '021000020',
       accountNumber: '000123456789',
       accountType: 'CHECKING',
-      isDefault: true,
     })
-    await page.reload()
-    const accounts = page.getByTestId('disbursement-accounts')
-    await accounts.getByRole('cell', { name: account.accountNumber, exact: true }).waitFor({ timeout: 60_000 })
-    assert.equal(account.accountNumber, '*****6789')
+    assert.equal(badRouting.status, 400)
+    const routingMessage = badRouting.problem.errors!.find((e) => e.field === 'routingNumber')!.message
+    await accounts.getByText(routingMessage).waitFor({ timeout: 60_000 })
+    assert.equal(await errorUnder(accounts.getByLabel('Routing number')), routingMessage)
+    await accounts.getByLabel('Routing number').fill('021000021')
+    await accounts.getByRole('button', { name: 'Add account' }).click()
+    await accounts.getByText('Account Operating account added.').waitFor({ timeout: 60_000 })
+    // The page shows the numbers the API gives, masked.
+    const [account] = await call<Array<{ id: number; accountNumber: string; routingNumber: string }>>(
+      'GET',
+      `/api/disbursementaccounts?accountHolderId=${dealer!.id}`,
+      admin,
+    )
+    assert.equal(account!.accountNumber, '*****6789')
+    await accounts.getByRole('cell', { name: account!.accountNumber, exact: true }).waitFor({ timeout: 60_000 })
+    await accounts.getByRole('cell', { name: account!.routingNumber, exact: true }).waitFor()
     await accessible('dealer page with a custom field and an account')
     await shot('dealer-custom-field-account')
     // The administrator holds bankdetails:read: the API reveals the numbers, and the page shows them.
     const clear = await call<{ accountNumber: string }>(
       'GET',
-      `/api/disbursementaccounts/${account.id}?reveal=true`,
+      `/api/disbursementaccounts/${account!.id}?reveal=true`,
       admin,
     )
     await accounts.getByRole('button', { name: 'Show bank details of Operating account' }).click()

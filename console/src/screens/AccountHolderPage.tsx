@@ -5,7 +5,19 @@
 // ?accountHolderId=, bank numbers masked by the API; "Show bank details" asks the API for them with
 // ?reveal=true, which needs bankdetails:read: a 403 is shown as such; docs/disbursement-accounts.md).
 // Another dealer's record, for a dealer-side user, is the API's 404.
-import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
@@ -366,28 +378,150 @@ function AccountRow({ account }: { account: Account }) {
   )
 }
 
+const ACCOUNT_FIELDS = [
+  'name',
+  'paymentMethod',
+  'bankName',
+  'routingNumber',
+  'accountNumber',
+  'accountType',
+  'isDefault',
+] as const
+
+/** A new account: the API validates it whole (bank fields required for ACH and WIRE, refused for CHECK). */
+function AccountForm({ id, onDone }: { id: number; onDone: () => void }) {
+  const blank = {
+    name: '',
+    paymentMethod: 'ACH',
+    bankName: '',
+    routingNumber: '',
+    accountNumber: '',
+    accountType: 'CHECKING',
+  }
+  const [form, setForm] = useState(blank)
+  const [isDefault, setDefault] = useState(false)
+  const a = useAction()
+  const errors = fieldErrors(a.problem)
+  const bind = (name: keyof typeof blank) => ({
+    name,
+    value: form[name],
+    error: errors[name],
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void a.run(async () => {
+      // What is left empty is not sent (a CHECK account takes no bank fields).
+      const given = Object.fromEntries(Object.entries(form).filter(([, v]) => v.trim() !== ''))
+      const created = unwrap(
+        await api.POST('/api/disbursementaccounts', {
+          body: { ...given, accountHolderId: id, isDefault } as never,
+        }),
+      )
+      setForm(blank)
+      setDefault(false)
+      onDone()
+      return `Account ${created.name} added.`
+    })
+  }
+  return (
+    <form onSubmit={submit} aria-label="Add a disbursement account" noValidate>
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          Add an account
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <TextInput label="Account name" maxLength={100} {...bind('name')} />
+          <NativeSelect
+            label="Payment method"
+            data={['ACH', 'WIRE', 'CHECK'].map((m) => ({ value: m, label: m }))}
+            {...bind('paymentMethod')}
+            onChange={(e) => {
+              const paymentMethod = e.currentTarget.value
+              setForm(
+                paymentMethod === 'CHECK'
+                  ? { ...form, paymentMethod, bankName: '', routingNumber: '', accountNumber: '', accountType: '' }
+                  : { ...form, paymentMethod },
+              )
+            }}
+          />
+          <TextInput
+            label="Bank name"
+            maxLength={100}
+            disabled={form.paymentMethod === 'CHECK'}
+            {...bind('bankName')}
+          />
+          <NativeSelect
+            label="Account type"
+            disabled={form.paymentMethod === 'CHECK'}
+            data={[
+              { value: '', label: 'Not given' },
+              { value: 'CHECKING', label: 'checking' },
+              { value: 'SAVINGS', label: 'savings' },
+            ]}
+            {...bind('accountType')}
+          />
+          <TextInput
+            label="Routing number"
+            inputMode="numeric"
+            maxLength={9}
+            autoComplete="off"
+            disabled={form.paymentMethod === 'CHECK'}
+            {...bind('routingNumber')}
+          />
+          <TextInput
+            label="Account number"
+            inputMode="numeric"
+            maxLength={17}
+            autoComplete="off"
+            disabled={form.paymentMethod === 'CHECK'}
+            {...bind('accountNumber')}
+          />
+          <Checkbox
+            mt="lg"
+            label="Default account"
+            checked={isDefault}
+            error={errors.isDefault}
+            onChange={(e) => setDefault(e.currentTarget.checked)}
+          />
+        </SimpleGrid>
+        <Group>
+          <Button type="submit" loading={a.busy}>
+            Add account
+          </Button>
+        </Group>
+        <Outcome problem={a.problem} done={a.done} fields={ACCOUNT_FIELDS} />
+      </Stack>
+    </form>
+  )
+}
+
 function DisbursementAccounts({ id }: { id: number }) {
-  const accounts = useApi(`accounts:${id}`, async () =>
+  const [version, setVersion] = useState(0)
+  const accounts = useApi(`accounts:${id}:${version}`, async () =>
     unwrap(await api.GET('/api/disbursementaccounts', { params: { query: { accountHolderId: id, limit: 1000 } } })),
   )
   return (
     <Panel title="Disbursement accounts" state={accounts} testId="disbursement-accounts">
-      {(rows) =>
-        rows.length === 0 ? (
-          <Text size="sm">No disbursement accounts.</Text>
-        ) : (
-          <Table withTableBorder aria-label="Disbursement accounts">
-            <ColumnHeads
-              columns={['Account', 'Method', 'Bank', 'Routing', 'Account number', 'Type', 'Status', 'Bank details']}
-            />
-            <Table.Tbody>
-              {rows.map((r) => (
-                <AccountRow key={r.id} account={r} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        )
-      }
+      {(rows) => (
+        <Stack gap="sm">
+          {rows.length === 0 ? (
+            <Text size="sm">No disbursement accounts.</Text>
+          ) : (
+            <Table withTableBorder aria-label="Disbursement accounts">
+              <ColumnHeads
+                columns={['Account', 'Method', 'Bank', 'Routing', 'Account number', 'Type', 'Status', 'Bank details']}
+              />
+              <Table.Tbody>
+                {rows.map((r) => (
+                  <AccountRow key={`${r.id}:${r.version}`} account={r} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          <AccountForm id={id} onDone={() => setVersion((v) => v + 1)} />
+        </Stack>
+      )}
     </Panel>
   )
 }
