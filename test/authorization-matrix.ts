@@ -78,6 +78,8 @@ export const ROUTE_PERMISSIONS: Record<string, Row> = {
   'GET /api/v2/ResourceTypes': scim('users:read'),
   'GET /api/v2/ResourceTypes/{id}': scim('users:read'),
   // membership:read "Read membership roles and groups"; group changes are user administration (docs/portal-visibility.md).
+  'GET /api/MembershipRoles': user('membership:read'),
+  'GET /api/MembershipGroups': user('membership:read'),
   'GET /api/MembershipRoles/{membershipRoleId}': user('membership:read'),
   'GET /api/MembershipRoles/Search/{id}': user('membership:read'),
   'GET /api/MembershipGroups/{membershipGroupId}': user('membership:read'),

@@ -52,6 +52,8 @@ const CLASSIFICATION: Record<string, Classification> = {
   'GET /api/v2/Schemas/{id}': GLOBAL_ID,
   'GET /api/v2/ResourceTypes': list(null),
   'GET /api/v2/ResourceTypes/{id}': GLOBAL_ID,
+  'GET /api/MembershipRoles': list('membership_role'),
+  'GET /api/MembershipGroups': list('membership_group'),
   'GET /api/MembershipRoles/{membershipRoleId}': owned,
   'GET /api/MembershipRoles/Search/{id}': owned,
   'GET /api/MembershipGroups/{membershipGroupId}': owned,

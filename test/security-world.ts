@@ -951,6 +951,8 @@ export const OPERATION_REQUESTS: Record<string, Builder> = {
   'GET /api/v2/ResourceTypes/{id}': () => ({ params: { id: 'User' } }),
 
   // Membership and portal visibility groups.
+  'GET /api/MembershipRoles': none,
+  'GET /api/MembershipGroups': none,
   'GET /api/MembershipRoles/{membershipRoleId}': (_t, w) => ({ params: { membershipRoleId: w.readOnlyRoleId } }),
   'GET /api/MembershipRoles/Search/{id}': (_t, w) => ({ params: { id: w.userId } }),
   'GET /api/MembershipGroups/{membershipGroupId}': (_t, w) => ({ params: { membershipGroupId: w.portalGroup.id } }),

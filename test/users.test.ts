@@ -510,4 +510,65 @@ describe('membership', () => {
       assert.equal((await t.app.inject({ method: 'GET', url, headers: tenant.headers })).statusCode, 404, url)
     }
   })
+
+  test("GET /api/MembershipRoles and /api/MembershipGroups list the tenant's roles and groups by id, paged", async () => {
+    const member = await createUserWithRoles(t, tenant, ['ACCOUNTING'], {
+      groups: [{ id: await groupIdByCode(t, tenant, 'STAFF') }],
+    })
+    const roles = await t.app.inject({ method: 'GET', url: '/api/MembershipRoles', headers: tenant.headers })
+    assert.equal(roles.statusCode, 200, roles.body)
+    const all = json<Array<{ id: number; code: string; permissions: string[] }>>(roles)
+    assert.equal(roles.headers['x-total-count'], String(all.length))
+    assert.deepEqual(
+      all.map((r) => r.id),
+      all.map((r) => r.id).toSorted((x, y) => x - y),
+    )
+    const accounting = all.find((r) => r.code === 'ACCOUNTING')
+    assert.ok(accounting?.permissions.includes('bankdetails:read'))
+    // The same role as by id.
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipRoles/${accounting!.id}`,
+      headers: tenant.headers,
+    })
+    assert.deepEqual(json(one), accounting)
+    // Paged: the second role alone, the total still all of them.
+    const second = await t.app.inject({
+      method: 'GET',
+      url: '/api/MembershipRoles?limit=1&offset=1',
+      headers: tenant.headers,
+    })
+    assert.deepEqual(
+      json<Array<{ id: number }>>(second).map((r) => r.id),
+      [all[1]!.id],
+    )
+    assert.equal(second.headers['x-total-count'], String(all.length))
+
+    const groups = await t.app.inject({ method: 'GET', url: '/api/MembershipGroups', headers: tenant.headers })
+    assert.equal(groups.statusCode, 200, groups.body)
+    const list = json<Array<{ id: number; code: string; kind: string; users: Array<{ id: number }> }>>(groups)
+    assert.equal(groups.headers['x-total-count'], String(list.length))
+    const staff = list.find((g) => g.code === 'STAFF')
+    assert.equal(staff?.kind, 'STAFF')
+    assert.ok(staff!.users.some((u) => u.id === member.id))
+    const byId = await t.app.inject({
+      method: 'GET',
+      url: `/api/MembershipGroups/${staff!.id}`,
+      headers: tenant.headers,
+    })
+    assert.deepEqual(json(byId), staff)
+
+    // Another tenant's roles and groups are its own.
+    const other = await createTenant(t, 'Roles elsewhere')
+    const theirs = json<Array<{ id: number }>>(
+      await t.app.inject({ method: 'GET', url: '/api/MembershipRoles', headers: other.headers }),
+    )
+    assert.equal(
+      theirs.some((r) => all.some((m) => m.id === r.id)),
+      false,
+    )
+    // A bad window is the schema's 400.
+    const bad = await t.app.inject({ method: 'GET', url: '/api/MembershipGroups?limit=0', headers: tenant.headers })
+    assert.equal(bad.statusCode, 400)
+  })
 })

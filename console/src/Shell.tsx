@@ -28,6 +28,11 @@ const ProcessRuns = lazy(() => import('./screens/ProcessRuns.tsx'))
 const ProcessRunPage = lazy(() => import('./screens/ProcessRunPage.tsx'))
 const Webhooks = lazy(() => import('./screens/Webhooks.tsx'))
 const WebhookDeliveries = lazy(() => import('./screens/WebhookDeliveries.tsx'))
+const AccountHolderScreens = lazy(() => import('./screens/AccountHolderScreens.tsx'))
+const Users = lazy(() => import('./screens/Users.tsx'))
+const UserPage = lazy(() => import('./screens/UserPage.tsx'))
+const NewUser = lazy(() => import('./screens/UserPage.tsx').then((m) => ({ default: m.NewUser })))
+const Roles = lazy(() => import('./screens/Roles.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
@@ -41,6 +46,8 @@ const NAV = [
   { to: '/payouts', label: 'Payout runs', match: (p: string) => p.startsWith('/payouts') },
   { to: '/processes', label: 'Process runs', match: (p: string) => p.startsWith('/processes') },
   { to: '/webhooks', label: 'Webhooks', match: (p: string) => p.startsWith('/webhooks') },
+  { to: '/accountholders/dealers', label: 'Account holders', match: (p: string) => p.startsWith('/accountholders') },
+  { to: '/users', label: 'Users and roles', match: (p: string) => p.startsWith('/users') || p === '/roles' },
 ]
 
 function Screen({ path }: { path: string }) {
@@ -73,6 +80,13 @@ function Screen({ path }: { path: string }) {
   if (run) return <ProcessRunPage key={run[1]} guid={run[1]!} />
   if (path === '/webhooks') return <Webhooks />
   if (path === '/webhooks/deliveries') return <WebhookDeliveries />
+  const holders = /^\/accountholders(?:\/([a-z]+)(?:\/(new|\d{1,15})(\/edit)?)?)?$/.exec(path)
+  if (holders) return <AccountHolderScreens key={path} slug={holders[1]} id={holders[2]} edit={!!holders[3]} />
+  if (path === '/users') return <Users />
+  if (path === '/users/new') return <NewUser />
+  const user = /^\/users\/(\d{1,15})(\/edit)?$/.exec(path)
+  if (user) return <UserPage key={path} id={Number(user[1])} edit={!!user[2]} />
+  if (path === '/roles') return <Roles />
   return (
     <Stack>
       <Title order={1} size="h2">

@@ -1,9 +1,11 @@
 // Membership roles and groups (spec §4.3). `Search/{id}` takes a user id and answers the roles (or
-// groups) that user holds: the question user administrators ask when reviewing access.
+// groups) that user holds: the question user administrators ask when reviewing access. The lists
+// (`GET /api/MembershipRoles`, `GET /api/MembershipGroups`) are what a user form offers.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
-import { IntegerId, problemResponses } from '../../platform/http/schemas.ts'
+import { listWindow, sendList } from '../../platform/http/pagination.ts'
+import { IntegerId, ListQuery, problemResponses } from '../../platform/http/schemas.ts'
 import type { MembershipService } from './membership.service.ts'
 
 const RoleSchema = Type.Object(
@@ -63,6 +65,8 @@ const GroupSchema = Type.Object(
 const roleRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'MembershipRole#' })
 const groupRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'MembershipGroup#' })
 
+const MembershipListQuery = Type.Object({ ...ListQuery }, { additionalProperties: false })
+
 export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: MembershipService }> = async (
   app,
   { membership },
@@ -70,6 +74,39 @@ export const membershipRoutes: FastifyPluginAsyncTypebox<{ membership: Membershi
   app.addSchema(RoleSchema)
   app.addSchema(GroupSchema)
   const config = { permission: 'membership:read' }
+
+  app.get(
+    '/api/MembershipRoles',
+    {
+      schema: {
+        tags: ['Membership'],
+        operationId: 'listMembershipRoles',
+        summary: "List the tenant's membership roles with their permissions",
+        description: 'Ordered by id, bounded by limit/offset; the total is in X-Total-Count.',
+        querystring: MembershipListQuery,
+        response: { 200: Type.Array(roleRef), ...problemResponses() },
+      },
+      config,
+    },
+    async (req, reply) => sendList(reply, await membership.roles(authenticatedContext(req), listWindow(req.query))),
+  )
+
+  app.get(
+    '/api/MembershipGroups',
+    {
+      schema: {
+        tags: ['Membership'],
+        operationId: 'listMembershipGroups',
+        summary: "List the tenant's membership groups with their users and visible account holders",
+        description:
+          'Staff and dealer (portal visibility) groups, ordered by id, bounded by limit/offset; the total is in X-Total-Count. Each group lists its first 1000 members.',
+        querystring: MembershipListQuery,
+        response: { 200: Type.Array(groupRef), ...problemResponses() },
+      },
+      config,
+    },
+    async (req, reply) => sendList(reply, await membership.groups(authenticatedContext(req), listWindow(req.query))),
+  )
 
   app.get(
     '/api/MembershipRoles/:membershipRoleId',

@@ -1,5 +1,6 @@
 import type { Database } from '../../platform/db/database.ts'
 import type { AuthenticatedContext } from '../../platform/http/context.ts'
+import type { Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 import { identityErrors } from './identity.errors.ts'
 import * as repo from './membership.repository.ts'
@@ -36,6 +37,16 @@ export function createMembershipService({ db }: { db: Database }) {
     if (!user) throw identityErrors.create('user_not_found', `User ${userId} does not exist`)
   }
   return {
+    /** The tenant's roles with their permissions, by id. */
+    async roles(ctx: AuthenticatedContext, window: Window) {
+      const { rows, total } = await db.read(ctx.tenantId, (x) => repo.listRoles(x, ctx.tenantId, window))
+      return { items: rows, totalCount: total }
+    },
+    /** The tenant's groups with their members and visible account holders, by id. */
+    async groups(ctx: AuthenticatedContext, window: Window) {
+      const { rows, total } = await db.read(ctx.tenantId, (x) => repo.listGroups(x, ctx.tenantId, window))
+      return { items: await detailed(ctx, rows), totalCount: total }
+    },
     async role(ctx: AuthenticatedContext, id: number) {
       const role = isStorableId(id) ? await db.read(ctx.tenantId, (x) => repo.findRole(x, ctx.tenantId, id)) : undefined
       if (!role) throw identityErrors.create('membership_role_not_found', `Membership role ${id} does not exist`)
