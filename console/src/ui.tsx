@@ -15,6 +15,7 @@ import {
   Table,
   Text,
   Title,
+  UnstyledButton,
 } from '@mantine/core'
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import type { Loaded } from './api/client.ts'
@@ -295,6 +296,102 @@ export function ColumnHeads({ columns }: { columns: ReadonlyArray<string | { num
             </Table.Th>
           ),
         )}
+      </Table.Tr>
+    </Table.Thead>
+  )
+}
+
+/**
+ * A column of a sortable table. `sortable: false`: its heading does not sort. `value` reads what a
+ * row sorts by (by default the row's property named `key`).
+ */
+export type SortColumn<T> = {
+  key: string
+  label: string
+  numeric?: boolean
+  sortable?: boolean
+  value?: (row: T) => unknown
+}
+
+/** `sort` ("key" or "-key") of a column that sorts; null for anything else. */
+function sortedBy<T>(columns: ReadonlyArray<SortColumn<T>>, sort: string | null | undefined) {
+  if (!sort) return null
+  const desc = sort.startsWith('-')
+  const column = columns.find((c) => c.key === (desc ? sort.slice(1) : sort) && c.sortable !== false)
+  return column ? { column, desc } : null
+}
+
+/**
+ * The rows of the page shown in the order `sort` asks (for lists whose API has no sort of its
+ * own); numbers by value, everything else as text; rows as they came when `sort` names no column.
+ */
+export function sortRows<T>(
+  rows: readonly T[],
+  sort: string | null | undefined,
+  columns: ReadonlyArray<SortColumn<T>>,
+): T[] {
+  const by = sortedBy(columns, sort)
+  if (!by) return [...rows]
+  const read = by.column.value ?? ((row: T) => (row as Record<string, unknown>)[by.column.key])
+  return rows.toSorted((a, b) => {
+    const x = read(a) ?? ''
+    const y = read(b) ?? ''
+    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+    return by.desc ? -cmp : cmp
+  })
+}
+
+/**
+ * The headings of a sortable table: a heading that sorts is a button cycling ascending, descending,
+ * none (`sort` in the URL through `go`, back to the first page), its state in `aria-sort`; `extra`
+ * headings after them do not sort. The arrows are for the eye only.
+ */
+export function SortHeads<T>({
+  columns,
+  sort,
+  go,
+  extra = [],
+}: {
+  columns: ReadonlyArray<SortColumn<T>>
+  sort: string | null | undefined
+  go: (over: Record<string, string | number | undefined>) => void
+  extra?: readonly string[]
+}) {
+  const by = sortedBy(columns, sort)
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {columns.map((c) => {
+          if (c.sortable === false)
+            return (
+              <Table.Th key={c.key} scope="col" style={c.numeric ? numeric : undefined}>
+                {c.label}
+              </Table.Th>
+            )
+          const state = by?.column !== c ? undefined : by.desc ? 'descending' : 'ascending'
+          return (
+            <Table.Th key={c.key} scope="col" aria-sort={state ?? 'none'} style={c.numeric ? numeric : undefined}>
+              <UnstyledButton
+                fw={600}
+                fz="sm"
+                onClick={() =>
+                  go({
+                    sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key,
+                    page: undefined,
+                  })
+                }
+              >
+                {c.label}
+                <span aria-hidden>{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ▴▾'}</span>
+              </UnstyledButton>
+            </Table.Th>
+          )
+        })}
+        {extra.map((e) => (
+          <Table.Th key={e} scope="col">
+            {e}
+          </Table.Th>
+        ))}
       </Table.Tr>
     </Table.Thead>
   )

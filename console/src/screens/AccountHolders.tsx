@@ -8,13 +8,14 @@ import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, Outcome, Pager, useListQuery } from '../ui.tsx'
+import type { Schemas } from '../api/types.ts'
+import { bindField, FilterButtons, Outcome, Pager, SortHeads, sortRows, useListQuery, type SortColumn } from '../ui.tsx'
 import { holderPath, kindOf, KINDS, STATES, words, type Kind, type KindInfo } from './accountHolderKinds.ts'
-import { SortHeads, sortRows } from './sortHeads.tsx'
 
 const FILTERS = ['kind', 'name', 'businessKey', 'state', 'status'] as const
 const SIZES = ['25', '50', '100']
 type Status = 'ACTIVE' | 'INACTIVE' | 'EXPIRED'
+type Holder = Schemas['AccountHolderSummary']
 
 /** The kind shown: bold, not underlined. */
 const here = (yes: boolean) => (yes ? { fontWeight: 700, textDecoration: 'none', color: 'inherit' } : undefined)
@@ -68,7 +69,16 @@ export default function AccountHolders({ kind }: { kind?: KindInfo }) {
 
   const errors = fieldErrors(result.problem)
   const field = bindField(form, setForm, errors)
-  const rows = sortRows(result.data?.rows ?? [], sort, (r, k) => (r as Record<string, unknown>)[k])
+  const columns: Array<SortColumn<Holder>> = [
+    { key: 'displayName', label: 'Name' },
+    ...(kind ? [] : [{ key: 'kind', label: 'Kind' }]),
+    ...(kind && !kind.key ? [] : [{ key: 'businessKey', label: kind?.key?.label ?? 'Business key' }]),
+    { key: 'legalName', label: 'Legal name' },
+    { key: 'state', label: 'State' },
+    { key: 'status', label: 'Status' },
+    { key: 'expiredDate', label: 'Expires' },
+  ]
+  const rows = sortRows(result.data?.rows ?? [], sort, columns)
   const total = result.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(total / size))
   const title = kind?.label ?? 'Account holders'
@@ -144,19 +154,7 @@ export default function AccountHolders({ kind }: { kind?: KindInfo }) {
 
       <Table.ScrollContainer minWidth={800}>
         <Table striped highlightOnHover withTableBorder aria-label={title} data-testid="holders-table">
-          <SortHeads
-            sort={sort}
-            go={go}
-            columns={[
-              { key: 'displayName', label: 'Name' },
-              ...(kind ? [] : [{ key: 'kind', label: 'Kind' }]),
-              ...(kind && !kind.key ? [] : [{ key: 'businessKey', label: kind?.key?.label ?? 'Business key' }]),
-              { key: 'legalName', label: 'Legal name' },
-              { key: 'state', label: 'State' },
-              { key: 'status', label: 'Status' },
-              { key: 'expiredDate', label: 'Expires' },
-            ]}
-          />
+          <SortHeads sort={sort} go={go} columns={columns} />
           <Table.Tbody>
             {rows.map((h) => (
               <Table.Tr key={h.id}>

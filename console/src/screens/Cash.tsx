@@ -7,13 +7,23 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
-import { bindField, FilterButtons, MoneyCell, Outcome, Pager, useListQuery } from '../ui.tsx'
-import { intOrText, SortHeads, sortRows, type Column } from './finance.tsx'
+import {
+  bindField,
+  FilterButtons,
+  MoneyCell,
+  Outcome,
+  Pager,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
+import { intOrText } from './finance.tsx'
 
 type Cash = Schemas['CashTransaction']
 const FILTERS = ['payerId', 'status', 'receivedFrom', 'receivedTo'] as const
 const SIZES = ['25', '50', '100']
-const COLUMNS: Column<Cash>[] = [
+const COLUMNS: SortColumn<Cash>[] = [
   { key: 'id', label: 'Receipt' },
   { key: 'status', label: 'Status' },
   { key: 'payerId', label: 'Payer' },

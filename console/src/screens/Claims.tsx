@@ -3,25 +3,23 @@
 // order; a column heading sorts the rows of the page shown), every choice in the URL. A dealer-side
 // user sees its dealers' claims only (the API decides). Errors the API names by query parameter are
 // shown under that field. "New claim" opens the intake (ClaimIntake.tsx).
-import {
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  UnstyledButton,
-} from '@mantine/core'
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
-import { bindField, FilterButtons, MoneyCell, numeric, Outcome, Pager, useListQuery } from '../ui.tsx'
+import {
+  bindField,
+  FilterButtons,
+  MoneyCell,
+  Outcome,
+  Pager,
+  SortHeads,
+  sortRows,
+  useListQuery,
+  type SortColumn,
+} from '../ui.tsx'
 
 export type ClaimStatus = Schemas['ClaimSummary']['status']
 export const CLAIM_STATUSES: ClaimStatus[] = [
@@ -52,7 +50,7 @@ const FILTERS = ['status', 'dealerId', 'contractId', 'repairFacilityId', 'vin', 
 const SIZES = ['25', '50', '100']
 
 type Row = Schemas['ClaimSummary']
-const COLUMNS: Array<{ key: string; label: string; numeric?: true; value: (c: Row) => string | number }> = [
+const COLUMNS: Array<SortColumn<Row>> = [
   { key: 'claimNumber', label: 'Claim', value: (c) => c.claimNumber },
   { key: 'status', label: 'Status', value: (c) => c.status },
   { key: 'contractNumber', label: 'Contract', value: (c) => c.contractNumber },
@@ -65,18 +63,6 @@ const COLUMNS: Array<{ key: string; label: string; numeric?: true; value: (c: Ro
   { key: 'payable', label: 'Payable', numeric: true, value: (c) => c.totals.payable },
   { key: 'paid', label: 'Paid', numeric: true, value: (c) => c.totals.paid },
 ]
-
-function sortRows(rows: Row[], sort: string | null): Row[] {
-  const desc = sort?.startsWith('-') ?? false
-  const col = COLUMNS.find((c) => c.key === (desc ? sort!.slice(1) : sort))
-  if (!col) return rows
-  return rows.toSorted((a, b) => {
-    const x = col.value(a)
-    const y = col.value(b)
-    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
-    return desc ? -cmp : cmp
-  })
-}
 
 const int = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : undefined)
 
@@ -111,7 +97,7 @@ export default function Claims() {
 
   const errors = fieldErrors(result.problem)
   const field = bindField(form, setForm, errors)
-  const rows = sortRows(result.data?.items ?? [], sort)
+  const rows = sortRows(result.data?.items ?? [], sort, COLUMNS)
   const total = result.data?.totalCount ?? 0
   const pages = Math.max(1, result.data?.totalPages ?? 1)
 
@@ -165,27 +151,7 @@ export default function Claims() {
 
       <Table.ScrollContainer minWidth={1000}>
         <Table striped highlightOnHover withTableBorder aria-label="Claims" data-testid="claims-table">
-          <Table.Thead>
-            <Table.Tr>
-              {COLUMNS.map((c) => {
-                const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
-                return (
-                  <Table.Th key={c.key} scope="col" aria-sort={state ?? 'none'} style={c.numeric ? numeric : undefined}>
-                    <UnstyledButton
-                      fw={600}
-                      fz="sm"
-                      onClick={() =>
-                        go({ sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key })
-                      }
-                    >
-                      {c.label}
-                      {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
-                    </UnstyledButton>
-                  </Table.Th>
-                )
-              })}
-            </Table.Tr>
-          </Table.Thead>
+          <SortHeads columns={COLUMNS} sort={sort} go={go} />
           <Table.Tbody>
             {rows.map((c) => (
               <Table.Tr key={c.id}>

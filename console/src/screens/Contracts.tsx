@@ -15,14 +15,22 @@ import {
   Text,
   TextInput,
   Title,
-  UnstyledButton,
 } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors, otherErrors } from '../api/problem.ts'
-import type { ContractStatus } from '../api/types.ts'
+import type { ContractStatus, ContractSummary } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, MoneyCell, numeric, Pager, ProblemAlert, useListQuery } from '../ui.tsx'
+import {
+  bindField,
+  FilterButtons,
+  MoneyCell,
+  Pager,
+  ProblemAlert,
+  SortHeads,
+  useListQuery,
+  type SortColumn,
+} from '../ui.tsx'
 
 const FILTERS = [
   'contractNumber',
@@ -38,19 +46,19 @@ const SIZES = ['25', '50', '100']
 
 type SortField = 'contractNumber' | 'customerName' | 'saleDate' | 'dealerCost' | 'retailPrice'
 type ApiSort = SortField | `-${SortField}`
-/** The columns; `sort` names the API's sort field of a sortable one. */
-const COLUMNS: ReadonlyArray<{ key: string; label: string; numeric?: true; sort?: SortField }> = [
-  { key: 'contractNumber', label: 'Contract', sort: 'contractNumber' },
-  { key: 'status', label: 'Status' },
-  { key: 'customerName', label: 'Holder', sort: 'customerName' },
-  { key: 'productCode', label: 'Product / plan' },
-  { key: 'vin', label: 'VIN' },
-  { key: 'dealerId', label: 'Dealer' },
-  { key: 'saleDate', label: 'Sale date', sort: 'saleDate' },
-  { key: 'dealerCost', label: 'Dealer cost', numeric: true, sort: 'dealerCost' },
-  { key: 'retailPrice', label: 'Retail', numeric: true, sort: 'retailPrice' },
+/** The columns; those the API can sort by (`sort`) have the API's field names as keys. */
+const COLUMNS: ReadonlyArray<SortColumn<ContractSummary>> = [
+  { key: 'contractNumber', label: 'Contract' },
+  { key: 'status', label: 'Status', sortable: false },
+  { key: 'customerName', label: 'Holder' },
+  { key: 'productCode', label: 'Product / plan', sortable: false },
+  { key: 'vin', label: 'VIN', sortable: false },
+  { key: 'dealerId', label: 'Dealer', sortable: false },
+  { key: 'saleDate', label: 'Sale date' },
+  { key: 'dealerCost', label: 'Dealer cost', numeric: true },
+  { key: 'retailPrice', label: 'Retail', numeric: true },
 ]
-const SORTS = new Set<string>(COLUMNS.flatMap((c) => (c.sort ? [c.sort, `-${c.sort}`] : [])))
+const SORTS = new Set<string>(COLUMNS.flatMap((c) => (c.sortable === false ? [] : [c.key, `-${c.key}`])))
 
 export const STATUS_COLORS: Record<string, string> = {
   PENDING: 'yellow.9',
@@ -146,40 +154,7 @@ export default function Contracts() {
 
       <Table.ScrollContainer minWidth={900}>
         <Table striped highlightOnHover withTableBorder aria-label="Contracts" data-testid="contracts-table">
-          <Table.Thead>
-            <Table.Tr>
-              {COLUMNS.map((c) => {
-                const by = c.sort
-                const state = !by ? undefined : sort === by ? 'ascending' : sort === `-${by}` ? 'descending' : undefined
-                return (
-                  <Table.Th
-                    key={c.key}
-                    scope="col"
-                    aria-sort={by ? (state ?? 'none') : undefined}
-                    style={c.numeric ? numeric : undefined}
-                  >
-                    {by ? (
-                      <UnstyledButton
-                        fw={600}
-                        fz="sm"
-                        onClick={() =>
-                          go({
-                            sort: state === 'ascending' ? `-${by}` : state === 'descending' ? undefined : by,
-                            page: undefined,
-                          })
-                        }
-                      >
-                        {c.label}
-                        <span aria-hidden>{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ▴▾'}</span>
-                      </UnstyledButton>
-                    ) : (
-                      c.label
-                    )}
-                  </Table.Th>
-                )
-              })}
-            </Table.Tr>
-          </Table.Thead>
+          <SortHeads columns={COLUMNS} sort={sort} go={go} />
           <Table.Tbody>
             {rows.map((c) => (
               <Table.Tr key={c.id}>

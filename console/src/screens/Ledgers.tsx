@@ -9,13 +9,25 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, ColumnHeads, FilterButtons, MoneyCell, Outcome, Pager, Panel, useListQuery } from '../ui.tsx'
-import { HOLDER_KINDS, intOrText, SortHeads, sortRows, words, type Column, type HolderKind } from './finance.tsx'
+import {
+  bindField,
+  ColumnHeads,
+  FilterButtons,
+  MoneyCell,
+  Outcome,
+  Pager,
+  Panel,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
+import { HOLDER_KINDS, intOrText, words, type HolderKind } from './finance.tsx'
 
 type Row = Schemas['PayReceiveLedger']
 const FILTERS = ['asOf', 'kind', 'accountHolderId'] as const
 const SIZES = ['25', '50', '100']
-const COLUMNS: Column<Row>[] = [
+const COLUMNS: SortColumn<Row>[] = [
   { key: 'accountHolderId', label: 'Holder' },
   { key: 'kind', label: 'Kind' },
   { key: 'receivable', label: 'Receivable', numeric: true },

@@ -19,15 +19,18 @@ import {
   Pager,
   useAction,
   useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
 } from '../ui.tsx'
-import { errorAt, intOrText, SortHeads, sortRows, useHolders, words, type Column } from './finance.tsx'
+import { errorAt, intOrText, useHolders, words } from './finance.tsx'
 import { LedgerTabs } from './Ledgers.tsx'
 
 type Run = Schemas['PayoutRun']
 const FILTERS = ['payeeId', 'asOfFrom', 'asOfTo'] as const
 const SIZES = ['25', '50', '100']
 const PAYABLES = ['REFUND_PAYABLE', 'DISBURSEMENT_PAYABLE', 'CLAIM_PAYABLE'] as const
-const COLUMNS: Column<Run>[] = [
+const COLUMNS: SortColumn<Run>[] = [
   { key: 'id', label: 'Run' },
   { key: 'asOf', label: 'As of' },
   { key: 'accountingDate', label: 'Posted' },

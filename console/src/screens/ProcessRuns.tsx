@@ -10,8 +10,18 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
-import { bindField, FilterButtons, Outcome, Pager, useAction, useListQuery } from '../ui.tsx'
-import { SortHeads, sortRows, words, type Column } from './finance.tsx'
+import {
+  bindField,
+  FilterButtons,
+  Outcome,
+  Pager,
+  useAction,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
+import { words } from './finance.tsx'
 
 type Run = Schemas['AutomaticProcessRun']
 export type ProcessName = Run['process']
@@ -35,7 +45,7 @@ export const RUN_COLORS: Record<string, string> = {
 }
 const FILTERS = ['process', 'status', 'from', 'to'] as const
 const SIZES = ['25', '50', '100']
-const COLUMNS: Column<Run>[] = [
+const COLUMNS: SortColumn<Run>[] = [
   { key: 'process', label: 'Process' },
   { key: 'status', label: 'Status' },
   { key: 'slot', label: 'Slot' },

@@ -20,7 +20,6 @@ import {
   Table,
   Text,
   Title,
-  UnstyledButton,
 } from '@mantine/core'
 import { useRef, useState, type FormEvent } from 'react'
 import { api, unwrap, useApi } from '../api/client.ts'
@@ -28,7 +27,17 @@ import { ApiProblem, toProblem } from '../api/problem.ts'
 import type { operations, Problem, Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
 import { Link } from '../router.tsx'
-import { Facts, numeric, Pager, Panel, ProblemAlert, useListQuery } from '../ui.tsx'
+import {
+  Facts,
+  numeric,
+  Pager,
+  Panel,
+  ProblemAlert,
+  SortHeads,
+  sortRows,
+  useListQuery,
+  type SortColumn,
+} from '../ui.tsx'
 
 type Version = Schemas['RateBookVersion']
 type ImportBody = operations['importRateBook']['requestBody']['content']['application/json']
@@ -38,39 +47,31 @@ export type BookError = BookProblem['errors'][number]
 
 const SIZES = ['25', '50', '100']
 
-const COLUMNS = [
-  { key: 'version', label: 'Version', numeric: true },
-  { key: 'inForce', label: 'In force' },
-  { key: 'effectiveDate', label: 'Effective' },
-  { key: 'description', label: 'Description' },
-  { key: 'importedAt', label: 'Imported' },
-  { key: 'importedBy', label: 'By' },
-  { key: 'products', label: 'Products', numeric: true },
-  { key: 'plans', label: 'Plans', numeric: true },
-  { key: 'terms', label: 'Terms', numeric: true },
-  { key: 'rates', label: 'Rates', numeric: true },
-  { key: 'vehicles', label: 'Vehicles', numeric: true },
-] as const
-type SortKey = (typeof COLUMNS)[number]['key']
-
-const sortValue = (v: Version, key: SortKey): string | number => {
+/** What a version sorts by: its own fields, or the counts of its summary; in force first. */
+const sortValue = (v: Version, key: string): string | number => {
   if (key in v.summary) return v.summary[key as keyof Version['summary']]
   const x = v[key as keyof Version]
   return typeof x === 'number' ? x : typeof x === 'boolean' ? (x ? 1 : 0) : String(x ?? '')
 }
-
-function sortRows(rows: Version[], sort: string | null): Version[] {
-  if (!sort) return rows
-  const desc = sort.startsWith('-')
-  const key = (desc ? sort.slice(1) : sort) as SortKey
-  if (!COLUMNS.some((c) => c.key === key)) return rows
-  return rows.toSorted((a, b) => {
-    const x = sortValue(a, key)
-    const y = sortValue(b, key)
-    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
-    return desc ? -cmp : cmp
-  })
-}
+const column = (key: string, label: string, isNumeric?: true): SortColumn<Version> => ({
+  key,
+  label,
+  numeric: isNumeric,
+  value: (v) => sortValue(v, key),
+})
+const COLUMNS: Array<SortColumn<Version>> = [
+  column('version', 'Version', true),
+  column('inForce', 'In force'),
+  column('effectiveDate', 'Effective'),
+  column('description', 'Description'),
+  column('importedAt', 'Imported'),
+  column('importedBy', 'By'),
+  column('products', 'Products', true),
+  column('plans', 'Plans', true),
+  column('terms', 'Terms', true),
+  column('rates', 'Rates', true),
+  column('vehicles', 'Vehicles', true),
+]
 
 /** Where a problem is, as the API gives it: a JSON pointer, or a CSV row (its column is apart). */
 export const problemLocation = (e: BookError) =>
@@ -349,7 +350,7 @@ export default function RateBooks() {
     const res = await api.GET('/api/Rates/ratebooks', { params: { query: { limit: size, offset: (page - 1) * size } } })
     return { rows: unwrap(res), total: Number(res.response.headers.get('x-total-count') ?? 0) }
   })
-  const rows = sortRows(versions.data?.rows ?? [], sort)
+  const rows = sortRows(versions.data?.rows ?? [], sort, COLUMNS)
   const total = versions.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(total / size))
 
@@ -380,35 +381,7 @@ export default function RateBooks() {
             </Group>
             <Table.ScrollContainer minWidth={1100}>
               <Table striped highlightOnHover withTableBorder aria-label="Rate-book versions">
-                <Table.Thead>
-                  <Table.Tr>
-                    {COLUMNS.map((c) => {
-                      const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
-                      return (
-                        <Table.Th
-                          key={c.key}
-                          scope="col"
-                          aria-sort={state ?? 'none'}
-                          style={'numeric' in c ? numeric : undefined}
-                        >
-                          <UnstyledButton
-                            fw={600}
-                            fz="sm"
-                            onClick={() =>
-                              go({
-                                sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key,
-                              })
-                            }
-                          >
-                            {c.label}
-                            {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
-                          </UnstyledButton>
-                        </Table.Th>
-                      )
-                    })}
-                    <Table.Th scope="col">Export</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
+                <SortHeads columns={COLUMNS} sort={sort} go={go} />
                 <Table.Tbody>
                   {rows.map((v) => (
                     <Table.Tr key={v.version} data-testid={`ratebook-version-${v.version}`}>

@@ -6,11 +6,23 @@ import { Badge, Group, Stack, Table, Text, Title } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { count } from '../format.ts'
 import { Link, navigate, queryString, useLocation } from '../router.tsx'
-import { Pager, Panel } from '../ui.tsx'
+import type { Schemas } from '../api/types.ts'
+import { Pager, Panel, SortHeads, sortRows, type SortColumn } from '../ui.tsx'
 import { holderPath } from './accountHolderKinds.ts'
-import { SortHeads, sortRows } from './sortHeads.tsx'
 
 const SIZES = ['25', '50', '100']
+const ROLE_COLUMNS: Array<SortColumn<Schemas['MembershipRole']>> = [
+  { key: 'name', label: 'Role' },
+  { key: 'code', label: 'Code' },
+  { key: 'permissions', label: 'Permissions', sortable: false },
+]
+const GROUP_COLUMNS: Array<SortColumn<Schemas['MembershipGroup']>> = [
+  { key: 'name', label: 'Group' },
+  { key: 'code', label: 'Code' },
+  { key: 'kind', label: 'Kind' },
+  { key: 'users', label: 'Members', sortable: false },
+  { key: 'accountHolderIds', label: 'Dealers it sees', sortable: false },
+]
 
 function useSection(prefix: 'roles' | 'groups') {
   const { query } = useLocation()
@@ -56,17 +68,9 @@ export default function Roles() {
               {count(total)} role{total === 1 ? '' : 's'}
             </Text>
             <Table withTableBorder striped aria-label="Roles">
-              <SortHeads
-                sort={r.sort}
-                go={r.go}
-                columns={[
-                  { key: 'name', label: 'Role' },
-                  { key: 'code', label: 'Code' },
-                  { key: 'permissions', label: 'Permissions', sortable: false },
-                ]}
-              />
+              <SortHeads sort={r.sort} go={r.go} columns={ROLE_COLUMNS} />
               <Table.Tbody>
-                {sortRows(rows, r.sort, (x, k) => (x as Record<string, unknown>)[k]).map((x) => (
+                {sortRows(rows, r.sort, ROLE_COLUMNS).map((x) => (
                   <Table.Tr key={x.id}>
                     <Table.Td>
                       <Text size="sm" fw={600}>
@@ -99,19 +103,9 @@ export default function Roles() {
               {count(total)} group{total === 1 ? '' : 's'}
             </Text>
             <Table withTableBorder striped aria-label="Groups">
-              <SortHeads
-                sort={g.sort}
-                go={g.go}
-                columns={[
-                  { key: 'name', label: 'Group' },
-                  { key: 'code', label: 'Code' },
-                  { key: 'kind', label: 'Kind' },
-                  { key: 'users', label: 'Members', sortable: false },
-                  { key: 'accountHolderIds', label: 'Dealers it sees', sortable: false },
-                ]}
-              />
+              <SortHeads sort={g.sort} go={g.go} columns={GROUP_COLUMNS} />
               <Table.Tbody>
-                {sortRows(rows, g.sort, (x, k) => (x as Record<string, unknown>)[k]).map((x) => (
+                {sortRows(rows, g.sort, GROUP_COLUMNS).map((x) => (
                   <Table.Tr key={x.id}>
                     <Table.Td>
                       <Text size="sm" fw={600}>

@@ -8,14 +8,24 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, MoneyCell, Outcome, Pager, useListQuery } from '../ui.tsx'
-import { intOrText, SortHeads, sortRows, type Column } from './finance.tsx'
+import {
+  bindField,
+  FilterButtons,
+  MoneyCell,
+  Outcome,
+  Pager,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
+import { intOrText } from './finance.tsx'
 import { LedgerTabs } from './Ledgers.tsx'
 
 type Row = Schemas['UnpaidLedgerProduct']
 const FILTERS = ['dealerId', 'asOf', 'minAge'] as const
 const SIZES = ['25', '50', '100']
-const COLUMNS: Column<Row>[] = [
+const COLUMNS: SortColumn<Row>[] = [
   { key: 'contractNumber', label: 'Contract' },
   { key: 'dealerId', label: 'Dealer' },
   { key: 'productId', label: 'Product' },

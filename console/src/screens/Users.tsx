@@ -7,14 +7,21 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, Outcome, Pager, useListQuery } from '../ui.tsx'
-import { SortHeads, sortRows } from './sortHeads.tsx'
+import { bindField, FilterButtons, Outcome, Pager, SortHeads, sortRows, useListQuery, type SortColumn } from '../ui.tsx'
 
 type User = Schemas['User']
 const FILTERS = ['searchData.id', 'searchData.emailAddress', 'searchData.externalIdentity'] as const
 const SIZES = ['25', '50', '100']
 
 export const userName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—'
+
+const COLUMNS: Array<SortColumn<User>> = [
+  { key: 'emailAddress', label: 'Email address' },
+  { key: 'name', label: 'Name', value: userName },
+  { key: 'roles', label: 'Roles', value: (u) => u.roles.map((r) => r.name).join(', ') },
+  { key: 'isActive', label: 'Status' },
+  { key: 'createdAt', label: 'Created' },
+]
 
 /** Active, expired, or active until a moment to come: as the API's isActive and expiredDate say. */
 export function UserStatus({ user }: { user: User }) {
@@ -48,13 +55,7 @@ export default function Users() {
   })
   const errors = fieldErrors(result.problem)
   const field = bindField(form, setForm, errors)
-  const rows = sortRows(result.data?.rows ?? [], sort, (u, k) =>
-    k === 'name'
-      ? userName(u)
-      : k === 'roles'
-        ? u.roles.map((r) => r.name).join(', ')
-        : (u as Record<string, unknown>)[k],
-  )
+  const rows = sortRows(result.data?.rows ?? [], sort, COLUMNS)
   const total = result.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(total / size))
 
@@ -112,17 +113,7 @@ export default function Users() {
       </Group>
       <Table.ScrollContainer minWidth={800}>
         <Table striped highlightOnHover withTableBorder aria-label="Users" data-testid="users-table">
-          <SortHeads
-            sort={sort}
-            go={go}
-            columns={[
-              { key: 'emailAddress', label: 'Email address' },
-              { key: 'name', label: 'Name' },
-              { key: 'roles', label: 'Roles' },
-              { key: 'isActive', label: 'Status' },
-              { key: 'createdAt', label: 'Created' },
-            ]}
-          />
+          <SortHeads sort={sort} go={go} columns={COLUMNS} />
           <Table.Tbody>
             {rows.map((u) => (
               <Table.Tr key={u.id}>

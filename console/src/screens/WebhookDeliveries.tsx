@@ -9,15 +9,25 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, Outcome, Pager, useAction, useListQuery } from '../ui.tsx'
-import { intOrText, SortHeads, sortRows, type Column } from './finance.tsx'
+import {
+  bindField,
+  FilterButtons,
+  Outcome,
+  Pager,
+  useAction,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
+import { intOrText } from './finance.tsx'
 import { WebhookTabs } from './Webhooks.tsx'
 
 type Delivery = Schemas['WebhookDelivery']
 const FILTERS = ['subscriptionId', 'status', 'eventType'] as const
 const SIZES = ['25', '50', '100']
 const COLORS: Record<string, string> = { PENDING: 'blue.9', SUCCEEDED: 'green.9', FAILED: 'red.9' }
-const COLUMNS: Column<Delivery>[] = [
+const COLUMNS: SortColumn<Delivery>[] = [
   { key: 'id', label: 'Delivery' },
   { key: 'subscriptionId', label: 'Subscription' },
   { key: 'eventType', label: 'Event' },

@@ -22,12 +22,12 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, Outcome, Pager, useAction, useListQuery } from '../ui.tsx'
-import { errorAt, SortHeads, sortRows, type Column } from './finance.tsx'
+import { bindField, Outcome, Pager, useAction, useListQuery, SortHeads, sortRows, type SortColumn } from '../ui.tsx'
+import { errorAt } from './finance.tsx'
 
 type Subscription = Schemas['WebhookSubscription']
 const SIZES = ['25', '50', '100']
-const COLUMNS: Column<Subscription>[] = [
+const COLUMNS: SortColumn<Subscription>[] = [
   { key: 'id', label: 'Id' },
   { key: 'url', label: 'Receiver' },
   { key: 'description', label: 'Description' },

@@ -2,7 +2,7 @@
 // purposes and their normal sides, sortable column headings (the rows of the page shown), the
 // account holders to choose a payer from, an error found by the field it names or by its items
 // (`applications[2].amount`), and the picker of a holder's open receivable items cash is applied to.
-import { Checkbox, NativeSelect, Table, Text, TextInput, UnstyledButton } from '@mantine/core'
+import { Checkbox, NativeSelect, Table, Text, TextInput } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import type { paths, Schemas } from '../api/types.ts'
 import { day } from '../format.ts'
@@ -58,64 +58,6 @@ export function errorAt(errors: Record<string, string>, field: string): string |
   if (errors[field]) return errors[field]
   const k = Object.keys(errors).find((f) => f.startsWith(`${field}[`) || f.startsWith(`${field}.`))
   return k ? errors[k] : undefined
-}
-
-export type Column<T> = { key: keyof T & string; label: string; numeric?: boolean }
-
-/** The rows of the page shown sorted by `sort` ("key" or "-key"), when it names a column. */
-export function sortRows<T>(rows: T[], sort: string | null, columns: ReadonlyArray<Column<T>>): T[] {
-  if (!sort) return rows
-  const desc = sort.startsWith('-')
-  const key = (desc ? sort.slice(1) : sort) as keyof T & string
-  if (!columns.some((c) => c.key === key)) return rows
-  return rows.toSorted((a, b) => {
-    const x = a[key] ?? ''
-    const y = b[key] ?? ''
-    const cmp = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
-    return desc ? -cmp : cmp
-  })
-}
-
-/** Column headings that sort (ascending, descending, none) by changing `sort` in the URL. */
-export function SortHeads<T>({
-  columns,
-  sort,
-  go,
-  extra = [],
-}: {
-  columns: ReadonlyArray<Column<T>>
-  sort: string | null
-  go: (over: Record<string, string | number | undefined>) => void
-  extra?: string[]
-}) {
-  return (
-    <Table.Thead>
-      <Table.Tr>
-        {columns.map((c) => {
-          const state = sort === c.key ? 'ascending' : sort === `-${c.key}` ? 'descending' : undefined
-          return (
-            <Table.Th key={c.key} scope="col" aria-sort={state ?? 'none'} style={c.numeric ? numeric : undefined}>
-              <UnstyledButton
-                fw={600}
-                fz="sm"
-                onClick={() =>
-                  go({ sort: state === 'ascending' ? `-${c.key}` : state === 'descending' ? undefined : c.key })
-                }
-              >
-                {c.label}
-                {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}
-              </UnstyledButton>
-            </Table.Th>
-          )
-        })}
-        {extra.map((e) => (
-          <Table.Th key={e} scope="col">
-            {e}
-          </Table.Th>
-        ))}
-      </Table.Tr>
-    </Table.Thead>
-  )
 }
 
 /** The tenant's account holders of a kind (at most 1,000), for a payer or payee choice. */
