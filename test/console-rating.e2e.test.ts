@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core'
 import {
   accessible,
   call,
+  createDealerUser,
   type Demo,
   shot,
   signInAsAdmin,
@@ -315,32 +316,8 @@ describe('the console: rating and the quick rater', { skip }, () => {
   test('a dealer-side user: the versions are not available to it; its quote shows, and why no plans is not available (no rates:explain)', async () => {
     const admin = await tokenOf(demo.adminEmail, demo.adminPassword)
     const [dealer] = await call<Array<{ id: number; dealerNumber: string }>>('GET', '/api/dealers?limit=1', admin)
-    const group = await call<{ id: number }>('POST', '/api/portalvisibilitygroups', admin, {
-      code: `CONSOLE-RATING-${Date.now()}`,
-      name: 'Console rating end-to-end dealer',
-      dealerIds: [dealer!.id],
-    })
-    // The DEALER_USER role (rates:read, not rates:explain nor rates:write), found by the API: the
-    // administrator's role, then its neighbours.
-    const me = await call<Array<{ id: number }>>('GET', '/api/v1/adminusers?limit=1', admin)
-    const [adminRole] = await call<Array<{ id: number }>>('GET', `/api/MembershipRoles/Search/${me[0]!.id}`, admin)
-    let dealerRole: number | undefined
-    for (let id = Math.max(1, adminRole!.id - 10); id <= adminRole!.id + 20 && dealerRole === undefined; id++) {
-      const res = await fetch(`${base}/api/MembershipRoles/${id}`, {
-        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}` },
-      })
-      if (res.ok && ((await res.json()) as { code: string }).code === 'DEALER_USER') dealerRole = id
-    }
-    assert.ok(dealerRole, 'the DEALER_USER role')
-    const email = `rating.dealer.${Date.now()}@console-e2e.example`
-    const password = 'console-e2e-Pass-1'
-    await call('POST', '/api/v1/adminusers', admin, {
-      emailAddress: email,
-      password,
-      roles: [{ id: dealerRole }],
-      groups: [{ id: group.id }],
-    })
-    const dealerToken = await tokenOf(email, password)
+    // The DEALER_USER role: rates:read, not rates:explain nor rates:write.
+    const { email, password, token: dealerToken } = await createDealerUser(admin, [dealer!.id], 'rating')
     const none = new URLSearchParams({
       vin: '1HGCV1F37LA012345',
       vehicleCondition: 'USED',

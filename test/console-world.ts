@@ -200,6 +200,30 @@ export async function signInByKeyboard(email: string, password: string) {
   await page.keyboard.press('Enter')
 }
 
+/**
+ * A dealer-side user made through the API: a portal visibility group of `dealerIds` and the
+ * DEALER_USER role (found in GET /api/MembershipRoles), signed in once (its token returned).
+ */
+export async function createDealerUser(admin: string, dealerIds: number[], label: string) {
+  const group = await call<{ id: number }>('POST', '/api/portalvisibilitygroups', admin, {
+    code: `CONSOLE-${label.toUpperCase()}-${Date.now()}`,
+    name: `Console end-to-end dealer (${label})`,
+    dealerIds,
+  })
+  const roles = await call<Array<{ id: number; code: string }>>('GET', '/api/MembershipRoles?limit=1000', admin)
+  const role = roles.find((r) => r.code === 'DEALER_USER')
+  assert.ok(role, 'the DEALER_USER role')
+  const email = `${label}.dealer.${Date.now()}@console-e2e.example`
+  const password = 'console-e2e-Pass-1'
+  await call('POST', '/api/v1/adminusers', admin, {
+    emailAddress: email,
+    password,
+    roles: [{ id: role.id }],
+    groups: [{ id: group.id }],
+  })
+  return { email, password, token: await tokenOf(email, password) }
+}
+
 /** Signs in through the printed link (the key and email filled in) and waits for the dashboard. */
 export async function signInAsAdmin() {
   await world.page.goto(world.consoleLink)

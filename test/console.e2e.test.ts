@@ -13,6 +13,7 @@ import { gzippedScripts } from '../scripts/console-build.ts'
 import {
   accessible,
   call,
+  createDealerUser,
   type Demo,
   ROOT,
   shot,
@@ -531,31 +532,7 @@ describe('the staff console in a browser', { skip }, () => {
     assert.ok(dealers.length >= 2, 'the demo book sells through two dealers or more')
     const [mine, theirs] = dealers as [number, number]
     const other = all.find((c) => c.dealerId === theirs)!
-    const group = await call<{ id: number }>('POST', '/api/portalvisibilitygroups', admin, {
-      code: `CONSOLE-E2E-${Date.now()}`,
-      name: 'Console end-to-end dealer',
-      dealerIds: [mine],
-    })
-    // The DEALER_USER role, found by the API: the administrator's role, then its neighbours.
-    const me = await call<Array<{ id: number }>>('GET', '/api/v1/adminusers?limit=1', admin)
-    const [adminRole] = await call<Array<{ id: number }>>('GET', `/api/MembershipRoles/Search/${me[0]!.id}`, admin)
-    let dealerRole: number | undefined
-    for (let id = Math.max(1, adminRole!.id - 10); id <= adminRole!.id + 20 && dealerRole === undefined; id++) {
-      const res = await fetch(`${base}/api/MembershipRoles/${id}`, {
-        headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${admin}` },
-      })
-      if (res.ok && ((await res.json()) as { code: string }).code === 'DEALER_USER') dealerRole = id
-    }
-    assert.ok(dealerRole, 'the DEALER_USER role')
-    const email = `dealer.user.${Date.now()}@console-e2e.example`
-    const password = 'console-e2e-Pass-1'
-    await call('POST', '/api/v1/adminusers', admin, {
-      emailAddress: email,
-      password,
-      roles: [{ id: dealerRole }],
-      groups: [{ id: group.id }],
-    })
-    const dealerToken = await tokenOf(email, password)
+    const { email, password, token: dealerToken } = await createDealerUser(admin, [mine], 'console')
     const visible = await fetch(`${base}/api/contracts?limit=1`, {
       headers: { 'x-api-key': demo.apiKey, authorization: `Bearer ${dealerToken}` },
     })
