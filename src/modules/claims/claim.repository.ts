@@ -243,48 +243,44 @@ export type ClaimFilter = {
 }
 
 /**
- * What the index shows of a claim: no jobs, benefits or contact (the jsonb columns are most of a
- * row's bytes and parsing them most of a page's cost: docs/benchmarks.md "Claims"). The instants
- * come as the text the reply shows (ISO 8601 UTC with milliseconds, as Date.toISOString writes
- * them): a page of 100 claims then parses no dates and formats none.
+ * A claim of the index as the reply shows it (schema ClaimSummary), built by the database: no jobs,
+ * benefits or contact (the jsonb columns are most of a row's bytes), and no row to parse or object
+ * to serialize in the service, which passes the page's text on (docs/benchmarks.md "Claims"). The
+ * instants are the text Date.toISOString writes (UTC, milliseconds, Z); a date is JSON's ISO date;
+ * amounts are the stored decimals, written as JSON numbers.
  */
-export const CLAIM_SUMMARY_COLUMNS = [
-  'id',
-  'claim_number',
-  'contract_id',
-  'contract_number',
-  'dealer_id',
-  'vin',
-  'status',
-  'loss_date',
-  'odometer',
-  'repair_facility_id',
-  'repair_facility_name',
-  'repair_order_number',
-  'adjuster_user_id',
-  'requested_total',
-  'authorized_total',
-  'tax_total',
-  'deductible_total',
-  'payable_total',
-  'paid_total',
-  'version',
-] as const
-
-/** An instant as the text Date.toISOString writes (UTC, milliseconds, Z). */
-const isoText = (column: 'reported_at' | 'created_at' | 'updated_at') =>
-  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(column)
-
-export type ClaimSummaryRow = Pick<ClaimRow, (typeof CLAIM_SUMMARY_COLUMNS)[number]> & {
-  reported_at: string
-  created_at: string
-  updated_at: string
-}
+const claimSummaryJson = sql<string>`json_build_object(
+  'id', id,
+  'claimNumber', claim_number,
+  'contractId', contract_id,
+  'contractNumber', contract_number,
+  'dealerId', dealer_id,
+  'vin', vin,
+  'status', status,
+  'lossDate', loss_date,
+  'odometer', odometer,
+  'repairFacility', json_build_object('accountHolderId', repair_facility_id, 'name', repair_facility_name),
+  'repairOrderNumber', repair_order_number,
+  'adjusterUserId', adjuster_user_id,
+  'totals', json_build_object(
+    'requested', requested_total,
+    'authorized', authorized_total,
+    'tax', tax_total,
+    'deductible', deductible_total,
+    'payable', payable_total,
+    'paid', paid_total
+  ),
+  'reportedAt', to_char(reported_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'createdAt', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'updatedAt', to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'version', version
+)`
 
 /**
- * Claims matching every filter, newest first (by id), with the total; `visible`: the account
- * holders a non-staff caller sees. One statement: the total is an uncorrelated subquery of the page
- * (run once); a page past the end has no row to carry it, and the total is then counted on its own.
+ * Claims matching every filter, newest first (by id): the page's items as JSON text (an array of
+ * ClaimSummary, in order) and the total; `visible`: the account holders a non-staff caller sees.
+ * One statement: the page is a subquery, the total an uncorrelated subquery (run once), and the
+ * items are aggregated over the page in its order.
  */
 export async function searchClaims(
   db: Executor,
@@ -292,7 +288,7 @@ export async function searchClaims(
   f: ClaimFilter,
   visible: ReadonlySet<number> | null,
   window: Window,
-): Promise<{ rows: ClaimSummaryRow[]; totalCount: number }> {
+): Promise<{ itemsJson: string; totalCount: number }> {
   const matching = () => {
     let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
     if (visible) {
@@ -312,21 +308,24 @@ export async function searchClaims(
     if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
     return q
   }
-  const count = () => matching().select(sql<number>`count(*)::int`.as('n'))
-  const page = await windowed(
+  const page = windowed(
     matching()
-      .select(CLAIM_SUMMARY_COLUMNS)
-      .select([isoText('reported_at'), isoText('created_at'), isoText('updated_at')])
-      .select(() => count().as('total_count'))
+      .select(['id', claimSummaryJson.as('item')])
       .orderBy('id', 'desc'),
     window,
-  ).execute()
-  if (page.length > 0) {
-    const totalCount = Number(page[0]!.total_count)
-    return { rows: page, totalCount }
-  }
-  const total = await count().executeTakeFirstOrThrow()
-  return { rows: [], totalCount: total.n }
+  )
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom(page.as('p'))
+        .select(sql<string>`coalesce(json_agg(p.item order by p.id desc), '[]')::text`.as('items'))
+        .as('items'),
+      matching()
+        .select(sql<number>`count(*)::int`.as('n'))
+        .as('total_count'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { itemsJson: row.items ?? '[]', totalCount: Number(row.total_count ?? 0) }
 }
 
 /** The claim, its row locked until `tx` ends; undefined for an id no row can have. */

@@ -3,7 +3,7 @@
 // and the like: find-my-way matches a static segment first, so both answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authenticatedContext } from '../../platform/http/context.ts'
-import { listWindow, pageWindow, sendList, toPage } from '../../platform/http/pagination.ts'
+import { listWindow, pageWindow, sendList, toPageJson } from '../../platform/http/pagination.ts'
 import { EmptyBody, Paged, noBodyIsEmpty, problemResponses } from '../../platform/http/schemas.ts'
 import { expectedVersion, setEtag } from '../../platform/http/etag.ts'
 import { PATCH_MEDIA_TYPES, PatchBody } from '../../platform/http/patch.ts'
@@ -170,11 +170,15 @@ export const claimRoutes: FastifyPluginAsyncTypebox<{ service: ClaimService; pay
       },
       config: READ,
     },
-    async (req) => {
+    async (req, res) => {
       const window = pageWindow(req.query)
       const { pageNumber: _n, pageSize: _s, ...filter } = req.query
       const result = await service.list(authenticatedContext(req), filter, window)
-      return toPage(result.items, result.totalCount, window)
+      // The items are the database's JSON text in the reply's shape (claim.repository searchClaims):
+      // a JSON string is sent as it is, past the schema's serializer (the typed reply wants the object).
+      return res
+        .type('application/json; charset=utf-8')
+        .send(toPageJson(result.itemsJson, result.totalCount, window) as never)
     },
   )
 

@@ -650,29 +650,6 @@ export function createClaimService(deps: ClaimsServiceDeps) {
     }
   }
 
-  /** A claim of the index (per claim of a page: no more work than the reply needs). */
-  function summaryView(row: repo.ClaimSummaryRow) {
-    return {
-      id: row.id,
-      claimNumber: row.claim_number,
-      contractId: row.contract_id,
-      contractNumber: row.contract_number,
-      dealerId: row.dealer_id,
-      vin: row.vin,
-      status: row.status,
-      lossDate: row.loss_date,
-      odometer: row.odometer,
-      repairFacility: { accountHolderId: row.repair_facility_id, name: row.repair_facility_name },
-      repairOrderNumber: row.repair_order_number,
-      adjusterUserId: row.adjuster_user_id,
-      totals: totalsOf(row),
-      reportedAt: row.reported_at,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      version: row.version,
-    }
-  }
-
   /** Whether the caller is the administrator's staff (not dealer-side): STAFF notes are theirs only. */
   const isStaff = (ctx: AuthenticatedContext) => ctx.principal.visibleAccountHolderIds === null
 
@@ -1678,7 +1655,7 @@ export function createClaimService(deps: ClaimsServiceDeps) {
       const result = await db.reportRead(ctx.tenantId, (x) =>
         repo.searchClaims(x, ctx.tenantId, filter, ctx.principal.visibleAccountHolderIds, window),
       )
-      return { items: result.rows.map(summaryView), totalCount: result.totalCount }
+      return result
     },
   }
 }

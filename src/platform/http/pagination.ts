@@ -38,6 +38,15 @@ export function toPage<T>(items: T[], totalCount: number, window: { pageNumber: 
   }
 }
 
+/**
+ * A page whose items are already JSON text (an array the database built in the reply's shape), as
+ * the JSON text of the whole page: sent as it is, with nothing parsed or serialized in between.
+ */
+export function toPageJson(itemsJson: string, totalCount: number, window: { pageNumber: number; pageSize: number }) {
+  const { pageNumber, pageSize, totalPages } = toPage([], totalCount, window)
+  return `{"items":${itemsJson},"pageNumber":${pageNumber},"pageSize":${pageSize},"totalCount":${totalCount},"totalPages":${totalPages}}`
+}
+
 /** Sends a plain list with its total in X-Total-Count. */
 export function sendList<T>(reply: FastifyReply, result: { items: T[]; totalCount: number }): T[] {
   reply.header('x-total-count', String(result.totalCount))
