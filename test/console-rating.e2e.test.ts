@@ -272,10 +272,17 @@ describe('the console: rating and the quick rater', { skip }, () => {
     await accessible('quick rater: a field error')
     await shot('quote-field-error')
 
-    // A deal that gets no plans: over the VSC's odometer limit, VSC only. The screen asks the API to
-    // explain, and shows its exclusions.
-    const none = { ...deal, odometer: '160000', productTypes: 'VSC' }
-    await page.getByLabel('VIN', { exact: true }).fill(deal.vin)
+    // Another VIN that gets no plans (a 2019 Camry over the VSC's odometer limit, VSC only). The
+    // screen asks the API to explain, and shows its exclusions.
+    const none = {
+      vin: '4T1B11HK8KU123456',
+      vehicleCondition: 'USED',
+      odometer: '160000',
+      inServiceDate: '2019-03-01',
+      productTypes: 'VSC',
+    }
+    await page.getByLabel('VIN', { exact: true }).fill(none.vin)
+    await page.getByLabel('In-service date').fill(none.inServiceDate)
     await page.getByLabel('Odometer (miles)').fill(none.odometer)
     await page.getByLabel('Product types').fill(none.productTypes)
     await page.getByRole('button', { name: 'Quote', exact: true }).click()
@@ -311,6 +318,7 @@ describe('the console: rating and the quick rater', { skip }, () => {
     await page.goto(shared)
     await page.getByRole('table', { name: 'Why no plans' }).waitFor({ timeout: 60_000 })
     assert.equal(await page.getByLabel('Odometer (miles)').inputValue(), none.odometer)
+    assert.equal(await page.getByLabel('VIN', { exact: true }).inputValue(), none.vin)
   })
 
   test('a dealer-side user: the versions are not available to it; its quote shows, and why no plans is not available (no rates:explain)', async () => {
