@@ -1,12 +1,12 @@
 // The claims' queries (docs/claims.md "Claims: intake, read, index"): plain Kysely functions, the
 // executor and the tenant first; every statement names tenant_id (row-level security is the second
 // line, not the first).
-import { CompiledQuery, sql, type Insertable, type Selectable, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Insertable, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely'
 import type { auditActor } from '../../platform/audit.ts'
 import type { Executor } from '../../platform/db/database.ts'
 import type { ClaimStatusColumn, ClaimTable } from '../../platform/db/schema.claims.ts'
 import type { DB } from '../../platform/db/schema.ts'
-import { precompile } from '../../platform/db/precompiled.ts'
+import { precompile, type Precompiled } from '../../platform/db/precompiled.ts'
 import { windowed, type Window } from '../../platform/http/pagination.ts'
 import { isStorableId } from '../../platform/ids.ts'
 
@@ -276,46 +276,77 @@ const claimSummaryJson = sql<string>`json_build_object(
   'version', version
 )`
 
+/** How each filter narrows the index (its value bound as a parameter), in a fixed order. */
+const INDEX_FILTERS: ReadonlyArray<{
+  name: keyof ClaimFilter
+  value: (f: ClaimFilter) => unknown
+  where: (q: WhereClaim, value: unknown) => WhereClaim
+}> = [
+  { name: 'status', value: (f) => f.status, where: (q, v) => q.where('status', '=', v as ClaimStatusColumn) },
+  { name: 'contractId', value: (f) => f.contractId, where: (q, v) => q.where('contract_id', '=', v as number) },
+  { name: 'vin', value: (f) => f.vin?.toUpperCase(), where: (q, v) => q.where('vin', '=', v as string) },
+  { name: 'dealerId', value: (f) => f.dealerId, where: (q, v) => q.where('dealer_id', '=', v as number) },
+  {
+    name: 'repairFacilityId',
+    value: (f) => f.repairFacilityId,
+    where: (q, v) => q.where('repair_facility_id', '=', v as number),
+  },
+  { name: 'lossDateFrom', value: (f) => f.lossDateFrom, where: (q, v) => q.where('loss_date', '>=', v as string) },
+  { name: 'lossDateTo', value: (f) => f.lossDateTo, where: (q, v) => q.where('loss_date', '<=', v as string) },
+  // The instants go as their ISO text, which PostgreSQL reads as timestamptz.
+  {
+    name: 'createdFrom',
+    value: (f) => f.createdFrom,
+    where: (q, v) => q.where('created_at', '>=', sql<Date>`${v}::timestamptz`),
+  },
+  {
+    name: 'createdTo',
+    value: (f) => f.createdTo,
+    where: (q, v) => q.where('created_at', '<', sql<Date>`${v}::timestamptz`),
+  },
+  {
+    name: 'adjusterUserId',
+    value: (f) => f.adjusterUserId,
+    where: (q, v) => q.where('adjuster_user_id', '=', v as number),
+  },
+]
+type WhereClaim = SelectQueryBuilder<DB, 'claim', object>
+
+type IndexPage = { items: string | null; total_count: number | null }
+/** The index's statement per shape (the filters given, the visible set's size, the window): compiled once each. */
+const indexShapes = new Map<string, Precompiled<unknown[], IndexPage>>()
+const MAX_INDEX_SHAPES = 500
+
 /**
- * Claims matching every filter, newest first (by id): the page's items as JSON text (an array of
- * ClaimSummary, in order) and the total; `visible`: the account holders a non-staff caller sees.
- * One statement: the page is a subquery, the total an uncorrelated subquery (run once), and the
- * items are aggregated over the page in its order.
+ * The index's statement for one shape: the page as a subquery (its summaries aggregated in its
+ * order) and the total as another (run once); placeholders stand for the tenant, each filter's
+ * value and each visible account holder, in that order.
  */
-export async function searchClaims(
-  db: Executor,
-  tenantId: number,
-  f: ClaimFilter,
-  visible: ReadonlySet<number> | null,
+function indexStatement(
+  filters: readonly (typeof INDEX_FILTERS)[number][],
+  visibleCount: number | null,
   window: Window,
-): Promise<{ itemsJson: string; totalCount: number }> {
-  const matching = () => {
-    let q = db.selectFrom('claim').where('tenant_id', '=', tenantId)
-    if (visible) {
-      // A non-staff caller sees its dealers' claims and its repair facilities' (claim.service visibleTo).
-      const ids = visible.size > 0 ? [...visible] : [0]
-      q = q.where((eb) => eb.or([eb('dealer_id', 'in', ids), eb('repair_facility_id', 'in', ids)]))
+) {
+  return precompile(1 + filters.length + (visibleCount ?? 0), (k, tenantId: unknown, ...values: unknown[]) => {
+    const matching = () => {
+      let q = k.selectFrom('claim').where('tenant_id', '=', tenantId as number) as WhereClaim
+      if (visibleCount !== null) {
+        // A non-staff caller sees its dealers' claims and its repair facilities' (claim.service visibleTo).
+        const ids = visibleCount > 0 ? (values.slice(filters.length) as number[]) : [0]
+        q = q.where((eb) => eb.or([eb('dealer_id', 'in', ids), eb('repair_facility_id', 'in', ids)]))
+      }
+      filters.forEach((filter, i) => {
+        q = filter.where(q, values[i])
+      })
+      return q
     }
-    if (f.status !== undefined) q = q.where('status', '=', f.status)
-    if (f.contractId !== undefined) q = q.where('contract_id', '=', f.contractId)
-    if (f.vin !== undefined) q = q.where('vin', '=', f.vin.toUpperCase())
-    if (f.dealerId !== undefined) q = q.where('dealer_id', '=', f.dealerId)
-    if (f.repairFacilityId !== undefined) q = q.where('repair_facility_id', '=', f.repairFacilityId)
-    if (f.lossDateFrom !== undefined) q = q.where('loss_date', '>=', f.lossDateFrom)
-    if (f.lossDateTo !== undefined) q = q.where('loss_date', '<=', f.lossDateTo)
-    if (f.createdFrom !== undefined) q = q.where('created_at', '>=', new Date(f.createdFrom))
-    if (f.createdTo !== undefined) q = q.where('created_at', '<', new Date(f.createdTo))
-    if (f.adjusterUserId !== undefined) q = q.where('adjuster_user_id', '=', f.adjusterUserId)
-    return q
-  }
-  const page = windowed(
-    matching()
-      .select(['id', claimSummaryJson.as('item')])
-      .orderBy('id', 'desc'),
-    window,
-  )
-  const row = await db
-    .selectNoFrom((eb) => [
+    const page = windowed(
+      matching()
+        .select(['id', claimSummaryJson.as('item')])
+        .orderBy('id', 'desc'),
+      window,
+    )
+    return k.selectNoFrom((eb) => [
       eb
         .selectFrom(page.as('p'))
         .select(sql<string>`coalesce(json_agg(p.item order by p.id desc), '[]')::text`.as('items'))
@@ -324,8 +355,32 @@ export async function searchClaims(
         .select(sql<number>`count(*)::int`.as('n'))
         .as('total_count'),
     ])
-    .executeTakeFirstOrThrow()
-  return { itemsJson: row.items ?? '[]', totalCount: Number(row.total_count ?? 0) }
+  })
+}
+
+/**
+ * Claims matching every filter, newest first (by id): the page's items as JSON text (an array of
+ * ClaimSummary, in order) and the total; `visible`: the account holders a non-staff caller sees.
+ * One statement, compiled once per shape (which filters, how many visible holders, the window):
+ * a request binds its values only.
+ */
+export async function searchClaims(
+  db: Executor,
+  tenantId: number,
+  f: ClaimFilter,
+  visible: ReadonlySet<number> | null,
+  window: Window,
+): Promise<{ itemsJson: string; totalCount: number }> {
+  const filters = INDEX_FILTERS.filter((filter) => filter.value(f) !== undefined)
+  const visibleIds = visible ? [...visible] : null
+  const key = `${filters.map((filter) => filter.name).join(',')}|${visibleIds?.length ?? '-'}|${window.limit}|${window.offset}`
+  let run = indexShapes.get(key)
+  if (!run) {
+    run = indexStatement(filters, visibleIds?.length ?? null, window)
+    if (indexShapes.size < MAX_INDEX_SHAPES) indexShapes.set(key, run)
+  }
+  const [row] = await run(db, tenantId, ...filters.map((filter) => filter.value(f)), ...(visibleIds ?? []))
+  return { itemsJson: row?.items ?? '[]', totalCount: Number(row?.total_count ?? 0) }
 }
 
 /** The claim, its row locked until `tx` ends; undefined for an id no row can have. */
