@@ -18,13 +18,12 @@ import {
   startConsoleWorld,
   tokenOf,
   world,
+  usd,
 } from './console-world.ts'
 
 let page: Page
 let demo: Demo
 let base = ''
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
 type Lookup = { id: number; code: string; name: string }
 type Totals = { requested: number; authorized: number; tax: number; deductible: number; payable: number; paid: number }

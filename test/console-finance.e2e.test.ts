@@ -19,12 +19,12 @@ import {
   startConsoleWorld,
   tokenOf,
   world,
+  usd,
 } from './console-world.ts'
 
 let page: Page
 let demo: Demo
 let token = ''
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const unique = Date.now().toString(36)
 
 type Unpaid = { dealerId: number; contractId: number; contractNumber: string; openAmount: number }

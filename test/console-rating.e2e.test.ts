@@ -22,12 +22,12 @@ import {
   startConsoleWorld,
   tokenOf,
   world,
+  usd,
 } from './console-world.ts'
 
 let page: Page
 let demo: Demo
 let base = ''
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
 type BookError = { file: string; path?: string; row?: number; field: string; code: string; message: string }
 type Version = { version: number; inForce: boolean; description: string | null; summary: { rates: number } }

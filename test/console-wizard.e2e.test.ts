@@ -19,12 +19,12 @@ import {
   startConsoleWorld,
   tokenOf,
   world,
+  usd,
 } from './console-world.ts'
 
 let page: Page
 let demo: Demo
 let base = ''
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const money = (v: number) => usd.format(v)
 
 type ContractReply = {

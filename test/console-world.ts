@@ -32,6 +32,9 @@ export const skip = process.env.DATABASE_URL
     ? `no Chromium at ${CHROMIUM_CANDIDATES.join(', ')}: apt-get install chromium (or set CHROMIUM_PATH) to run the console's browser tests`
     : false
 
+/** Money as the console shows it (US dollars, cents). */
+export const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
 export type Demo = { tenantId: number; apiKey: string; adminEmail: string; adminPassword: string }
 
 /** The world of one test file; filled by startConsoleWorld. */

@@ -22,6 +22,7 @@ import {
   startConsoleWorld,
   tokenOf,
   world,
+  usd,
 } from './console-world.ts'
 
 let page: Page
@@ -114,7 +115,6 @@ describe('the staff console in a browser', { skip }, () => {
       token,
     )
     const first = summary.receivableAging[0]!
-    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
     assert.equal(
       (
         await page
@@ -214,7 +214,6 @@ describe('the staff console in a browser', { skip }, () => {
     await page.getByRole('link', { name: target!.contractNumber }).click()
     await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
     assert.match(page.url(), new RegExp(`/console/contracts/${target!.id}$`))
-    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
     assert.equal((await page.getByTestId('dealer-cost').textContent())?.trim(), usd.format(target!.dealerCost))
     await page.getByRole('table', { name: 'Status history' }).waitFor()
     await accessible('contract page')
@@ -259,7 +258,6 @@ describe('the staff console in a browser', { skip }, () => {
       break
     }
     assert.ok(target, 'a demo contract that can be cancelled today')
-    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
     await page.goto(`${base}/console/contracts/${target.id}`)
     await page.locator('[data-testid="contract-page"][data-ready="true"]').waitFor()
@@ -483,7 +481,6 @@ describe('the staff console in a browser', { skip }, () => {
     await page.locator('[data-testid="claim-page"][data-ready="true"]').waitFor()
     await page.locator('[data-testid="claim-notes"]:not([data-loading])').getByLabel('New note').waitFor()
     const claim = await call<{ totals: { requested: number } }>('GET', `/api/claims/${first.id}`, admin)
-    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
     assert.equal((await page.getByTestId('claim-requested').textContent())?.trim(), usd.format(claim.totals.requested))
     await accessible('claim page')
     await shot('claim')
