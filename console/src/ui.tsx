@@ -396,3 +396,27 @@ export function SortHeads<T>({
     </Table.Thead>
   )
 }
+
+/**
+ * A list's count line, a live region read out when it changes: `loading` while the API answers, the
+ * refusal when it refuses (its fields say why), else `children` (what was found).
+ */
+export function ListCount({
+  state,
+  testId,
+  loading = 'Loading…',
+  refused = 'The filter was refused.',
+  children,
+}: {
+  state: { loading: boolean; problem: Problem | undefined }
+  testId: string
+  loading?: string
+  refused?: string
+  children: ReactNode
+}) {
+  return (
+    <Text size="sm" role="status" aria-live="polite" data-testid={testId}>
+      {state.loading ? loading : state.problem ? refused : children}
+    </Text>
+  )
+}

@@ -9,7 +9,17 @@ import { fieldErrors } from '../api/problem.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
 import type { Schemas } from '../api/types.ts'
-import { bindField, FilterButtons, Outcome, Pager, SortHeads, sortRows, useListQuery, type SortColumn } from '../ui.tsx'
+import {
+  ListCount,
+  bindField,
+  FilterButtons,
+  Outcome,
+  Pager,
+  SortHeads,
+  sortRows,
+  useListQuery,
+  type SortColumn,
+} from '../ui.tsx'
 import { holderPath, kindOf, KINDS, STATES, words, type Kind, type KindInfo } from './accountHolderKinds.ts'
 
 const FILTERS = ['kind', 'name', 'businessKey', 'state', 'status'] as const
@@ -140,13 +150,9 @@ export default function AccountHolders({ kind }: { kind?: KindInfo }) {
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
 
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="holders-total">
-          {result.loading
-            ? 'Searching…'
-            : result.problem
-              ? 'The search was refused.'
-              : `${count(total)} ${noun}${total === 1 ? '' : 's'}`}
-        </Text>
+        <ListCount state={result} testId="holders-total" loading="Searching…" refused="The search was refused.">
+          {`${count(total)} ${noun}${total === 1 ? '' : 's'}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           In the order they were created; a column heading sorts this page.
         </Text>

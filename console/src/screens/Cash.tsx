@@ -8,6 +8,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   MoneyCell,
@@ -91,13 +92,9 @@ export default function CashList() {
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="cash-total">
-          {result.loading
-            ? 'Loading…'
-            : result.problem
-              ? 'The filter was refused.'
-              : `${count(total)} receipt${total === 1 ? '' : 's'}`}
-        </Text>
+        <ListCount state={result} testId="cash-total">
+          {`${count(total)} receipt${total === 1 ? '' : 's'}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           Newest first; a column heading sorts this page.
         </Text>

@@ -3,13 +3,14 @@
 // order; a column heading sorts the rows of the page shown), every choice in the URL. A dealer-side
 // user sees its dealers' claims only (the API decides). Errors the API names by query parameter are
 // shown under that field. "New claim" opens the intake (ClaimIntake.tsx).
-import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Table, TextInput, Title } from '@mantine/core'
 import { api, unwrap, useApi } from '../api/client.ts'
 import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   MoneyCell,
@@ -141,13 +142,9 @@ export default function Claims() {
 
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
 
-      <Text size="sm" role="status" aria-live="polite" data-testid="claims-total">
-        {result.loading
-          ? 'Loading…'
-          : result.problem
-            ? 'The filter was refused.'
-            : `${count(total)} claim${total === 1 ? '' : 's'}`}
-      </Text>
+      <ListCount state={result} testId="claims-total">
+        {`${count(total)} claim${total === 1 ? '' : 's'}`}
+      </ListCount>
 
       <Table.ScrollContainer minWidth={1000}>
         <Table striped highlightOnHover withTableBorder aria-label="Claims" data-testid="claims-table">

@@ -22,6 +22,7 @@ import type { ContractStatus, ContractSummary } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   MoneyCell,
@@ -140,13 +141,14 @@ export default function Contracts() {
       )}
 
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="contracts-total">
-          {result.loading
-            ? 'Searching…'
-            : result.problem
-              ? 'The search was refused: see the fields above.'
-              : `${count(total)} contract${total === 1 ? '' : 's'}`}
-        </Text>
+        <ListCount
+          state={result}
+          testId="contracts-total"
+          loading="Searching…"
+          refused="The search was refused: see the fields above."
+        >
+          {`${count(total)} contract${total === 1 ? '' : 's'}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           {sort ? 'Sorted by the column marked; its heading again reverses it.' : 'Newest first; a ▴▾ heading sorts.'}
         </Text>

@@ -27,6 +27,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day, moneyFromCents, toCents, today } from '../format.ts'
 import { Link } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   ColumnHeads,
   Facts,
@@ -299,13 +300,9 @@ export default function HolderLedger({ id }: { id: number }) {
       </form>
       <Outcome problem={lines.problem} done={undefined} fields={FILTERS} />
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="lines-total">
-          {lines.loading
-            ? 'Loading…'
-            : lines.problem
-              ? 'The filter was refused.'
-              : `${count(lines.data?.totalCount ?? 0)} line${lines.data?.totalCount === 1 ? '' : 's'}; opening balance ${moneyFromCents(toCents(lines.data?.openingBalance ?? 0))}`}
-        </Text>
+        <ListCount state={lines} testId="lines-total">
+          {`${count(lines.data?.totalCount ?? 0)} line${lines.data?.totalCount === 1 ? '' : 's'}; opening balance ${moneyFromCents(toCents(lines.data?.openingBalance ?? 0))}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           In the ledger's order (accounting date, entry, line); balance{' '}
           {filters.purpose && CREDIT_NORMAL.has(filters.purpose) ? 'credit − debit' : 'debit − credit'}.

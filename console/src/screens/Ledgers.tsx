@@ -10,6 +10,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   ColumnHeads,
   FilterButtons,
@@ -144,13 +145,9 @@ export default function Ledgers() {
       </SimpleGrid>
 
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="ledgers-total">
-          {result.loading
-            ? 'Loading…'
-            : result.problem
-              ? 'The filter was refused.'
-              : `${count(total)} account holder${total === 1 ? '' : 's'} with ledger lines`}
-        </Text>
+        <ListCount state={result} testId="ledgers-total">
+          {`${count(total)} account holder${total === 1 ? '' : 's'} with ledger lines`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           By holder; a column heading sorts this page.
         </Text>

@@ -10,6 +10,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, dateTime, day, today } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   ColumnHeads,
   FilterButtons,
@@ -270,13 +271,9 @@ export default function Payouts() {
         </SimpleGrid>
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
-      <Text size="sm" role="status" aria-live="polite" data-testid="payouts-total">
-        {result.loading
-          ? 'Loading…'
-          : result.problem
-            ? 'The filter was refused.'
-            : `${count(total)} run${total === 1 ? '' : 's'}`}
-      </Text>
+      <ListCount state={result} testId="payouts-total">
+        {`${count(total)} run${total === 1 ? '' : 's'}`}
+      </ListCount>
       <Table.ScrollContainer minWidth={800}>
         <Table striped highlightOnHover withTableBorder aria-label="Payout runs">
           <SortHeads columns={COLUMNS} sort={sort} go={go} extra={['Made']} />

@@ -11,6 +11,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link, navigate } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   Outcome,
@@ -199,13 +200,9 @@ export default function ProcessRuns() {
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="runs-total">
-          {result.loading
-            ? 'Loading…'
-            : result.problem
-              ? 'The filter was refused.'
-              : `${count(total)} run${total === 1 ? '' : 's'}`}
-        </Text>
+        <ListCount state={result} testId="runs-total">
+          {`${count(total)} run${total === 1 ? '' : 's'}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           Newest first; a column heading sorts this page.
         </Text>

@@ -9,6 +9,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, day } from '../format.ts'
 import { Link } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   MoneyCell,
@@ -78,13 +79,9 @@ export default function UnpaidItems() {
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="unpaid-total">
-          {result.loading
-            ? 'Loading…'
-            : result.problem
-              ? 'The filter was refused.'
-              : `${count(total)} open item${total === 1 ? '' : 's'} as of ${day(result.data?.asOf)}`}
-        </Text>
+        <ListCount state={result} testId="unpaid-total">
+          {`${count(total)} open item${total === 1 ? '' : 's'} as of ${day(result.data?.asOf)}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           Oldest first; a column heading sorts this page.
         </Text>

@@ -7,7 +7,17 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, FilterButtons, Outcome, Pager, SortHeads, sortRows, useListQuery, type SortColumn } from '../ui.tsx'
+import {
+  ListCount,
+  bindField,
+  FilterButtons,
+  Outcome,
+  Pager,
+  SortHeads,
+  sortRows,
+  useListQuery,
+  type SortColumn,
+} from '../ui.tsx'
 
 type User = Schemas['User']
 const FILTERS = ['searchData.id', 'searchData.emailAddress', 'searchData.externalIdentity'] as const
@@ -100,13 +110,9 @@ export default function Users() {
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
       <Group justify="space-between">
-        <Text size="sm" role="status" aria-live="polite" data-testid="users-total">
-          {result.loading
-            ? 'Searching…'
-            : result.problem
-              ? 'The search was refused.'
-              : `${count(total)} user${total === 1 ? '' : 's'}`}
-        </Text>
+        <ListCount state={result} testId="users-total" loading="Searching…" refused="The search was refused.">
+          {`${count(total)} user${total === 1 ? '' : 's'}`}
+        </ListCount>
         <Text size="xs" c="dimmed">
           In the order they were created; a column heading sorts this page.
         </Text>

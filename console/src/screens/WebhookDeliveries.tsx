@@ -10,6 +10,7 @@ import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
 import {
+  ListCount,
   bindField,
   FilterButtons,
   Outcome,
@@ -125,13 +126,9 @@ export default function WebhookDeliveries() {
         </SimpleGrid>
       </form>
       <Outcome problem={result.problem} done={undefined} fields={FILTERS} />
-      <Text size="sm" role="status" aria-live="polite" data-testid="deliveries-total">
-        {result.loading
-          ? 'Loading…'
-          : result.problem
-            ? 'The filter was refused.'
-            : `${count(total)} deliver${total === 1 ? 'y' : 'ies'}`}
-      </Text>
+      <ListCount state={result} testId="deliveries-total">
+        {`${count(total)} deliver${total === 1 ? 'y' : 'ies'}`}
+      </ListCount>
       <Table.ScrollContainer minWidth={1100}>
         <Table striped withTableBorder aria-label="Deliveries">
           <SortHeads columns={COLUMNS} sort={sort} go={go} extra={['Last error / next attempt', 'Actions']} />

@@ -22,7 +22,17 @@ import { fieldErrors } from '../api/problem.ts'
 import type { Schemas } from '../api/types.ts'
 import { count, dateTime } from '../format.ts'
 import { Link } from '../router.tsx'
-import { bindField, Outcome, Pager, useAction, useListQuery, SortHeads, sortRows, type SortColumn } from '../ui.tsx'
+import {
+  ListCount,
+  bindField,
+  Outcome,
+  Pager,
+  useAction,
+  useListQuery,
+  SortHeads,
+  sortRows,
+  type SortColumn,
+} from '../ui.tsx'
 import { errorAt } from './finance.tsx'
 
 type Subscription = Schemas['WebhookSubscription']
@@ -163,13 +173,9 @@ export default function Webhooks() {
         Subscriptions
       </Title>
       <Outcome problem={result.problem} done={undefined} />
-      <Text size="sm" role="status" aria-live="polite" data-testid="subscriptions-total">
-        {result.loading
-          ? 'Loading…'
-          : result.problem
-            ? 'Not shown.'
-            : `${count(total)} subscription${total === 1 ? '' : 's'}`}
-      </Text>
+      <ListCount state={result} testId="subscriptions-total" refused="Not shown.">
+        {`${count(total)} subscription${total === 1 ? '' : 's'}`}
+      </ListCount>
       <Table.ScrollContainer minWidth={900}>
         <Table striped withTableBorder aria-label="Subscriptions" data-testid="subscriptions-table">
           <SortHeads columns={COLUMNS} sort={sort} go={go} extra={['Events', 'Actions']} />
