@@ -62,7 +62,6 @@ const STEP_NAMES = [
   'contracts',
   'status history',
   'finalize entries and lines',
-  'contract entry ids',
   'temp claims',
   'claims drawn',
   'claim entries',
@@ -148,7 +147,7 @@ export async function seedReportingBook(
     // The copies, and their finalize entries moved back with their dates.
     await step(STEP_NAMES[0], () =>
       sql`
-        create temporary table if not exists bench_copy (n int, id bigint, template_id bigint, shift int, sale_date date) on commit drop`.execute(
+        create temporary table if not exists bench_copy (n int, id bigint, template_id bigint, shift int, sale_date date, entry_id bigint) on commit drop`.execute(
         tx,
       ),
     )
@@ -159,7 +158,8 @@ export async function seedReportingBook(
                  (1 + (g.n::bigint * 7919) % 364)::int as shift,
                  (${ids(o.dealerIds)})[1 + g.n % ${D}] as dealer_id,
                  (${ids(o.companyIds)})[1 + (g.n % ${D}) % ${C}] as company_id,
-                 (${ids(o.treatyIds)})[1 + (g.n % ${D}) % ${C}] as treaty_id
+                 (${ids(o.treatyIds)})[1 + (g.n % ${D}) % ${C}] as treaty_id,
+                 nextval(pg_get_serial_sequence('journal_entry', 'id')) as entry_id
             from generate_series(${first}::int, ${last}::int) as g(n)
             join contract t on t.tenant_id = ${tenantId} and t.id = (${ids(o.templateIds)})[1 + g.n % ${o.templateIds.length}]
         ),
@@ -174,14 +174,15 @@ export async function seedReportingBook(
             sale_date: 't.sale_date - s.shift',
             effective_date: 't.effective_date - s.shift',
             expiration_date: 't.expiration_date - s.shift',
+            journal_entry_ids: 'jsonb_build_array(s.entry_id)',
           })}
             from src s
             join contract t on t.tenant_id = ${tenantId} and t.id = s.template_id
             join account_holder d on d.tenant_id = ${tenantId} and d.id = s.dealer_id
           returning id, contract_number, sale_date
         )
-        insert into bench_copy (n, id, template_id, shift, sale_date)
-        select s.n, i.id, s.template_id, s.shift, i.sale_date from ins i join src s on s.number = i.contract_number`.execute(
+        insert into bench_copy (n, id, template_id, shift, sale_date, entry_id)
+        select s.n, i.id, s.template_id, s.shift, i.sale_date, s.entry_id from ins i join src s on s.number = i.contract_number`.execute(
         tx,
       ),
     )
@@ -202,8 +203,8 @@ export async function seedReportingBook(
         create temporary table if not exists bench_entry (id bigint, copy_id bigint, n int) on commit drop`.execute(tx)
       await sql`
         with entries as (
-          insert into journal_entry (${sql.raw(entryCols.join(', '))})
-          select ${selectList(entryCols, 'e', {
+          insert into journal_entry (id, ${sql.raw(entryCols.join(', '))}) overriding system value
+          select p.entry_id, ${selectList(entryCols, 'e', {
             source_id: 'p.id',
             effective_date: 'e.effective_date - p.shift',
             posted_at: 'e.posted_at - make_interval(days => p.shift)',
@@ -227,21 +228,15 @@ export async function seedReportingBook(
             join journal_line l on l.tenant_id = ${tenantId} and l.entry_id = e.id
            where ne.n between ${from} and ${Math.min(last, from + LINE_SLICE - 1)}`.execute(tx)
     })
-    await step(STEP_NAMES[4], () =>
-      sql`
-        update contract c set journal_entry_ids = jsonb_build_array(ne.id)
-          from bench_entry ne
-         where c.tenant_id = ${tenantId} and c.id = ne.copy_id`.execute(tx),
-    )
 
     // Claims: the approval entry (and request) on every claimEvery-th copy, 45 days after its sale
     // (today at the latest); paid ten days later (today at the latest) unless unpaidEvery says not.
-    await step(STEP_NAMES[5], () =>
+    await step(STEP_NAMES[4], () =>
       sql`
         create temporary table if not exists bench_claim (id bigint, approved bigint, request bigint, paid bigint,
           payment bigint, approved_on date, paid_on date, is_paid boolean) on commit drop`.execute(tx),
     )
-    await step(STEP_NAMES[6], () =>
+    await step(STEP_NAMES[5], () =>
       sql`
         insert into bench_claim
         select p.id,
@@ -259,7 +254,7 @@ export async function seedReportingBook(
       [t.paid_entry_id, 'paid', 'b.is_paid'],
     ] as const) {
       const on = when === 'approved' ? 'b.approved_on' : 'b.paid_on'
-      await step(STEP_NAMES[7], () =>
+      await step(STEP_NAMES[6], () =>
         sql`
           insert into journal_entry (id, ${sql.raw(entryCols.join(', '))}) overriding system value
           select ${sql.raw(`b.${when}`)}, ${selectList(entryCols, 'e', {
@@ -269,7 +264,7 @@ export async function seedReportingBook(
             from bench_claim b join journal_entry e on e.tenant_id = ${tenantId} and e.id = ${entry}
            where ${sql.raw(only)}`.execute(tx),
       )
-      await step(STEP_NAMES[8], () =>
+      await step(STEP_NAMES[7], () =>
         sql`
           insert into journal_line (${sql.raw(lineCols.join(', '))})
           select ${selectList(lineCols, 'l', {
@@ -280,7 +275,7 @@ export async function seedReportingBook(
            where ${sql.raw(only)}`.execute(tx),
       )
     }
-    await step(STEP_NAMES[9], () =>
+    await step(STEP_NAMES[8], () =>
       sql`
         insert into claim_payment_request (id, ${sql.raw(requestCols.join(', '))}) overriding system value
         select b.request, ${selectList(requestCols, 'r', {
@@ -291,7 +286,7 @@ export async function seedReportingBook(
           from bench_claim b join claim_payment_request r on r.tenant_id = ${tenantId} and r.id = ${t.request_id}
          where b.is_paid`.execute(tx),
     )
-    await step(STEP_NAMES[10], () =>
+    await step(STEP_NAMES[9], () =>
       sql`
         insert into claim_payment (id, ${sql.raw(paymentCols.join(', '))}) overriding system value
         select b.payment, ${selectList(paymentCols, 'p', {

@@ -207,6 +207,10 @@ async function main(): Promise<void> {
     appendBenchEvents(db, tenantId, clock.now(), req.body as BenchEventsOptions),
   )
   quoteCeiling = Buffer.from(await sampleQuote(app, seeded, rating.dealerNumbers[0]!))
+  // Report runs are worked as the service works them (the reporting group's month of statements).
+  modules.reporting.runLoop.start({
+    onError: (err) => process.stderr.write(`bench server: report run pass failed: ${String(err)}\n`),
+  })
   await app.listen({ host: '127.0.0.1', port: Number(args.port) })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : Number(args.port)

@@ -50,8 +50,11 @@ export async function dealerGroupsOf(x: Executor, tenantId: number, dealerIds: r
   return rows.map((g) => Number(g.dealer_group_id))
 }
 
-/** The book a report reads: the contracts ceded to a company, or the gross book (share 100 %, no fees). */
-export type BookScope = { reinsuranceCompanyId: number } | { gross: true }
+/**
+ * The book a report reads: the contracts ceded to a company, every ceded contract (the month-end
+ * sums' ceded figures), or the gross book (share 100 %, no fees).
+ */
+export type BookScope = { reinsuranceCompanyId: number } | { ceded: true } | { gross: true }
 
 /** What a contract's earned fraction depends on (migration 0046's `shape`): one row per shape. */
 export type ShapeRow = {
@@ -79,8 +82,14 @@ export type BookQuery = {
   fractions: ShapeFractions
 }
 
+const ceded = (scope: BookScope) => !('gross' in scope)
+
 const scopeWhere = (scope: BookScope) =>
-  'reinsuranceCompanyId' in scope ? sql`c.ceded_company_id = ${scope.reinsuranceCompanyId}` : sql`c.has_reserve`
+  'reinsuranceCompanyId' in scope
+    ? sql`c.ceded_company_id = ${scope.reinsuranceCompanyId}`
+    : 'ceded' in scope
+      ? sql`c.ceded_company_id is not null`
+      : sql`c.has_reserve`
 
 /** The distinct shapes of a book's contracts, with what their fractions are reckoned from. */
 export async function shapesOf(x: Executor, tenantId: number, scope: BookScope): Promise<ShapeRow[]> {
@@ -119,16 +128,15 @@ function roundHalfUp(x: string, d: string): string {
  * pass over its movements). `cum`: its cumulative figures on each day, reckoned as statement.rules.ts
  * does per contract: written and cancelled the share of the cumulative reserve movements, rounded
  * once each; earned round(net written × fraction) unless the contract stands cancelled; claims the
- * share of the cumulative claim movements; fees the basis points of net written. `pc`: one row per
- * contract and period (`p`, the index into q.periods) with a movement by the period's end, its
- * figures the differences of two days. One group by contract and projections: no plan depends on a
- * row estimate of the book.
+ * share of the cumulative claim movements; fees the basis points of net written. `pc` (when the
+ * query has periods): one row per contract and period (`p`, the index into q.periods) with a movement
+ * by the period's end, its figures the differences of two days. One group by contract and
+ * projections: no plan depends on a row estimate of the book.
  */
 function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [], joins: RawBuilder<unknown> = sql``) {
-  const gross = !('reinsuranceCompanyId' in q.scope)
-  const share = gross ? sql`10000` : sql`c.share_bps`
-  const ceding = gross ? sql`0` : sql`c.ceding_fee_bps`
-  const admin = gross ? sql`0` : sql`c.administrator_fee_bps`
+  const share = ceded(q.scope) ? sql`c.share_bps` : sql`10000`
+  const ceding = ceded(q.scope) ? sql`c.ceding_fee_bps` : sql`0`
+  const admin = ceded(q.scope) ? sql`c.administrator_fee_bps` : sql`0`
   const carried = carry.map((e, i) => `, ${e} as c${i}`).join('')
   const cols = (alias: string) => sql.raw(carry.map((_, i) => `, ${alias}.c${i}`).join(''))
   const days = q.days.map((_, t) => t)
@@ -190,6 +198,17 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
         r.nw${p.to} - r.earned${p.to}, ${d('paid')}, r.inc${p.to} - r.paid${p.to}, ${d('inc')}, ${d('ced')}, ${d('adm')})`)
     }),
   )
+  const pc =
+    q.periods.length === 0
+      ? sql``
+      : sql`, pc as (
+      select r.contract_id ${cols('r')}, v.p, v.written, v.cancelled, v.nw, v.earned, v.unearned, v.paid,
+             v.outstanding, v.inc, v.ced, v.adm
+        from cum r
+        cross join lateral (values ${periods})
+             as v(p, moved, written, cancelled, nw, earned, unearned, paid, outstanding, inc, ced, adm)
+       where v.moved
+    )`
   return sql`
     with k as (
       select c.contract_id, c.shape, c.reserve_codes, ${share} as share_bps, ${ceding} as ceding_bps,
@@ -211,14 +230,7 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
         from raw r
         join fr f on f.shape = r.shape
         cross join lateral (select ${shares}) s
-    ), pc as (
-      select r.contract_id ${cols('r')}, v.p, v.written, v.cancelled, v.nw, v.earned, v.unearned, v.paid,
-             v.outstanding, v.inc, v.ced, v.adm
-        from cum r
-        cross join lateral (values ${periods})
-             as v(p, moved, written, cancelled, nw, earned, unearned, paid, outstanding, inc, ced, adm)
-       where v.moved
-    )`
+    ) ${pc}`
 }
 
 /**
@@ -226,140 +238,282 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
  * optimization, and compiling these expressions took seconds, more than running them: measured on
  * PostgreSQL 15 at 30,000 contracts, 4.3 s of 5.0), and room to sort and hash the book in memory.
  */
-async function reportSettings(x: Executor): Promise<void> {
+export async function reportSettings(x: Executor): Promise<void> {
   await sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`.execute(x)
 }
 
-/** Sums of the per-contract figures (pc's columns), as cents strings. */
-const SUMS = sql`
-  coalesce(sum(x.written), 0) as written, coalesce(sum(x.cancelled), 0) as cancelled,
-  coalesce(sum(x.nw), 0) as nw, coalesce(sum(x.earned), 0) as earned,
-  coalesce(sum(x.unearned), 0) as unearned, coalesce(sum(x.paid), 0) as paid,
-  coalesce(sum(x.outstanding), 0) as outstanding, coalesce(sum(x.inc), 0) as inc,
-  coalesce(sum(x.ced), 0) as ced, coalesce(sum(x.adm), 0) as adm`
-const FIGURE_NAMES = 'written, cancelled, nw, earned, unearned, paid, outstanding, inc, ced, adm'
-const ZEROS = '0, 0, 0, 0, 0, 0, 0, 0, 0, 0'
-
-/** The sums of a row, in cents, by pc's column. */
-export type SumsRow = Record<
-  'written' | 'cancelled' | 'nw' | 'earned' | 'unearned' | 'paid' | 'outstanding' | 'inc' | 'ced' | 'adm',
-  string | number
->
-
-export type StatementCellRow = SumsRow & {
-  /** 'total', 'product' or 'vintage'. */
-  grouping: string
-  p: number | null
-  product_id: string | number | null
-  product_code: string | null
-  product_name: string | null
-  vintage: string | null
-}
-
-const SUM_NAMES = 'g.written, g.cancelled, g.nw, g.earned, g.unearned, g.paid, g.outstanding, g.inc, g.ced, g.adm'
-
 /**
- * A statement's sums per period: in total, by product (labelled as its first contract by id says)
- * and by vintage. Every product and vintage of the book has a row (p null when none of its contracts
- * has a movement by the period's end).
+ * The sums of a book's cumulative figures as of a day, by group (cents, counts as numbers or strings
+ * as the driver returns them): `t` the index of the day, `g` the grouping() of the keys (a bit set for
+ * each key summed over), `k0`, `k1` … the keys; `contracts` those with a movement by the day, `open`
+ * those of them holding unearned premium or an outstanding claim at it, `first_id` the first of them.
  */
-export async function statementCells(x: Executor, tenantId: number, q: BookQuery): Promise<StatementCellRow[]> {
-  await reportSettings(x)
-  const { rows } = await sql<StatementCellRow>`
-    ${bookCtes(tenantId, q, ['c.product_id', 'c.vintage'])}
-    select case when g.gp = 0 then 'product' when g.gv = 0 then 'vintage' else 'total' end as grouping,
-           g.p, g.product_id, r.product_code, r.product_name, g.vintage, ${sql.raw(SUM_NAMES)}
-      from (
-        select grouping(x.c0) as gp, grouping(x.c1) as gv, x.p, x.c0 as product_id, x.c1 as vintage,
-               min(x.contract_id) as first_id, ${SUMS}
-          from (select contract_id, c0, c1, p, ${sql.raw(FIGURE_NAMES)} from pc
-                union all
-                select contract_id, c0, c1, null, ${sql.raw(ZEROS)} from k) x
-         group by grouping sets ((x.p), (x.c0, x.p), (x.c1, x.p))
-      ) g
-      left join reporting_contract r on g.gp = 0 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(
-    x,
-  )
-  return rows
-}
-
-/** The dimensions of the loss ratios, as columns of reporting_contract (and the dealer's group now). */
-export type LossRatioDimension = 'dealer' | 'dealerGroup' | 'product' | 'program' | 'plan' | 'term' | 'vintage'
-
-const DIMENSION_KEYS: Record<LossRatioDimension, string[]> = {
-  dealer: ['c.dealer_id', 'c.dealer_number'],
-  dealerGroup: ['d.dealer_group_id', 'dg.display_name'],
-  product: ['c.product_id', 'c.product_code'],
-  program: ['c.program_id', 'c.program_code'],
-  plan: ['c.plan_id', 'c.plan_code'],
-  term: ['c.term_months', 'c.term_miles'],
-  vintage: ['c.vintage'],
-}
-
-export type LossRatioRow = SumsRow & {
+export type DaySumsRow = {
+  t: number
+  g: number
   contracts: string | number
-  dealer_id: string | number | null
-  dealer_number: string | null
-  dealer_name: string | null
-  dealer_group_id: string | number | null
-  dealer_group_name: string | null
-  product_id: string | number | null
-  product_code: string | null
-  product_name: string | null
-  program_id: string | number | null
-  program_code: string | null
-  program_name: string | null
-  plan_id: string | number | null
-  plan_code: string | null
-  plan_name: string | null
-  term_months: number | null
-  term_miles: number | null
-  vintage: string | null
-}
+  open: string | number
+  first_id: string | number
+  written: string | number
+  cancelled: string | number
+  earned: string | number
+  paid: string | number
+  inc: string | number
+  ced: string | number
+  adm: string | number
+} & Record<`k${number}`, string | number | null>
+
+/** The columns a grouping set names, k0 … (-1: none, the day alone). */
+const groupingSets = (keys: readonly string[], sets: ReadonlyArray<readonly number[]>, day: string) =>
+  sql.raw(
+    `grouping sets (${sets.map((set) => `(${[day, ...set.map((i) => keys[i]!)].join(', ')})`).join(', ')})`,
+  )
+
+const keyColumns = (keys: readonly string[]) => keys.map((e, i) => `${e} as k${i}`).join(', ')
+const groupingOf = (keys: readonly string[]) => (keys.length === 0 ? '0' : `grouping(${keys.join(', ')})`)
 
 /**
- * The gross book's sums over one period (q.periods[0]) grouped by the dimensions, over the contracts
- * with a figure that is not zero, with their count; labels as the group's first such contract by id
- * says (the dealer's group as it stands now).
+ * The day sums of q.days reckoned contract by contract (bookCtes), grouped by `keys` (expressions over
+ * reporting_contract c and `joins`) in each of `sets` (indexes into keys) with the day.
  */
-export async function lossRatioGroups(
+function daySumsSql(
+  tenantId: number,
+  q: BookQuery,
+  keys: readonly string[],
+  sets: ReadonlyArray<readonly number[]>,
+  joins: RawBuilder<unknown> = sql``,
+) {
+  const carried = keys.map((_, i) => `r.c${i}`)
+  const unpivot = q.days.map(
+    (_, t) =>
+      `(${t}, r.n${t}, r.ws${t}, r.cs${t}, r.earned${t}, r.paid${t}, r.inc${t}, r.ced${t}, r.adm${t},
+        r.nw${t} - r.earned${t} <> 0 or r.inc${t} - r.paid${t} <> 0)`,
+  )
+  return sql`
+    ${bookCtes(tenantId, q, keys, joins)}
+    select v.t, ${sql.raw(groupingOf(carried))} as g ${sql.raw(keys.length === 0 ? '' : `, ${keyColumns(carried)}`)},
+           count(*) as contracts, count(*) filter (where v.open) as open, min(r.contract_id) as first_id,
+           sum(v.w) as written, sum(v.cn) as cancelled, sum(v.earned) as earned, sum(v.paid) as paid,
+           sum(v.inc) as inc, sum(v.ced) as ced, sum(v.adm) as adm
+      from cum r
+      cross join lateral (values ${sql.raw(unpivot.join(', '))}) as v(t, n, w, cn, earned, paid, inc, ced, adm, open)
+     where v.n > 0
+     group by ${groupingSets(carried, sets, 'v.t')}`
+}
+
+/** The day sums of q.days, reckoned contract by contract: see DaySumsRow. */
+export async function daySums(
   x: Executor,
   tenantId: number,
   q: BookQuery,
-  dims: readonly LossRatioDimension[],
-): Promise<LossRatioRow[]> {
+  keys: readonly string[],
+  sets: ReadonlyArray<readonly number[]>,
+  joins: RawBuilder<unknown> = sql``,
+): Promise<DaySumsRow[]> {
+  if (q.days.length === 0) return []
   await reportSettings(x)
-  const keys = [...new Set(dims.flatMap((d) => DIMENSION_KEYS[d]))]
-  const groupKeys = sql.raw(keys.map((_, i) => `x.c${i}`).join(', '))
-  const groups = dims.includes('dealerGroup')
-  const { rows } = await sql<LossRatioRow>`
-    ${bookCtes(
-      tenantId,
-      q,
-      keys,
-      groups
-        ? sql`join account_holder d on d.tenant_id = ${tenantId} and d.id = c.dealer_id
-              left join account_holder dg on dg.tenant_id = ${tenantId} and dg.id = d.dealer_group_id`
-        : sql``,
-    )}
-    select g.contracts, r.dealer_id, r.dealer_number, r.dealer_name,
-           ${groups ? sql.raw('d.dealer_group_id, dg.display_name as dealer_group_name') : sql.raw('null as dealer_group_id, null as dealer_group_name')},
-           r.product_id, r.product_code, r.product_name, r.program_id, r.program_code, r.program_name,
-           r.plan_id, r.plan_code, r.plan_name, r.term_months, r.term_miles, r.vintage, ${sql.raw(SUM_NAMES)}
-      from (
-        select ${groupKeys}, min(x.contract_id) as first_id, count(*) as contracts, ${SUMS}
-          from pc x
-         where x.written <> 0 or x.cancelled <> 0 or x.nw <> 0 or x.earned <> 0 or x.unearned <> 0
-            or x.paid <> 0 or x.outstanding <> 0 or x.inc <> 0 or x.ced <> 0 or x.adm <> 0
-         group by ${groupKeys}
-      ) g
-      join reporting_contract r on r.tenant_id = ${tenantId} and r.contract_id = g.first_id
-      ${
-        groups
-          ? sql`join account_holder d on d.tenant_id = ${tenantId} and d.id = r.dealer_id
-                left join account_holder dg on dg.tenant_id = ${tenantId} and dg.id = d.dealer_group_id`
-          : sql``
-      }`.execute(x)
+  const { rows } = await sql<DaySumsRow>`${daySumsSql(tenantId, q, keys, sets, joins)}`.execute(x)
+  return rows
+}
+
+/**
+ * The same day sums read from month-end sums (migration 0048) instead: `monthEnds[t]` the month end of
+ * day t, each READY; keys are expressions over reporting_month_cell c (the same column names as
+ * reporting_contract for the cell's dimensions) and `joins`.
+ */
+export async function monthDaySums(
+  x: Executor,
+  tenantId: number,
+  scope: BookScope,
+  monthEnds: readonly string[],
+  keys: readonly string[],
+  sets: ReadonlyArray<readonly number[]>,
+  joins: RawBuilder<unknown> = sql``,
+): Promise<DaySumsRow[]> {
+  if (monthEnds.length === 0) return []
+  const g = ceded(scope) ? 'ceded_' : ''
+  const fees = ceded(scope) ? 'sum(c.ceding_fee) as ced, sum(c.administrator_fee) as adm' : '0 as ced, 0 as adm'
+  const { rows } = await sql<DaySumsRow>`
+    select array_position(${monthEnds}::date[], c.month_end) - 1 as t, ${sql.raw(groupingOf(keys))} as g
+           ${sql.raw(keys.length === 0 ? '' : `, ${keyColumns(keys)}`)},
+           sum(c.contracts) as contracts, sum(c.open_contracts) as open, min(c.first_contract_id) as first_id,
+           ${sql.raw(`sum(c.${g}written) as written, sum(c.${g}cancelled) as cancelled, sum(c.${g}earned) as earned,
+           sum(c.${g}claims_paid) as paid, sum(c.${g}claims_incurred) as inc, ${fees}`)}
+      from reporting_month_cell c ${joins}
+     where c.tenant_id = ${tenantId} and c.month_end = any(${monthEnds}::date[]) and ${scopeWhere(scope)}
+     group by ${groupingSets(keys, sets, 'c.month_end')}`.execute(x)
+  return rows
+}
+
+/** The dimensions of a month-end cell, in its columns' order. */
+const CELL_KEYS = [
+  'c.ceded_company_id',
+  'c.has_reserve',
+  'c.dealer_id',
+  'c.product_id',
+  'c.program_id',
+  'c.plan_id',
+  'c.term_months',
+  'c.term_miles',
+  'c.vintage',
+] as const
+
+/**
+ * Writes the cells of month ends being built (reporting_month rows BUILDING): the gross book's day
+ * sums (q gross) and every ceded contract's (q ceded), both over the same days, merged by cell.
+ */
+export async function insertMonthCells(x: Executor, tenantId: number, gross: BookQuery, cededBook: BookQuery) {
+  await reportSettings(x)
+  const all = [CELL_KEYS.map((_, i) => i)]
+  const k = CELL_KEYS.map((_, i) => `k${i}`).join(', ')
+  const zeros = '0, 0, 0, 0, 0'
+  await sql`
+    insert into reporting_month_cell (tenant_id, month_end, cell, ceded_company_id, has_reserve, dealer_id,
+           product_id, program_id, plan_id, term_months, term_miles, vintage, contracts, open_contracts,
+           first_contract_id, written, cancelled, earned, claims_paid, claims_incurred, ceded_written,
+           ceded_cancelled, ceded_earned, ceded_claims_paid, ceded_claims_incurred, ceding_fee, administrator_fee)
+    select ${tenantId}, (${gross.days}::date[])[x.t + 1],
+           row_number() over (partition by x.t order by ${sql.raw(k)})::int, ${sql.raw(k)},
+           max(x.contracts), max(x.open), min(x.first_id), sum(x.w), sum(x.cn), sum(x.earned), sum(x.paid),
+           sum(x.inc), sum(x.cw), sum(x.ccn), sum(x.cearned), sum(x.cpaid), sum(x.cinc), sum(x.ced), sum(x.adm)
+      from (select t, ${sql.raw(k)}, contracts, open, first_id, written as w, cancelled as cn, earned, paid, inc,
+                   0 as cw, 0 as ccn, 0 as cearned, 0 as cpaid, 0 as cinc, 0 as ced, 0 as adm
+              from (${daySumsSql(tenantId, gross, CELL_KEYS, all)}) g
+            union all
+            select t, ${sql.raw(k)}, contracts, 0, first_id, ${sql.raw(zeros)}, written, cancelled, earned, paid,
+                   inc, ced, adm
+              from (${daySumsSql(tenantId, cededBook, CELL_KEYS, all)}) c
+           ) x
+     group by x.t, ${sql.raw(k)}`.execute(x)
+}
+
+/** The month ends among `days` and their state. */
+export async function monthStates(x: Executor, tenantId: number, days: readonly string[]) {
+  const rows = await x
+    .selectFrom('reporting_month')
+    .select(['month_end', 'status'])
+    .where('tenant_id', '=', tenantId)
+    .where('month_end', 'in', [...days])
+    .execute()
+  return rows.map((r) => ({ monthEnd: dateText(r.month_end), status: r.status }))
+}
+
+const dateText = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10))
+
+/**
+ * Claims the month ends to build: inserted BUILDING, or taken over from a builder that started more
+ * than `staleSeconds` ago (it died); those another builder holds or that are READY are not returned.
+ */
+export async function claimMonths(x: Executor, tenantId: number, days: readonly string[], staleSeconds: number) {
+  const { rows } = await sql<{ month_end: string | Date }>`
+    insert into reporting_month as m (tenant_id, month_end, status)
+    select ${tenantId}, d, 'BUILDING' from unnest(${days}::date[]) as d
+    on conflict (tenant_id, month_end) do update set started_at = now()
+     where m.status = 'BUILDING' and m.started_at < now() - make_interval(secs => ${staleSeconds})
+    returning m.month_end`.execute(x)
+  return rows.map((r) => dateText(r.month_end))
+}
+
+/**
+ * The transactions in progress now other than the caller's (their ids, as text): a builder waits for
+ * them so that its snapshot holds every change that was made before its claim was visible.
+ */
+export async function writersInProgress(x: Executor): Promise<string[]> {
+  const { rows } = await sql<{ xid: string }>`
+    select x::text as xid from pg_snapshot_xip(pg_current_snapshot()) as x
+     where x is distinct from pg_current_xact_id_if_assigned()`.execute(x)
+  return rows.map((r) => r.xid)
+}
+
+/** Which of these transactions are still in progress. */
+export async function stillInProgress(x: Executor, xids: readonly string[]): Promise<string[]> {
+  if (xids.length === 0) return []
+  const { rows } = await sql<{ xid: string }>`
+    select x::text as xid from unnest(${xids}::xid8[]) as x where pg_xact_status(x) = 'in progress'`.execute(x)
+  return rows.map((r) => r.xid)
+}
+
+/**
+ * Marks built month ends READY with their cell count; those whose row a change dropped meanwhile are
+ * not returned (their cells went with it).
+ */
+export async function markMonthsReady(x: Executor, tenantId: number, days: readonly string[]) {
+  const { rows } = await sql<{ month_end: string | Date }>`
+    update reporting_month m
+       set status = 'READY', built_at = now(),
+           cells = (select count(*) from reporting_month_cell c
+                     where c.tenant_id = ${tenantId} and c.month_end = m.month_end)
+     where m.tenant_id = ${tenantId} and m.month_end = any(${days}::date[]) and m.status = 'BUILDING'
+    returning m.month_end`.execute(x)
+  return rows.map((r) => dateText(r.month_end))
+}
+
+/** Gives up month ends this builder claimed (a failed build). */
+export async function releaseMonths(x: Executor, tenantId: number, days: readonly string[]) {
+  await x
+    .deleteFrom('reporting_month')
+    .where('tenant_id', '=', tenantId)
+    .where('month_end', 'in', [...days])
+    .where('status', '=', 'BUILDING')
+    .execute()
+}
+
+/** The labels of groups: their first contracts' rows, by id. */
+export async function contractLabels(x: Executor, tenantId: number, ids: readonly number[]) {
+  if (ids.length === 0) return []
+  return x
+    .selectFrom('reporting_contract')
+    .select([
+      'contract_id',
+      'dealer_id',
+      'dealer_number',
+      'dealer_name',
+      'product_id',
+      'product_code',
+      'product_name',
+      'program_id',
+      'program_code',
+      'program_name',
+      'plan_id',
+      'plan_code',
+      'plan_name',
+      'term_months',
+      'term_miles',
+      'vintage',
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where('contract_id', 'in', [...ids])
+    .execute()
+}
+
+/** The names of dealer groups, by id. */
+export async function dealerGroupNames(x: Executor, tenantId: number, ids: readonly number[]) {
+  if (ids.length === 0) return []
+  return x
+    .selectFrom('account_holder')
+    .select(['id', 'display_name'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute()
+}
+
+/**
+ * The products and vintages of a book (each product labelled as its first contract by id says), so
+ * that a statement lists them all, those without a movement yet included.
+ */
+export async function bookGroups(x: Executor, tenantId: number, scope: BookScope) {
+  const { rows } = await sql<{
+    product_id: string | number | null
+    product_code: string | null
+    product_name: string | null
+    vintage: string | null
+  }>`
+    select g.product_id, r.product_code, r.product_name, g.vintage
+      from (select c.product_id, c.vintage, grouping(c.product_id) as gp, min(c.contract_id) as first_id
+              from reporting_contract c
+             where c.tenant_id = ${tenantId} and ${scopeWhere(scope)}
+             group by grouping sets ((c.product_id), (c.vintage))) g
+      left join reporting_contract r on g.gp = 0 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(x)
   return rows
 }
 

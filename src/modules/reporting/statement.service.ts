@@ -1,8 +1,10 @@
-// Reinsurance statements, loss-ratio analytics and the reconciliation (docs/reporting.md), summed in
-// SQL at request time over the reporting book the database keeps with the journal (migration 0046,
-// statement.repository.ts): per contract as statement.rules.ts reckons it, the earned fractions
-// reckoned here once per shape and day (shapeFractions). Statements are for the staff and for dealer-side users whose dealers
-// a treaty of the company covers; loss ratios and the reconciliation are staff only.
+// Reinsurance statements, loss-ratio analytics and the reconciliation (docs/reporting.md): the
+// differences of the book's sums on two days (book-sums.service.ts), summed in SQL over the reporting
+// book the database keeps with the journal (migration 0046) per contract as statement.rules.ts
+// reckons it, or read from the month-end sums of closed months (migration 0048). Statements are for
+// the staff and for dealer-side users whose dealers a treaty of the company covers; loss ratios and
+// the reconciliation are staff only.
+import { sql } from 'kysely'
 import { addDays } from '../../platform/calendar.ts'
 import { localDate } from '../../platform/clock.ts'
 import type { Executor } from '../../platform/db/database.ts'
@@ -16,19 +18,21 @@ import { reportingErrors } from './reporting.errors.ts'
 import * as repo from './statement.repository.ts'
 import * as treaties from './treaty.repository.ts'
 import {
-  addFigures,
   columnPeriods,
   COLUMNS,
+  contractsInPeriod,
   FIGURES,
+  isZero,
   lossRatio,
-  shapeFractions,
+  NO_SUMS,
+  periodFigures,
   zeroFigures,
   type Column,
+  type DaySums,
   type Figure,
   type Figures,
-  type Shape,
 } from './statement.rules.ts'
-import type { EarningsTerms } from '../finance/index.ts'
+import { bookQuery, bookSums, createMonthSums, type GroupSums } from './book-sums.service.ts'
 import { FULL_SHARE_BPS, monthPeriod } from './treaty.rules.ts'
 import { multiplyCentsByRatio } from '../../platform/money.ts'
 import { staffOnly } from './treaty.service.ts'
@@ -83,56 +87,23 @@ export type LinesQuery = {
   pageSize?: number | undefined
 }
 
+/** The keys each dimension of the loss ratios groups by: columns of the contract (or cell) c, d its dealer. */
+const DIMENSION_KEYS: Record<GroupBy, string[]> = {
+  dealer: ['c.dealer_id'],
+  dealerGroup: ['d.dealer_group_id'],
+  product: ['c.product_id'],
+  program: ['c.program_id'],
+  plan: ['c.plan_id'],
+  term: ['c.term_months', 'c.term_miles'],
+  vintage: ['c.vintage'],
+}
+
 export type LossRatioQuery = {
   groupBy?: string | undefined
   from?: string | undefined
   to?: string | undefined
   pageNumber?: number | undefined
   pageSize?: number | undefined
-}
-
-/** A book row's sums (cents) as figures; the underwriting result is earned − incurred − fees. */
-function figuresOf(r: repo.SumsRow): Figures {
-  const n = (v: string | number) => Number(v)
-  const earnedPremium = n(r.earned)
-  const claimsIncurred = n(r.inc)
-  const cedingFee = n(r.ced)
-  const administratorFee = n(r.adm)
-  return {
-    writtenPremium: n(r.written),
-    cancellations: n(r.cancelled),
-    netWrittenPremium: n(r.nw),
-    earnedPremium,
-    unearnedPremium: n(r.unearned),
-    claimsPaid: n(r.paid),
-    claimsOutstanding: n(r.outstanding),
-    claimsIncurred,
-    cedingFee,
-    administratorFee,
-    underwritingResult: earnedPremium - claimsIncurred - cedingFee - administratorFee,
-  }
-}
-
-/** A date column as YYYY-MM-DD, whichever way the driver returns it. */
-const dateOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10))
-
-/** A shape row as the rules read it: the reserve lines' earnings terms, defaulted as the contract's are. */
-function shapeOf(r: repo.ShapeRow): Shape {
-  return {
-    shape: r.shape,
-    effectiveDate: dateOf(r.effective_date),
-    expirationDate: dateOf(r.expiration_date),
-    termMonths: Number(r.term_months),
-    reserveLines: r.reserve_lines.map((l) => ({
-      code: l.code,
-      amountCents: Number(l.cents),
-      terms: {
-        method: l.earnings?.method ?? 'PRO_RATA_DAYS',
-        curve: l.earnings?.curve ?? null,
-        monthCounting: l.earnings?.monthCounting ?? null,
-      } as EarningsTerms,
-    })),
-  }
 }
 
 const periodInvalid = (e: FieldError) =>
@@ -142,6 +113,7 @@ export function createStatementService(deps: StatementDeps) {
   const { db, clock, timeZone } = deps
   const bordereaux = createBordereauService(deps)
   const freezer = createFreezer(deps)
+  const monthSums = createMonthSums(deps)
 
   async function monthOf(ctx: AuthenticatedContext, month: string) {
     const now = clock.now()
@@ -172,71 +144,77 @@ export function createStatementService(deps: StatementDeps) {
     return { id: Number(c.id), companyCode: c.business_key, name: c.display_name }
   }
 
-  /** A book query over `periods` (each from its first day, null: inception, through its last). */
-  async function bookQuery(
-    x: Executor,
-    tenantId: number,
-    scope: repo.BookScope,
-    periods: ReadonlyArray<{ from: string | null; to: string }>,
-  ): Promise<repo.BookQuery> {
-    const days: string[] = []
-    const at = (day: string) => {
-      const i = days.indexOf(day)
-      return i >= 0 ? i : days.push(day) - 1
-    }
-    const ps = periods.map((p) => ({ from: p.from === null ? null : at(addDays(p.from, -1)), to: at(p.to) }))
-    const shapes = (await repo.shapesOf(x, tenantId, scope)).map(shapeOf)
-    return { scope, days, periods: ps, fractions: shapeFractions(shapes, days) }
+  /** The days a month's statement reads: the day before each column began, and the month's last (asOf). */
+  function statementDays(period: { from: string; asOf: string }) {
+    const periods = columnPeriods(period.from, period.asOf)
+    const days = COLUMNS.flatMap((col) => {
+      const p = periods[col]
+      return p.from === null ? [p.to] : [addDays(p.from, -1), p.to]
+    })
+    return { periods, days: [...new Set(days)] }
   }
 
+  /**
+   * The company's statement over the month (through asOf): each column the difference of the book's
+   * sums on the day before it began and on asOf, in total, by product and by vintage; every product
+   * and vintage of the book listed. `monthEnds`: the days readable from month-end sums.
+   */
   async function statementOf(
     x: Executor,
     ctx: AuthenticatedContext,
     companyId: number,
     period: { from: string; asOf: string },
+    monthEnds: ReadonlySet<string>,
   ) {
-    const periods = columnPeriods(period.from, period.asOf)
+    const { periods, days } = statementDays(period)
     const scope = { reinsuranceCompanyId: companyId }
-    const q = await bookQuery(
-      x,
-      ctx.tenantId,
-      scope,
-      COLUMNS.map((col) => periods[col]),
-    )
-    const rows = await repo.statementCells(x, ctx.tenantId, q)
-    const totals = blankCells()
+    // Keys: product (k0) and vintage (k1); grouping() 3 the total, 1 by product, 2 by vintage.
+    const sums = await bookSums(x, ctx.tenantId, scope, days, monthEnds, ['c.product_id', 'c.vintage'], [[], [0], [1]])
+    const at = new Map<string, DaySums>()
+    const keyOf = (grouping: number, key: string | number | null | undefined, day: number) =>
+      `${grouping}/${key ?? ''}/${day}`
+    for (const g of sums) at.set(keyOf(g.grouping, g.grouping === 1 ? g.keys[0] : g.keys[1], g.day), g.sums)
+    const cellsOf = (grouping: number, key: string | number | null) => {
+      const cells = blankCells()
+      for (const col of COLUMNS) {
+        const p = periods[col]
+        const end = at.get(keyOf(grouping, key, days.indexOf(p.to))) ?? NO_SUMS
+        const start =
+          p.from === null ? NO_SUMS : (at.get(keyOf(grouping, key, days.indexOf(addDays(p.from, -1)))) ?? NO_SUMS)
+        cells[col] = periodFigures(start.cumulative, end.cumulative)
+      }
+      return cells
+    }
     const byProduct = new Map<number, { product: { id: number; code: string; name: string }; cells: Cells }>()
     const byVintage = new Map<string, Cells>()
-    for (const r of rows) {
-      let cells: Cells = totals
-      if (r.grouping === 'product') {
-        const id = Number(r.product_id)
-        let p = byProduct.get(id)
-        if (!p)
-          byProduct.set(
-            id,
-            (p = { product: { id, code: r.product_code ?? '', name: r.product_name ?? '' }, cells: blankCells() }),
-          )
-        cells = p.cells
-      } else if (r.grouping === 'vintage') {
-        const v = String(r.vintage)
-        let vc = byVintage.get(v)
-        if (!vc) byVintage.set(v, (vc = blankCells()))
-        cells = vc
-      }
-      if (r.p === null) continue
-      addFigures(cells[COLUMNS[Number(r.p)]!], figuresOf(r))
+    for (const g of await repo.bookGroups(x, ctx.tenantId, scope)) {
+      if (g.vintage === null) {
+        const id = Number(g.product_id)
+        byProduct.set(id, {
+          product: { id, code: g.product_code ?? '', name: g.product_name ?? '' },
+          cells: cellsOf(1, g.product_id === null ? null : id),
+        })
+      } else byVintage.set(g.vintage, cellsOf(2, g.vintage))
     }
-    return { contracts: await repo.bookSize(x, ctx.tenantId, scope), periods, totals, byProduct, byVintage }
+    return {
+      contracts: await repo.bookSize(x, ctx.tenantId, scope),
+      periods,
+      totals: cellsOf(3, null),
+      byProduct,
+      byVintage,
+    }
   }
 
   /** The company's inception-to-date totals through `day`. */
-  async function itdTotals(x: Executor, tenantId: number, companyId: number, day: string): Promise<Figures> {
-    const q = await bookQuery(x, tenantId, { reinsuranceCompanyId: companyId }, [{ from: null, to: day }])
-    const f = zeroFigures()
-    for (const r of await repo.statementCells(x, tenantId, q))
-      if (r.grouping === 'total' && r.p !== null) addFigures(f, figuresOf(r))
-    return f
+  async function itdTotals(
+    x: Executor,
+    tenantId: number,
+    companyId: number,
+    day: string,
+    monthEnds: ReadonlySet<string>,
+  ): Promise<Figures> {
+    const [total] = await bookSums(x, tenantId, { reinsuranceCompanyId: companyId }, [day], monthEnds, [], [[]])
+    return periodFigures(NO_SUMS.cumulative, (total?.sums ?? NO_SUMS).cumulative)
   }
 
   /**
@@ -249,10 +227,11 @@ export function createStatementService(deps: StatementDeps) {
     ctx: AuthenticatedContext,
     companyId: number,
     header: Awaited<ReturnType<typeof monthOf>>,
+    monthEnds: ReadonlySet<string>,
     withDigest = false,
   ) {
     const reinsuranceCompany = await company(x, ctx, companyId)
-    const s = await statementOf(x, ctx, companyId, header)
+    const s = await statementOf(x, ctx, companyId, header, monthEnds)
     const prior = await runs.latestDocumentBefore(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, header.month)
     let priorPeriodAdjustments: PriorPeriodAdjustments | null = null
     if (prior) {
@@ -260,7 +239,7 @@ export function createStatementService(deps: StatementDeps) {
       const inputDigest = await repo.statementDigest(x, ctx.tenantId, companyId, asOf)
       if (inputDigest !== prior.inputDigest) {
         const frozen = (prior.document.totals as Record<string, Record<string, unknown>>).itd ?? {}
-        const f = runRules.adjustmentOf(await itdTotals(x, ctx.tenantId, companyId, asOf), frozen)
+        const f = runRules.adjustmentOf(await itdTotals(x, ctx.tenantId, companyId, asOf, monthEnds), frozen)
         const figures = {} as Record<Figure, number>
         for (const k of FIGURES) figures[k] = money(f[k])
         priorPeriodAdjustments = {
@@ -308,15 +287,24 @@ export function createStatementService(deps: StatementDeps) {
       reportRunId: number | null = null,
     ): Promise<StatementDocument> {
       const header = await monthOf(ctx, month)
-      if (!(await freezer.closed(ctx.tenantId, header.to)))
-        return (await db.reportRead(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header))).document
+      const days = statementDays(header).days
+      if (!(await freezer.closed(ctx.tenantId, header.to))) {
+        // The caller's access first: the month-end sums are built for those who may read them.
+        await db.reportRead(ctx.tenantId, (x) => company(x, ctx, companyId))
+        const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, days)
+        return (await db.reportRead(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, monthEnds)))
+          .document
+      }
       // Closed: read on the primary (a replica may lag behind what is frozen), the caller's access first.
       const stored = await db.read(ctx.tenantId, async (x) => {
         await company(x, ctx, companyId)
         return runs.documentOf(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, month)
       })
       if (stored) return stored.document as StatementDocument
-      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, true))
+      const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, days)
+      const produced = await db.read(ctx.tenantId, (x) =>
+        statementDocument(x, ctx, companyId, header, monthEnds, true),
+      )
       return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
@@ -390,57 +378,99 @@ export function createStatementService(deps: StatementDeps) {
         })
       const groupBy = [...new Set(dims)] as GroupBy[]
       const window = pageWindow(q)
+      const start = addDays(from, -1)
+      const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, [start, to])
       return db.reportRead(ctx.tenantId, async (x) => {
-        const query = await bookQuery(x, ctx.tenantId, { gross: true }, [{ from, to }])
-        const rows = await repo.lossRatioGroups(x, ctx.tenantId, query, groupBy)
+        const keys = [...new Set(groupBy.flatMap((d) => DIMENSION_KEYS[d]))]
+        const joins = groupBy.includes('dealerGroup')
+          ? sql`join account_holder d on d.tenant_id = ${ctx.tenantId} and d.id = c.dealer_id`
+          : undefined
+        const sums = await bookSums(x, ctx.tenantId, { gross: true }, [start, to], monthEnds, keys, [
+          keys.map((_, i) => i),
+        ], joins)
+        // Each group's sums on the day before the period and on its last day.
+        const byGroup = new Map<string, { keys: GroupSums['keys']; at: [DaySums, DaySums] }>()
+        for (const g of sums) {
+          const id = JSON.stringify(g.keys)
+          let e = byGroup.get(id)
+          if (!e) byGroup.set(id, (e = { keys: g.keys, at: [NO_SUMS, NO_SUMS] }))
+          e.at[g.day] = g.sums
+        }
+        const found = [...byGroup.values()]
+          .map((e) => ({
+            keys: e.keys,
+            contracts: contractsInPeriod(e.at[0], e.at[1]),
+            figures: periodFigures(e.at[0].cumulative, e.at[1].cumulative),
+            firstId: e.at[1].firstId,
+          }))
+          .filter((e) => e.contracts > 0 || !isZero(e.figures))
+        // The labels: each group's first contract by id (moved by the period's end), and the dealer
+        // groups' names as they stand now.
+        const labels = new Map(
+          (await repo.contractLabels(x, ctx.tenantId, [...new Set(found.map((e) => e.firstId))])).map((r) => [
+            Number(r.contract_id),
+            r,
+          ]),
+        )
+        const keyIndex = (e: string) => keys.indexOf(e)
+        const groupIds = groupBy.includes('dealerGroup')
+          ? found.map((e) => e.keys[keyIndex('d.dealer_group_id')]).filter((v) => v !== null)
+          : []
+        const groupNames = new Map(
+          (await repo.dealerGroupNames(x, ctx.tenantId, [...new Set(groupIds.map(Number))])).map((r) => [
+            Number(r.id),
+            r.display_name,
+          ]),
+        )
         const groups: Array<{ group: Record<string, unknown>; sort: string; figures: Figures; contracts: number }> = []
-        for (const r of rows) {
+        for (const e of found) {
+          const r = labels.get(e.firstId)
           const group: Record<string, unknown> = {}
-          const keys: string[] = []
+          const sortKeys: string[] = []
           for (const d of groupBy) {
             switch (d) {
               case 'dealer': {
                 const dealer = {
-                  id: Number(r.dealer_id),
-                  dealerNumber: r.dealer_number ?? '',
-                  name: r.dealer_name ?? '',
+                  id: Number(r?.dealer_id),
+                  dealerNumber: r?.dealer_number ?? '',
+                  name: r?.dealer_name ?? '',
                 }
                 group.dealer = dealer
-                keys.push(dealer.dealerNumber.padStart(20, ' '), String(dealer.id))
+                sortKeys.push(dealer.dealerNumber.padStart(20, ' '), String(dealer.id))
                 break
               }
               case 'dealerGroup': {
-                const g =
-                  r.dealer_group_id === null ? null : { id: Number(r.dealer_group_id), name: r.dealer_group_name ?? '' }
+                const id = e.keys[keyIndex('d.dealer_group_id')]
+                const g = id === null || id === undefined ? null : { id: Number(id), name: groupNames.get(Number(id)) ?? '' }
                 group.dealerGroup = g
-                keys.push(g?.name ?? '', String(g?.id ?? 0))
+                sortKeys.push(g?.name ?? '', String(g?.id ?? 0))
                 break
               }
               case 'product':
               case 'program':
               case 'plan': {
                 const v = {
-                  id: Number(r[`${d}_id`]),
-                  code: r[`${d}_code`] ?? '',
-                  name: r[`${d}_name`] ?? '',
+                  id: Number(r?.[`${d}_id`]),
+                  code: r?.[`${d}_code`] ?? '',
+                  name: r?.[`${d}_name`] ?? '',
                 }
                 group[d] = v
-                keys.push(v.code, String(v.id))
+                sortKeys.push(v.code, String(v.id))
                 break
               }
               case 'term': {
-                const term = { months: Number(r.term_months), miles: Number(r.term_miles) }
+                const term = { months: Number(r?.term_months), miles: Number(r?.term_miles) }
                 group.term = term
-                keys.push(String(term.months).padStart(6, '0'), String(term.miles).padStart(9, '0'))
+                sortKeys.push(String(term.months).padStart(6, '0'), String(term.miles).padStart(9, '0'))
                 break
               }
               case 'vintage':
-                group.vintage = r.vintage
-                keys.push(String(r.vintage))
+                group.vintage = r?.vintage ?? null
+                sortKeys.push(String(r?.vintage))
                 break
             }
           }
-          groups.push({ group, sort: keys.join('\u0000'), figures: figuresOf(r), contracts: Number(r.contracts) })
+          groups.push({ group, sort: sortKeys.join('\u0000'), figures: e.figures, contracts: e.contracts })
         }
         const all = groups.toSorted((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0))
         const items = all.slice(window.offset, window.offset + window.limit).map((g) => ({
@@ -487,10 +517,11 @@ export function createStatementService(deps: StatementDeps) {
       }
       const checks: Check[] = []
       const before = addDays(header.from, -1)
+      const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, statementDays(header).days)
       for (const co of companies) {
         const riskBearer = { id: Number(co.id), code: co.business_key, name: co.display_name }
         await db.reportRead(ctx.tenantId, async (x) => {
-          const s = await statementOf(x, ctx, riskBearer.id, header)
+          const s = await statementOf(x, ctx, riskBearer.id, header, monthEnds)
           const [end, start] = [
             await repo.ledgerSumsByContract(x, ctx.tenantId, riskBearer.id, header.to),
             await repo.ledgerSumsByContract(x, ctx.tenantId, riskBearer.id, before),

@@ -116,10 +116,55 @@ export interface ReportingMovementTable {
   claims_incurred: ColumnType<number | string, number, number>
 }
 
+/** The sums of one month end of the reporting book (migrations/2026_11_27_0048_reporting_month_sums.ts). */
+export interface ReportingMonthTable {
+  tenant_id: number
+  month_end: DateColumn
+  status: 'BUILDING' | 'READY'
+  cells: Generated<number>
+  started_at: Generated<Date>
+  built_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+}
+
+type Cents = ColumnType<number | string, number, number>
+
+/** A cell of a month end's sums (0048): gross and ceded cumulative figures in cents, contract counts. */
+export interface ReportingMonthCellTable {
+  tenant_id: number
+  month_end: DateColumn
+  cell: number
+  ceded_company_id: number | null
+  has_reserve: boolean
+  dealer_id: number
+  product_id: number | null
+  program_id: number | null
+  plan_id: number | null
+  term_months: number
+  term_miles: number
+  vintage: string
+  contracts: number
+  open_contracts: number
+  first_contract_id: number
+  written: Cents
+  cancelled: Cents
+  earned: Cents
+  claims_paid: Cents
+  claims_incurred: Cents
+  ceded_written: Cents
+  ceded_cancelled: Cents
+  ceded_earned: Cents
+  ceded_claims_paid: Cents
+  ceded_claims_incurred: Cents
+  ceding_fee: Cents
+  administrator_fee: Cents
+}
+
 export type ReportingTables = {
   reinsurance_treaty: ReinsuranceTreatyTable
   report_run: ReportRunTable
   report_document: ReportDocumentTable
   reporting_contract: ReportingContractTable
   reporting_movement: ReportingMovementTable
+  reporting_month: ReportingMonthTable
+  reporting_month_cell: ReportingMonthCellTable
 }

@@ -45,6 +45,7 @@ import * as reportingIndexes from './2026_11_27_0044_reporting_indexes.ts'
 import * as ledgerTotals from './2026_11_27_0045_ledger_totals.ts'
 import * as reportingBook from './2026_11_27_0046_reporting_book.ts'
 import * as ledgerItemPrevSums from './2026_11_27_0047_ledger_item_prev_sums.ts'
+import * as reportingMonthSums from './2026_11_27_0048_reporting_month_sums.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0045_ledger_totals': ledgerTotals,
   '2026_11_27_0046_reporting_book': reportingBook,
   '2026_11_27_0047_ledger_item_prev_sums': ledgerItemPrevSums,
+  '2026_11_27_0048_reporting_month_sums': reportingMonthSums,
 }

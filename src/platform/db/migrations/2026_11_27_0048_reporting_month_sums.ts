@@ -1,0 +1,121 @@
+// Frozen: the reporting book's month-end sums (docs/reporting.md "Month-end sums", docs/benchmarks.md
+// "Reporting"). At a month end the books have closed through, what every contract of the book has come
+// to (its cumulative figures as statement.rules.ts reckons them, rounded once per contract) summed by
+// cell: the finest grouping the reports ask for (cession, dealer, product, program, plan, term,
+// vintage). A statement or a loss-ratio query whose days are such month ends adds up a few thousand
+// cells instead of reckoning every contract again.
+//
+//   reporting_month(tenant, month_end): the sums of one month end, BUILDING while a builder works on
+//     them (claimed by inserting the row), READY once built.
+//   reporting_month_cell(tenant, month_end, cell): the sums of one cell: the gross book's figures (share
+//     100 %, no fees: the loss ratios) and the ceded figures (the contract's share and fees: the
+//     statements), the contracts with a movement by the month end, those still holding unearned
+//     premium or an outstanding claim at it (gross), and the first of them by id (the group's labels).
+//
+// The sums are a cache of a function of reporting_contract and reporting_movement, so the database
+// drops them when an input they read changes: a movement dated on or before a month end, or a change
+// to a contract with a movement dated on or before it, deletes that month end's sums (and the later
+// ones) in the statement that writes the change. A closed month takes no postings, so in practice
+// this happens when booksClosedThrough is moved back and something is posted there.
+import { sql, type Kysely } from 'kysely'
+
+/** Deletes the sums of the month ends on or after the earliest movement of the changed rows. */
+const DROP_FOR_MOVEMENTS = `
+  delete from reporting_month s
+   using (select tenant_id, min(on_date) as on_date from changed_rows group by tenant_id) n
+   where s.tenant_id = n.tenant_id and s.month_end >= n.on_date`
+
+/** Deletes the sums of the month ends on or after the earliest movement of the changed contracts. */
+const DROP_FOR_CONTRACTS = `
+  delete from reporting_month s
+   using (select c.tenant_id, min(m.on_date) as on_date
+            from changed_rows c
+            join reporting_movement m on m.tenant_id = c.tenant_id and m.contract_id = c.contract_id
+           group by c.tenant_id) n
+   where s.tenant_id = n.tenant_id and s.month_end >= n.on_date`
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`
+    create table reporting_month (
+      tenant_id bigint not null references tenant(id),
+      month_end date not null,
+      status text not null check (status in ('BUILDING', 'READY')),
+      cells int not null default 0,
+      started_at timestamptz not null default now(),
+      built_at timestamptz,
+      primary key (tenant_id, month_end)
+    );
+    create table reporting_month_cell (
+      tenant_id bigint not null,
+      month_end date not null,
+      cell int not null,
+      ceded_company_id bigint,
+      has_reserve boolean not null,
+      dealer_id bigint not null,
+      product_id bigint,
+      program_id bigint,
+      plan_id bigint,
+      term_months int not null,
+      term_miles int not null,
+      vintage text not null,
+      contracts int not null,
+      open_contracts int not null,
+      first_contract_id bigint not null,
+      written bigint not null,
+      cancelled bigint not null,
+      earned bigint not null,
+      claims_paid bigint not null,
+      claims_incurred bigint not null,
+      ceded_written bigint not null,
+      ceded_cancelled bigint not null,
+      ceded_earned bigint not null,
+      ceded_claims_paid bigint not null,
+      ceded_claims_incurred bigint not null,
+      ceding_fee bigint not null,
+      administrator_fee bigint not null,
+      primary key (tenant_id, month_end, cell),
+      foreign key (tenant_id, month_end) references reporting_month (tenant_id, month_end) on delete cascade
+    );
+    create index reporting_month_cell_company_idx on reporting_month_cell (tenant_id, month_end, ceded_company_id)
+      where ceded_company_id is not null;
+
+    create function reporting_month_drop_moved() returns trigger language plpgsql as $$
+      begin
+        ${sql.raw(DROP_FOR_MOVEMENTS)};
+        return null;
+      end $$;
+    create trigger reporting_month_movement_inserted after insert on reporting_movement
+      referencing new table as changed_rows for each statement execute function reporting_month_drop_moved();
+    create trigger reporting_month_movement_updated after update on reporting_movement
+      referencing new table as changed_rows for each statement execute function reporting_month_drop_moved();
+    create trigger reporting_month_movement_deleted after delete on reporting_movement
+      referencing old table as changed_rows for each statement execute function reporting_month_drop_moved();
+
+    create function reporting_month_drop_contracts() returns trigger language plpgsql as $$
+      begin
+        ${sql.raw(DROP_FOR_CONTRACTS)};
+        return null;
+      end $$;
+    create trigger reporting_month_contract_inserted after insert on reporting_contract
+      referencing new table as changed_rows for each statement execute function reporting_month_drop_contracts();
+    create trigger reporting_month_contract_updated after update on reporting_contract
+      referencing new table as changed_rows for each statement execute function reporting_month_drop_contracts();
+    create trigger reporting_month_contract_deleted after delete on reporting_contract
+      referencing old table as changed_rows for each statement execute function reporting_month_drop_contracts();
+
+    alter table reporting_month enable row level security;
+    alter table reporting_month force row level security;
+    create policy tenant_isolation on reporting_month
+      using (tenant_id = app_current_tenant())
+      with check (tenant_id = app_current_tenant());
+    alter table reporting_month_cell enable row level security;
+    alter table reporting_month_cell force row level security;
+    create policy tenant_isolation on reporting_month_cell
+      using (tenant_id = app_current_tenant())
+      with check (tenant_id = app_current_tenant());
+  `.execute(db)
+}
+
+export async function down(): Promise<void> {
+  throw new Error('reporting month sums migration is not reversible')
+}
