@@ -12,6 +12,7 @@ import { seedDemoTenant } from '../src/demo.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import type { Executor } from '../src/platform/db/database.ts'
 import { createTestApp, TEST_CONFIG, TEST_SECRETS, type TestApp } from './harness.ts'
+import { monthDigest, statementDigest } from '../src/modules/reporting/statement.repository.ts'
 
 let t: TestApp
 let tenant: number
@@ -37,8 +38,7 @@ before(async () => {
 })
 after(() => t.close())
 
-const closeThrough = (value: string | null) =>
-  t.modules.settings.service.update(ctx(), 'booksClosedThrough', { value })
+const closeThrough = (value: string | null) => t.modules.settings.service.update(ctx(), 'booksClosedThrough', { value })
 
 /** The month ends with sums, and their state. */
 const monthRows = () =>
@@ -103,6 +103,14 @@ describe('month-end sums', () => {
     assert.deepEqual(fromSums.lossRatios, live.lossRatios)
     // Nothing after the close, nor a day that is not a month end, has sums.
     assert.ok(months.every((m) => m.monthEnd <= '2026-10-31'))
+    // The statement input digests kept with the sums are those of the book digested now.
+    for (const m of months)
+      for (const id of companies)
+        await t.db.read(tenant, async (x) => {
+          const kept = await monthDigest(x, tenant, id, m.monthEnd)
+          const now = await statementDigest(x, tenant, id, m.monthEnd)
+          if (kept !== undefined || m.cells > 0) assert.equal(kept, now, `${id} ${m.monthEnd}`)
+        })
   })
 
   test('a movement dated on or before a month end drops its sums and the later ones', async () => {

@@ -4,12 +4,12 @@
 // (scripts/bench/claim-seed.ts) for the index; a pool of copied contracts to take claims against;
 // and the claim flow (intake, authorization, payment request), timed here flow by flow.
 import http from 'node:http'
-import pg from 'pg'
 import { CLAIM_STATUSES } from '../../src/modules/claims/index.ts'
 import type { BenchServer } from './child.ts'
 import { cloneContracts, sellTemplates, type SeededContract } from './cancellations.ts'
 import type { Measurement } from './load.ts'
 import type { Target, ThroughputTarget } from './report.ts'
+import { vacuumAfterBulkLoad } from './vacuum.ts'
 
 /** Claims per contract copied for the index (each contract carries this many). */
 export const CLAIMS_PER_CONTRACT = 4
@@ -164,30 +164,8 @@ export async function prepareClaims(
     dealerIds = reply.dealerIds
     options.log(`seeded ${done + claims} of ${options.claims} claims in bulk (${seconds()} s)`)
   }
-  if (server.database === 'postgres') {
-    // What autovacuum does to a table in service soon after a bulk load: the visibility map set,
-    // so the index's count reads the index alone (index-only scans). Seeding in bulk leaves it
-    // empty, which no table of a running service keeps. VACUUM runs outside a transaction, so on
-    // its own connection (the embedded database's copies are fewer and it runs no autovacuum). It
-    // can mark a page all-visible only once the commits of its rows are flushed: the throwaway
-    // cluster commits asynchronously (scripts/with-postgres.sh), so the WAL is waited for first.
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await client.connect()
-    try {
-      const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn')
-      for (let i = 0; i < 100; i++) {
-        const flushed = await client.query<{ done: boolean }>(
-          'select pg_current_wal_flush_lsn() >= $1::pg_lsn as done',
-          [rows[0]!.lsn],
-        )
-        if (flushed.rows[0]!.done) break
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      await client.query('vacuum (analyze) claim')
-    } finally {
-      await client.end()
-    }
-  }
+  // The visibility map autovacuum would have set (the index's count reads the index alone).
+  if (server.database === 'postgres') await vacuumAfterBulkLoad(['claim'])
   options.log(
     `${options.claims} claims on ${Math.ceil(options.claims / CLAIMS_PER_CONTRACT)} contracts, ` +
       `${dealerIds.length} dealers × ${CLAIM_STATUSES.length} statuses, seeded in ${seconds()} s`,

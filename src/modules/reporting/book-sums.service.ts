@@ -185,6 +185,7 @@ export function createMonthSums({ db, clock, timeZone, booksClosedThrough }: Fre
           const gross = await dayQuery(x, tenantId, { gross: true }, claimed)
           const ceded = await dayQuery(x, tenantId, { ceded: true }, claimed)
           await repo.insertMonthCells(x, tenantId, gross, ceded)
+          await repo.insertMonthDigests(x, tenantId, claimed)
           return repo.markMonthsReady(x, tenantId, claimed)
         })
         for (const d of built) ready.add(d)

@@ -124,8 +124,8 @@ function roundHalfUp(x: string, d: string): string {
 /**
  * The common table expressions of a book query. `k`: the book's contracts, with the `carry` columns
  * (expressions over reporting_contract c and `joins`, named c0, c1 …). `raw`: one row per contract
- * with a movement, its cumulative movements on each day of the query (…0, …1: filtered sums of one
- * pass over its movements). `cum`: its cumulative figures on each day, reckoned as statement.rules.ts
+ * with a movement that counts (its reserve codes', code '' its claims'), its cumulative movements on
+ * each day of the query (…0, …1: filtered sums of one pass over those movements). `cum`: its cumulative figures on each day, reckoned as statement.rules.ts
  * does per contract: written and cancelled the share of the cumulative reserve movements, rounded
  * once each; earned round(net written × fraction) unless the contract stands cancelled; claims the
  * share of the cumulative claim movements; fees the basis points of net written. `pc` (when the
@@ -144,9 +144,9 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
   const sums = list(
     days.map((t) => {
       const upTo = sql`m.on_date <= ${q.days[t]}::date`
-      return sql`coalesce(sum(m.written) filter (where z.reserve and ${upTo}), 0)::bigint as ${sql.raw(`w${t}`)},
-        coalesce(sum(m.cancelled) filter (where z.reserve and ${upTo}), 0)::bigint as ${sql.raw(`cn${t}`)},
-        coalesce(sum(m.cancel_events) filter (where z.reserve and ${upTo}), 0)::bigint as ${sql.raw(`ev${t}`)},
+      return sql`coalesce(sum(m.written) filter (where m.code <> '' and ${upTo}), 0)::bigint as ${sql.raw(`w${t}`)},
+        coalesce(sum(m.cancelled) filter (where m.code <> '' and ${upTo}), 0)::bigint as ${sql.raw(`cn${t}`)},
+        coalesce(sum(m.cancel_events) filter (where m.code <> '' and ${upTo}), 0)::bigint as ${sql.raw(`ev${t}`)},
         coalesce(sum(m.claims_paid) filter (where ${upTo}), 0)::bigint as ${sql.raw(`paid${t}`)},
         coalesce(sum(m.claims_incurred) filter (where ${upTo}), 0)::bigint as ${sql.raw(`inc${t}`)},
         count(*) filter (where ${upTo}) as ${sql.raw(`n${t}`)}`
@@ -220,7 +220,7 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
              ${sql.raw(carried)}, ${sums}
         from reporting_contract c ${joins}
         join reporting_movement m on m.tenant_id = ${tenantId} and m.contract_id = c.contract_id
-        cross join lateral (select m.code = any(c.reserve_codes) as reserve) z
+             and (m.code = '' or m.code = any(c.reserve_codes))
        where c.tenant_id = ${tenantId} and ${scopeWhere(q.scope)}
        group by c.tenant_id, c.contract_id ${sql.raw(foreign)}
     ), fr as (
@@ -245,7 +245,7 @@ export async function reportSettings(x: Executor): Promise<void> {
 /**
  * The sums of a book's cumulative figures as of a day, by group (cents, counts as numbers or strings
  * as the driver returns them): `t` the index of the day, `g` the grouping() of the keys (a bit set for
- * each key summed over), `k0`, `k1` … the keys; `contracts` those with a movement by the day, `open`
+ * each key summed over), `k0`, `k1` … the keys; `contracts` those with a movement of their reserve or claims by the day, `open`
  * those of them holding unearned premium or an outstanding claim at it, `first_id` the first of them.
  */
 export type DaySumsRow = {
@@ -265,9 +265,7 @@ export type DaySumsRow = {
 
 /** The columns a grouping set names, k0 … (-1: none, the day alone). */
 const groupingSets = (keys: readonly string[], sets: ReadonlyArray<readonly number[]>, day: string) =>
-  sql.raw(
-    `grouping sets (${sets.map((set) => `(${[day, ...set.map((i) => keys[i]!)].join(', ')})`).join(', ')})`,
-  )
+  sql.raw(`grouping sets (${sets.map((set) => `(${[day, ...set.map((i) => keys[i]!)].join(', ')})`).join(', ')})`)
 
 const keyColumns = (keys: readonly string[]) => keys.map((e, i) => `${e} as k${i}`).join(', ')
 const groupingOf = (keys: readonly string[]) => (keys.length === 0 ? '0' : `grouping(${keys.join(', ')})`)
@@ -440,7 +438,7 @@ export async function stillInProgress(x: Executor, xids: readonly string[]): Pro
 export async function markMonthsReady(x: Executor, tenantId: number, days: readonly string[]) {
   const { rows } = await sql<{ month_end: string | Date }>`
     update reporting_month m
-       set status = 'READY', built_at = now(),
+       set status = 'READY', built_at = clock_timestamp(),
            cells = (select count(*) from reporting_month_cell c
                      where c.tenant_id = ${tenantId} and c.month_end = m.month_end)
      where m.tenant_id = ${tenantId} and m.month_end = any(${days}::date[]) and m.status = 'BUILDING'
@@ -513,7 +511,9 @@ export async function bookGroups(x: Executor, tenantId: number, scope: BookScope
               from reporting_contract c
              where c.tenant_id = ${tenantId} and ${scopeWhere(scope)}
              group by grouping sets ((c.product_id), (c.vintage))) g
-      left join reporting_contract r on g.gp = 0 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(x)
+      left join reporting_contract r on g.gp = 0 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(
+    x,
+  )
   return rows
 }
 
@@ -592,20 +592,50 @@ export async function statementLines(
 }
 
 /**
- * The sha256 (hex) of what a company's statement as of `day` reads: each contract's cession and
- * reserve lines and its movements (reserve codes and claims) dated on or before the day, in order.
+ * The sha256 (hex) of what a company's statement as of `day` reads, per company of `companies`
+ * (c.ceded_company_id conditions): each contract's cession and reserve lines and its movements
+ * (reserve codes and claims) dated on or before the day, in order. No row for a company with none.
  */
-export async function statementDigest(x: Executor, tenantId: number, companyId: number, day: string): Promise<string> {
-  const { rows } = await sql<{ digest: string }>`
-    select encode(sha256(convert_to(coalesce(string_agg(concat_ws('|', c.contract_id, c.share_bps, c.ceding_fee_bps,
+const digestsSql = (tenantId: number, day: string, companies: RawBuilder<unknown>) => sql`
+    select c.ceded_company_id as company_id,
+           encode(sha256(convert_to(coalesce(string_agg(concat_ws('|', c.contract_id, c.share_bps, c.ceding_fee_bps,
              c.administrator_fee_bps, c.reserve_lines::text, m.on_date, m.code, m.written, m.cancelled, m.cancel_events,
              m.claims_paid, m.claims_incurred), E'\n' order by c.contract_id, m.on_date, m.code), ''), 'UTF8')), 'hex') as digest
       from reporting_contract c
       join reporting_movement m on m.tenant_id = ${tenantId} and m.contract_id = c.contract_id
-     where c.tenant_id = ${tenantId} and c.ceded_company_id = ${companyId} and m.on_date <= ${day}
-       and (m.code = '' or m.code = any(c.reserve_codes))`.execute(x)
+     where c.tenant_id = ${tenantId} and ${companies} and m.on_date <= ${day}
+       and (m.code = '' or m.code = any(c.reserve_codes))
+     group by c.ceded_company_id`
+
+/** The digest of a company's statement inputs as of `day` (the sha256 of nothing when it has none). */
+export async function statementDigest(x: Executor, tenantId: number, companyId: number, day: string): Promise<string> {
+  const { rows } = await sql<{ digest: string }>`
+    select coalesce((select d.digest from (${digestsSql(tenantId, day, sql`c.ceded_company_id = ${companyId}`)}) d),
+                    encode(sha256(''::bytea), 'hex')) as digest`.execute(x)
   return rows[0]!.digest
 }
+
+/** Writes the statement input digests of every company as of month ends being built. */
+export async function insertMonthDigests(x: Executor, tenantId: number, days: readonly string[]) {
+  for (const day of days)
+    await sql`
+      insert into reporting_month_digest (tenant_id, month_end, reinsurance_company_id, digest)
+      select ${tenantId}, ${day}::date, d.company_id, d.digest
+        from (${digestsSql(tenantId, day, sql`c.ceded_company_id is not null`)}) d`.execute(x)
+}
+
+/** A company's statement input digest kept with a READY month end's sums; undefined when none is. */
+export async function monthDigest(x: Executor, tenantId: number, companyId: number, monthEnd: string) {
+  const r = await x
+    .selectFrom('reporting_month_digest')
+    .select('digest')
+    .where('tenant_id', '=', tenantId)
+    .where('month_end', '=', monthEnd)
+    .where('reinsurance_company_id', '=', companyId)
+    .executeTakeFirst()
+  return r?.digest
+}
+
 const SOLD = ['FINALIZED', 'ACTIVE', 'EXPIRED', 'CANCELLED'] as const
 
 /**

@@ -139,7 +139,7 @@ export const statementRoutes: FastifyPluginAsyncTypebox<{
         tags: TAGS,
         operationId: 'listLossRatios',
         summary: 'Loss ratios by dealer, dealer group, product, program, plan, term or vintage',
-        description: `The gross book (every sold contract with a RESERVE line, whoever bears it) over the accounting dates from–to: written, cancelled and earned reserve, claims paid and incurred, loss ratio = incurred ÷ earned; grouped by the groupBy dimensions, paged. A bad groupBy, a bad date, to after today or from after to: 422 \`report_period_invalid\` naming each. ${FORMAT} ${STAFF}`,
+        description: `The gross book (every sold contract with a RESERVE line, whoever bears it) over the accounting dates from–to: written, cancelled and earned reserve, claims paid and incurred, loss ratio = incurred ÷ earned; grouped by the groupBy dimensions, paged; contracts counts those first posted in the period or holding unearned premium or an outstanding claim when it began. A range from a month's first day to a month's last day, both in closed months (booksClosedThrough), reads the month-end sums; any other range reckons every contract on its two days. A bad groupBy, a bad date, to after today or from after to: 422 \`report_period_invalid\` naming each. ${FORMAT} ${STAFF}`,
         querystring: LossRatioQuerySchema,
         response: {
           200: twoFormats(

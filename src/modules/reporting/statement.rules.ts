@@ -274,7 +274,7 @@ export function periodFigures(start: Cumulative, end: Cumulative): Figures {
 
 /**
  * A group's sums as of a day: the sum of its contracts' cumulative figures (each rounded once per
- * contract, so the sum is exact), the contracts with a movement by the day, those of them holding
+ * contract, so the sum is exact), the contracts with a movement of their reserve or claims by the day, those of them holding
  * unearned premium or an outstanding claim at it (`open`), and the first of them by id (0: none).
  */
 export type DaySums = { cumulative: Cumulative; contracts: number; open: number; firstId: number }

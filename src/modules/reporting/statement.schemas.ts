@@ -277,7 +277,10 @@ export const LossRatiosSchema = Type.Object(
           },
           { description: 'The values of the groupBy dimensions.' },
         ),
-        contracts: Type.Integer({ description: 'Contracts with a figure in the period.' }),
+        contracts: Type.Integer({
+          description:
+            'Contracts in the period: first posted in it, or holding unearned premium or an outstanding claim on the day before it began.',
+        }),
         writtenPremium: Money('Reserve written in the period (gross, every risk bearer).'),
         cancellations: Money('Reserve returned by cancels in the period.'),
         netWrittenPremium: Money('writtenPremium − cancellations.'),

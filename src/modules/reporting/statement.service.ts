@@ -217,6 +217,18 @@ export function createStatementService(deps: StatementDeps) {
     return periodFigures(NO_SUMS.cumulative, (total?.sums ?? NO_SUMS).cumulative)
   }
 
+  /** A company's statement input digest as of a day: kept with the day's month-end sums, else digested now. */
+  async function digestOf(
+    x: Executor,
+    tenantId: number,
+    companyId: number,
+    day: string,
+    monthEnds: ReadonlySet<string>,
+  ) {
+    const kept = monthEnds.has(day) ? await repo.monthDigest(x, tenantId, companyId, day) : undefined
+    return kept ?? (await repo.statementDigest(x, tenantId, companyId, day))
+  }
+
   /**
    * A statement as produced from the journal now, with the digest of its inputs when asked (a closed
    * month's, to freeze), and the prior-period adjustment when the latest frozen statement before the
@@ -236,7 +248,7 @@ export function createStatementService(deps: StatementDeps) {
     let priorPeriodAdjustments: PriorPeriodAdjustments | null = null
     if (prior) {
       const asOf = String(prior.document.asOf)
-      const inputDigest = await repo.statementDigest(x, ctx.tenantId, companyId, asOf)
+      const inputDigest = await digestOf(x, ctx.tenantId, companyId, asOf, monthEnds)
       if (inputDigest !== prior.inputDigest) {
         const frozen = (prior.document.totals as Record<string, Record<string, unknown>>).itd ?? {}
         const f = runRules.adjustmentOf(await itdTotals(x, ctx.tenantId, companyId, asOf, monthEnds), frozen)
@@ -268,7 +280,7 @@ export function createStatementService(deps: StatementDeps) {
     }
     return {
       document,
-      inputDigest: withDigest ? await repo.statementDigest(x, ctx.tenantId, companyId, header.asOf) : '',
+      inputDigest: withDigest ? await digestOf(x, ctx.tenantId, companyId, header.asOf, monthEnds) : '',
     }
   }
 
@@ -302,9 +314,7 @@ export function createStatementService(deps: StatementDeps) {
       })
       if (stored) return stored.document as StatementDocument
       const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, days)
-      const produced = await db.read(ctx.tenantId, (x) =>
-        statementDocument(x, ctx, companyId, header, monthEnds, true),
-      )
+      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, monthEnds, true))
       return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
@@ -385,9 +395,16 @@ export function createStatementService(deps: StatementDeps) {
         const joins = groupBy.includes('dealerGroup')
           ? sql`join account_holder d on d.tenant_id = ${ctx.tenantId} and d.id = c.dealer_id`
           : undefined
-        const sums = await bookSums(x, ctx.tenantId, { gross: true }, [start, to], monthEnds, keys, [
-          keys.map((_, i) => i),
-        ], joins)
+        const sums = await bookSums(
+          x,
+          ctx.tenantId,
+          { gross: true },
+          [start, to],
+          monthEnds,
+          keys,
+          [keys.map((_, i) => i)],
+          joins,
+        )
         // Each group's sums on the day before the period and on its last day.
         const byGroup = new Map<string, { keys: GroupSums['keys']; at: [DaySums, DaySums] }>()
         for (const g of sums) {
@@ -441,7 +458,8 @@ export function createStatementService(deps: StatementDeps) {
               }
               case 'dealerGroup': {
                 const id = e.keys[keyIndex('d.dealer_group_id')]
-                const g = id === null || id === undefined ? null : { id: Number(id), name: groupNames.get(Number(id)) ?? '' }
+                const g =
+                  id === null || id === undefined ? null : { id: Number(id), name: groupNames.get(Number(id)) ?? '' }
                 group.dealerGroup = g
                 sortKeys.push(g?.name ?? '', String(g?.id ?? 0))
                 break

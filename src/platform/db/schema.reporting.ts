@@ -159,6 +159,14 @@ export interface ReportingMonthCellTable {
   administrator_fee: Cents
 }
 
+/** A company's statement input digest as of a month end, taken with its sums (0048). */
+export interface ReportingMonthDigestTable {
+  tenant_id: number
+  month_end: DateColumn
+  reinsurance_company_id: number
+  digest: string
+}
+
 export type ReportingTables = {
   reinsurance_treaty: ReinsuranceTreatyTable
   report_run: ReportRunTable
@@ -167,4 +175,5 @@ export type ReportingTables = {
   reporting_movement: ReportingMovementTable
   reporting_month: ReportingMonthTable
   reporting_month_cell: ReportingMonthCellTable
+  reporting_month_digest: ReportingMonthDigestTable
 }

@@ -11,6 +11,12 @@
 //     100 %, no fees: the loss ratios) and the ceded figures (the contract's share and fees: the
 //     statements), the contracts with a movement by the month end, those still holding unearned
 //     premium or an outstanding claim at it (gross), and the first of them by id (the group's labels).
+//   reporting_month_digest(tenant, month_end, company): the digest of what the company's statement as
+//     of the month end reads (statement.repository statementDigest), taken with the sums: a month's
+//     prior-period check compares it with the frozen statement's instead of digesting the book again.
+//
+// A company's book is read by an index-only scan: 0046's index of the ceded contracts by company
+// carries, besides the key, the columns a statement reckons and groups by.
 //
 // The sums are a cache of a function of reporting_contract and reporting_movement, so the database
 // drops them when an input they read changes: a movement dated on or before a month end, or a change
@@ -36,6 +42,10 @@ const DROP_FOR_CONTRACTS = `
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
+    drop index reporting_contract_company_idx;
+    create index reporting_contract_company_idx on reporting_contract (tenant_id, ceded_company_id, contract_id)
+      include (shape, share_bps, ceding_fee_bps, administrator_fee_bps, reserve_codes, product_id, vintage)
+      where ceded_company_id is not null;
     create table reporting_month (
       tenant_id bigint not null references tenant(id),
       month_end date not null,
@@ -76,6 +86,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       primary key (tenant_id, month_end, cell),
       foreign key (tenant_id, month_end) references reporting_month (tenant_id, month_end) on delete cascade
     );
+    create table reporting_month_digest (
+      tenant_id bigint not null,
+      month_end date not null,
+      reinsurance_company_id bigint not null,
+      digest text not null,
+      primary key (tenant_id, month_end, reinsurance_company_id),
+      foreign key (tenant_id, month_end) references reporting_month (tenant_id, month_end) on delete cascade
+    );
     create index reporting_month_cell_company_idx on reporting_month_cell (tenant_id, month_end, ceded_company_id)
       where ceded_company_id is not null;
 
@@ -106,6 +124,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     alter table reporting_month enable row level security;
     alter table reporting_month force row level security;
     create policy tenant_isolation on reporting_month
+      using (tenant_id = app_current_tenant())
+      with check (tenant_id = app_current_tenant());
+    alter table reporting_month_digest enable row level security;
+    alter table reporting_month_digest force row level security;
+    create policy tenant_isolation on reporting_month_digest
       using (tenant_id = app_current_tenant())
       with check (tenant_id = app_current_tenant());
     alter table reporting_month_cell enable row level security;
