@@ -5,10 +5,15 @@
 // - the book copied in bulk by the server (POST /bench/reporting/seed, reporting-seed.ts): `contracts`
 //   contracts over the dealers, ceded to the companies, sold over the last year, every fifth with a
 //   claim (`claims` in all), three in four of them paid;
-// - measured, one request at a time: a reinsurance statement (JSON) of last month for the companies in
-//   turn (p50/p99 of `samples`), the loss ratios by dealer and vintage over the year (p50/p99), all
-//   the statements of last month (each company once, total seconds), and the server's RSS and live
-//   heap before and after, sampled throughout.
+// - vacuumed (PostgreSQL) as autovacuum would after a bulk load;
+// - the month close: the books closed through last month's end and its statements produced and frozen
+//   by a report run over every company (total seconds, the month-end sums built by its first step);
+// - measured, one request at a time: the reinsurance statement (JSON) of this month to date for the
+//   companies in turn (p50/p99 of `samples`: the column starts read from the month-end sums, today
+//   reckoned), the loss ratios by dealer and vintage over the last twelve closed months (the first
+//   request, which builds the month end before them, apart; then p50/p99) and over a year of days that
+//   are not month ends (three requests: every contract reckoned); the server's RSS and live heap
+//   before and after, sampled throughout.
 import type { BenchServer } from './child.ts'
 import { cloneContracts, sellTemplates } from './cancellations.ts'
 import { vacuumAfterBulkLoad } from './vacuum.ts'

@@ -35,7 +35,7 @@ export type ReportRunOptions = {
 }
 
 export type ReportRunDeps = FreezeDeps & {
-  statements: Pick<StatementService, 'statement'>
+  statements: Pick<StatementService, 'statement' | 'prepareStatements'>
   bordereaux: Pick<BordereauService, 'premium' | 'claims'>
   options?: Partial<ReportRunOptions>
 }
@@ -120,6 +120,11 @@ export function createReportRunService(deps: ReportRunDeps) {
    */
   async function step(tenantId: number, runId: number): Promise<'more' | 'done' | 'stopped'> {
     const now = clock.now()
+    // A statement run's month-end sums are built before the step's transaction, in their own (a
+    // build holds its claim for seconds at scale: not under this run's lock, nor as part of it).
+    const peek = await db.read(tenantId, (x) => repo.runById(x, tenantId, runId))
+    if (peek?.kind === 'REINSURANCE_STATEMENT' && peek.status === 'RUNNING')
+      await deps.statements.prepareStatements(systemContext(tenantId, ACTOR), peek.period)
     return db.transaction(tenantId, async (tx) => {
       const run = await repo.lockRun(tx, tenantId, runId)
       if (!run || run.status !== 'RUNNING' || run.leaseOwner !== options.owner) return 'stopped'

@@ -343,6 +343,34 @@ export async function monthDaySums(
   return rows
 }
 
+/** The dimensions of the loss ratios. */
+export type LossRatioDimension = 'dealer' | 'dealerGroup' | 'product' | 'program' | 'plan' | 'term' | 'vintage'
+
+/** The keys each dimension groups by: columns of the contract (or cell) c, and d its dealer now. */
+const DIMENSION_KEYS: Record<LossRatioDimension, string[]> = {
+  dealer: ['c.dealer_id'],
+  dealerGroup: ['d.dealer_group_id'],
+  product: ['c.product_id'],
+  program: ['c.program_id'],
+  plan: ['c.plan_id'],
+  term: ['c.term_months', 'c.term_miles'],
+  vintage: ['c.vintage'],
+}
+
+/**
+ * The keys and joins of the book's sums grouped by loss-ratio dimensions (the same over contracts and
+ * cells), and which key is the dealer's group (its id), when grouped by it.
+ */
+export function dimensionGrouping(tenantId: number, dims: readonly LossRatioDimension[]) {
+  const keys = [...new Set(dims.flatMap((d) => DIMENSION_KEYS[d]))]
+  const grouped = dims.includes('dealerGroup')
+  return {
+    keys,
+    joins: grouped ? sql`join account_holder d on d.tenant_id = ${tenantId} and d.id = c.dealer_id` : undefined,
+    dealerGroupKey: grouped ? keys.indexOf('d.dealer_group_id') : undefined,
+  }
+}
+
 /** The dimensions of a month-end cell, in its columns' order. */
 const CELL_KEYS = [
   'c.ceded_company_id',

@@ -4,7 +4,6 @@
 // reckons it, or read from the month-end sums of closed months (migration 0048). Statements are for
 // the staff and for dealer-side users whose dealers a treaty of the company covers; loss ratios and
 // the reconciliation are staff only.
-import { sql } from 'kysely'
 import { addDays } from '../../platform/calendar.ts'
 import { localDate } from '../../platform/clock.ts'
 import type { Executor } from '../../platform/db/database.ts'
@@ -85,17 +84,6 @@ export type LinesQuery = {
   vintage?: string | undefined
   pageNumber?: number | undefined
   pageSize?: number | undefined
-}
-
-/** The keys each dimension of the loss ratios groups by: columns of the contract (or cell) c, d its dealer. */
-const DIMENSION_KEYS: Record<GroupBy, string[]> = {
-  dealer: ['c.dealer_id'],
-  dealerGroup: ['d.dealer_group_id'],
-  product: ['c.product_id'],
-  program: ['c.program_id'],
-  plan: ['c.plan_id'],
-  term: ['c.term_months', 'c.term_miles'],
-  vintage: ['c.vintage'],
 }
 
 export type LossRatioQuery = {
@@ -318,6 +306,14 @@ export function createStatementService(deps: StatementDeps) {
       return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
+    /**
+     * Builds the month-end sums a month's statements read (report runs, before each step's
+     * transaction); nothing when the month's days are not closed month ends or are built already.
+     */
+    async prepareStatements(ctx: AuthenticatedContext, month: string): Promise<void> {
+      await monthSums.readyMonthEnds(ctx.tenantId, statementDays(await monthOf(ctx, month)).days)
+    },
+
     async statementLines(ctx: AuthenticatedContext, companyId: number, month: string, q: LinesQuery) {
       const header = await monthOf(ctx, month)
       const column = q.column ?? 'mtd'
@@ -391,10 +387,7 @@ export function createStatementService(deps: StatementDeps) {
       const start = addDays(from, -1)
       const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, [start, to])
       return db.reportRead(ctx.tenantId, async (x) => {
-        const keys = [...new Set(groupBy.flatMap((d) => DIMENSION_KEYS[d]))]
-        const joins = groupBy.includes('dealerGroup')
-          ? sql`join account_holder d on d.tenant_id = ${ctx.tenantId} and d.id = c.dealer_id`
-          : undefined
+        const { keys, joins, dealerGroupKey } = repo.dimensionGrouping(ctx.tenantId, groupBy)
         const sums = await bookSums(
           x,
           ctx.tenantId,
@@ -429,10 +422,8 @@ export function createStatementService(deps: StatementDeps) {
             r,
           ]),
         )
-        const keyIndex = (e: string) => keys.indexOf(e)
-        const groupIds = groupBy.includes('dealerGroup')
-          ? found.map((e) => e.keys[keyIndex('d.dealer_group_id')]).filter((v) => v !== null)
-          : []
+        const groupIds =
+          dealerGroupKey === undefined ? [] : found.map((e) => e.keys[dealerGroupKey]).filter((v) => v !== null)
         const groupNames = new Map(
           (await repo.dealerGroupNames(x, ctx.tenantId, [...new Set(groupIds.map(Number))])).map((r) => [
             Number(r.id),
@@ -457,7 +448,7 @@ export function createStatementService(deps: StatementDeps) {
                 break
               }
               case 'dealerGroup': {
-                const id = e.keys[keyIndex('d.dealer_group_id')]
+                const id = dealerGroupKey === undefined ? null : e.keys[dealerGroupKey]
                 const g =
                   id === null || id === undefined ? null : { id: Number(id), name: groupNames.get(Number(id)) ?? '' }
                 group.dealerGroup = g
