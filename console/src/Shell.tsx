@@ -33,6 +33,11 @@ const Users = lazy(() => import('./screens/Users.tsx'))
 const UserPage = lazy(() => import('./screens/UserPage.tsx'))
 const NewUser = lazy(() => import('./screens/UserPage.tsx').then((m) => ({ default: m.NewUser })))
 const Roles = lazy(() => import('./screens/Roles.tsx'))
+const LossRatios = lazy(() => import('./screens/LossRatios.tsx'))
+const ReinsuranceStatement = lazy(() => import('./screens/ReinsuranceStatement.tsx'))
+const StatementLines = lazy(() => import('./screens/StatementLines.tsx'))
+const ReportRuns = lazy(() => import('./screens/ReportRuns.tsx'))
+const ReportRunPage = lazy(() => import('./screens/ReportRunPage.tsx'))
 
 const NAV = [
   { to: '/', label: 'Dashboard', match: (p: string) => p === '/' },
@@ -45,6 +50,7 @@ const NAV = [
   { to: '/ledgers', label: 'Ledgers', match: (p: string) => p.startsWith('/ledgers') },
   { to: '/payouts', label: 'Payout runs', match: (p: string) => p.startsWith('/payouts') },
   { to: '/processes', label: 'Process runs', match: (p: string) => p.startsWith('/processes') },
+  { to: '/reports/lossratios', label: 'Reports', match: (p: string) => p.startsWith('/reports') },
   { to: '/webhooks', label: 'Webhooks', match: (p: string) => p.startsWith('/webhooks') },
   { to: '/accountholders/dealers', label: 'Account holders', match: (p: string) => p.startsWith('/accountholders') },
   { to: '/users', label: 'Users and roles', match: (p: string) => p.startsWith('/users') || p === '/roles' },
@@ -78,6 +84,12 @@ function Screen({ path }: { path: string }) {
   if (path === '/processes') return <ProcessRuns />
   const run = /^\/processes\/([0-9a-fA-F-]{1,36})$/.exec(path)
   if (run) return <ProcessRunPage key={run[1]} guid={run[1]!} />
+  if (path === '/reports' || path === '/reports/lossratios') return <LossRatios />
+  if (path === '/reports/statements') return <ReinsuranceStatement />
+  if (path === '/reports/statements/lines') return <StatementLines />
+  if (path === '/reports/runs') return <ReportRuns />
+  const reportRun = /^\/reports\/runs\/(\d{1,15})$/.exec(path)
+  if (reportRun) return <ReportRunPage key={reportRun[1]} id={Number(reportRun[1])} />
   if (path === '/webhooks') return <Webhooks />
   if (path === '/webhooks/deliveries') return <WebhookDeliveries />
   const holders = /^\/accountholders(?:\/([a-z]+)(?:\/(new|\d{1,15})(\/edit)?)?)?$/.exec(path)

@@ -1,7 +1,8 @@
 // Small pieces the screens share: a panel that shows its data, its loading state or the API's
 // problem (never a blank screen), right-aligned money (and money cells), column headings, a
 // label/value table, a record's page when the record cannot be read, an action's state and outcome,
-// the binding of a form's text fields, and a paged list's URL state, filter buttons and pager.
+// the binding of a form's text fields, a paged list's URL state, filter buttons and pager, and a
+// download saved as a file.
 import {
   Alert,
   Button,
@@ -278,6 +279,18 @@ export function Pager({
       />
     </Group>
   )
+}
+
+/** Saves `blob` as a file named `name` (the browser's download). */
+export function saveFile(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 /** A table's column headings; `{ numeric: label }` heads a right-aligned figures column. */

@@ -33,6 +33,7 @@ import {
   Pager,
   Panel,
   ProblemAlert,
+  saveFile,
   SortHeads,
   sortRows,
   useListQuery,
@@ -78,18 +79,6 @@ export const problemLocation = (e: BookError) =>
   e.row !== undefined ? `row ${e.row}` : e.path !== undefined ? e.path || '(the whole book)' : '—'
 /** The CSV column of a CSV row's problem. */
 export const problemColumn = (e: BookError) => (e.row !== undefined && e.field ? e.field : '—')
-
-/** Saves `blob` as a file named `name` (the browser's download). */
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /** Downloads a version's book in the import format (the API's JSON as it is sent). */
 export function ExportButton({ version, label = 'Export' }: { version: number; label?: string }) {
