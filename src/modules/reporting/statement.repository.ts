@@ -280,19 +280,20 @@ function daySumsSql(
   keys: readonly string[],
   sets: ReadonlyArray<readonly number[]>,
   joins: RawBuilder<unknown> = sql``,
+  dayIndex: readonly number[] = q.days.map((_, t) => t),
 ) {
   const carried = keys.map((_, i) => `r.c${i}`)
   const unpivot = q.days.map(
     (_, t) =>
-      `(${t}, r.n${t}, r.ws${t}, r.cs${t}, r.earned${t}, r.paid${t}, r.inc${t}, r.ced${t}, r.adm${t},
+      `(${dayIndex[t]}, r.n${t}, r.ws${t}, r.cs${t}, r.earned${t}, r.paid${t}, r.inc${t}, r.ced${t}, r.adm${t},
         r.nw${t} - r.earned${t} <> 0 or r.inc${t} - r.paid${t} <> 0)`,
   )
   return sql`
     ${bookCtes(tenantId, q, keys, joins)}
     select v.t, ${sql.raw(groupingOf(carried))} as g ${sql.raw(keys.length === 0 ? '' : `, ${keyColumns(carried)}`)},
            count(*) as contracts, count(*) filter (where v.open) as open, min(r.contract_id) as first_id,
-           sum(v.w) as written, sum(v.cn) as cancelled, sum(v.earned) as earned, sum(v.paid) as paid,
-           sum(v.inc) as inc, sum(v.ced) as ced, sum(v.adm) as adm
+           sum(v.w)::bigint as written, sum(v.cn)::bigint as cancelled, sum(v.earned)::bigint as earned,
+           sum(v.paid)::bigint as paid, sum(v.inc)::bigint as inc, sum(v.ced)::bigint as ced, sum(v.adm)::bigint as adm
       from cum r
       cross join lateral (values ${sql.raw(unpivot.join(', '))}) as v(t, n, w, cn, earned, paid, inc, ced, adm, open)
      where v.n > 0
@@ -315,10 +316,38 @@ export async function daySums(
 }
 
 /**
- * The same day sums read from month-end sums (migration 0048) instead: `monthEnds[t]` the month end of
- * day t, each READY; keys are expressions over reporting_month_cell c (the same column names as
- * reporting_contract for the cell's dimensions) and `joins`.
+ * The same day sums read from month-end sums (migration 0048): `t` the index into `days` of each
+ * month end of `monthEnds` (READY); keys are expressions over reporting_month_cell c (the same column
+ * names as reporting_contract for the cell's dimensions) and `joins`.
  */
+function monthDaySumsSql(
+  tenantId: number,
+  scope: BookScope,
+  days: readonly string[],
+  monthEnds: readonly string[],
+  keys: readonly string[],
+  sets: ReadonlyArray<readonly number[]>,
+  joins: RawBuilder<unknown> = sql``,
+) {
+  const g = ceded(scope) ? 'ceded_' : ''
+  const fees = ceded(scope)
+    ? 'sum(c.ceding_fee)::bigint as ced, sum(c.administrator_fee)::bigint as adm'
+    : '0::bigint as ced, 0::bigint as adm'
+  // Sums in bigint (cents, far below 2^63): what sums them again adds integers, not numerics.
+  return sql`
+    select array_position(${days}::date[], c.month_end) - 1 as t, ${sql.raw(groupingOf(keys))} as g
+           ${sql.raw(keys.length === 0 ? '' : `, ${keyColumns(keys)}`)},
+           sum(c.contracts)::bigint as contracts, sum(c.open_contracts)::bigint as open,
+           min(c.first_contract_id) as first_id,
+           ${sql.raw(`sum(c.${g}written)::bigint as written, sum(c.${g}cancelled)::bigint as cancelled,
+           sum(c.${g}earned)::bigint as earned, sum(c.${g}claims_paid)::bigint as paid,
+           sum(c.${g}claims_incurred)::bigint as inc, ${fees}`)}
+      from reporting_month_cell c ${joins}
+     where c.tenant_id = ${tenantId} and c.month_end = any(${monthEnds}::date[]) and ${scopeWhere(scope)}
+     group by ${groupingSets(keys, sets, 'c.month_end')}`
+}
+
+/** The day sums of month ends read from their month-end sums: see monthDaySumsSql. */
 export async function monthDaySums(
   x: Executor,
   tenantId: number,
@@ -329,17 +358,8 @@ export async function monthDaySums(
   joins: RawBuilder<unknown> = sql``,
 ): Promise<DaySumsRow[]> {
   if (monthEnds.length === 0) return []
-  const g = ceded(scope) ? 'ceded_' : ''
-  const fees = ceded(scope) ? 'sum(c.ceding_fee) as ced, sum(c.administrator_fee) as adm' : '0 as ced, 0 as adm'
-  const { rows } = await sql<DaySumsRow>`
-    select array_position(${monthEnds}::date[], c.month_end) - 1 as t, ${sql.raw(groupingOf(keys))} as g
-           ${sql.raw(keys.length === 0 ? '' : `, ${keyColumns(keys)}`)},
-           sum(c.contracts) as contracts, sum(c.open_contracts) as open, min(c.first_contract_id) as first_id,
-           ${sql.raw(`sum(c.${g}written) as written, sum(c.${g}cancelled) as cancelled, sum(c.${g}earned) as earned,
-           sum(c.${g}claims_paid) as paid, sum(c.${g}claims_incurred) as inc, ${fees}`)}
-      from reporting_month_cell c ${joins}
-     where c.tenant_id = ${tenantId} and c.month_end = any(${monthEnds}::date[]) and ${scopeWhere(scope)}
-     group by ${groupingSets(keys, sets, 'c.month_end')}`.execute(x)
+  const { rows } =
+    await sql<DaySumsRow>`${monthDaySumsSql(tenantId, scope, monthEnds, monthEnds, keys, sets, joins)}`.execute(x)
   return rows
 }
 
@@ -369,6 +389,126 @@ export function dimensionGrouping(tenantId: number, dims: readonly LossRatioDime
     joins: grouped ? sql`join account_holder d on d.tenant_id = ${tenantId} and d.id = c.dealer_id` : undefined,
     dealerGroupKey: grouped ? keys.indexOf('d.dealer_group_id') : undefined,
   }
+}
+
+/** A loss-ratio group as the database pages it: its key values, labels, figures (cents) and the count. */
+export type LossRatioPageRow = {
+  keys: Array<string | number | null>
+  contracts: number
+  written: number
+  cancelled: number
+  earned: number
+  paid: number
+  inc: number
+  dealer_id: number
+  dealer_number: string | null
+  dealer_name: string | null
+  dealer_group_name: string | null
+  product_id: number | null
+  product_code: string | null
+  product_name: string | null
+  program_id: number | null
+  program_code: string | null
+  program_name: string | null
+  plan_id: number | null
+  plan_code: string | null
+  plan_name: string | null
+  term_months: number
+  term_miles: number
+  vintage: string
+}
+
+/** JavaScript's padStart in SQL (lpad also cuts a longer text). */
+const padStart = (e: string, n: number, fill: string) =>
+  `case when length(${e}) >= ${n} then ${e} else lpad(${e}, ${n}, '${fill}') end`
+
+/** The order of each dimension's groups: by their labels, as text compared by code point. */
+const DIMENSION_ORDER: Record<LossRatioDimension, string[]> = {
+  dealer: [padStart("coalesce(r.dealer_number, '')", 20, ' '), 'r.dealer_id::text'],
+  dealerGroup: ["coalesce(dg.display_name, '')", 'coalesce(dg.id, 0)::text'],
+  product: ["coalesce(r.product_code, '')", 'coalesce(r.product_id, 0)::text'],
+  program: ["coalesce(r.program_code, '')", 'coalesce(r.program_id, 0)::text'],
+  plan: ["coalesce(r.plan_code, '')", 'coalesce(r.plan_id, 0)::text'],
+  term: [padStart('r.term_months::text', 6, '0'), padStart('r.term_miles::text', 9, '0')],
+  vintage: ['r.vintage'],
+}
+
+/**
+ * A page of the loss ratios: the gross book's sums on the day before the period (t 0) and on its last
+ * day (t 1), each read from month-end sums (`monthEnds`) or reckoned contract by contract (`live`,
+ * over the other days), their differences per group of `dims`. The contracts in the period: those
+ * first posted in it (moved by its end less those moved before it) and those holding unearned premium
+ * or an outstanding claim when it began (a contract run off before it that moves again only by a late
+ * claim is not counted). The groups with a contract in the period or a figure, labelled by their first contract by id with a movement by the period's end (the
+ * dealer's group as it stands now), ordered by the dimensions' labels, with their count. The service
+ * receives the page, never the book's groups.
+ */
+export async function lossRatioPage(
+  x: Executor,
+  tenantId: number,
+  days: readonly [string, string],
+  monthEnds: readonly string[],
+  live: BookQuery | null,
+  dims: readonly LossRatioDimension[],
+  page: { limit: number; offset: number },
+): Promise<{ total: number; rows: LossRatioPageRow[] }> {
+  await reportSettings(x)
+  const { keys, joins, dealerGroupKey } = dimensionGrouping(tenantId, dims)
+  const sets = [keys.map((_, i) => i)]
+  const parts: RawBuilder<unknown>[] = []
+  if (monthEnds.length > 0)
+    parts.push(monthDaySumsSql(tenantId, { gross: true }, days, monthEnds, keys, sets, joins ?? sql``))
+  if (live !== null)
+    parts.push(
+      sql`(${daySumsSql(
+        tenantId,
+        live,
+        keys,
+        sets,
+        joins ?? sql``,
+        live.days.map((d) => days.indexOf(d)),
+      )})`,
+    )
+  const k = keys.map((_, i) => `k${i}`)
+  const at = (t: number, e: string) => `coalesce(sum(${e}) filter (where s.t = ${t}), 0)`
+  const diff = (e: string) => `${at(1, e)} - ${at(0, e)}`
+  const order = dims.flatMap((d) => DIMENSION_ORDER[d]).map((e) => `${e} collate "C"`)
+  const { rows } = await sql<{ total: string | number; items: LossRatioPageRow[] | null }>`
+    with s as (${sql.join(parts, sql` union all `)}),
+    g as (
+      select ${sql.raw(k.length === 0 ? '' : `${k.join(', ')},`)}
+             ${sql.raw(`${diff('s.contracts')} + ${at(0, 's.open')}`)} as contracts,
+             ${sql.raw(diff('s.written'))} as written, ${sql.raw(diff('s.cancelled'))} as cancelled,
+             ${sql.raw(diff('s.earned'))} as earned, ${sql.raw(diff('s.paid'))} as paid, ${sql.raw(diff('s.inc'))} as inc,
+             ${sql.raw(at(1, 's.written - s.cancelled - s.earned'))} as unearned,
+             ${sql.raw(at(1, 's.inc - s.paid'))} as outstanding,
+             min(s.first_id) filter (where s.t = 1) as first_id
+        from s
+       ${sql.raw(k.length === 0 ? '' : `group by ${k.join(', ')}`)}
+    ), f as materialized (
+      select * from g
+       where contracts > 0 or written <> 0 or cancelled <> 0 or earned <> 0 or paid <> 0 or inc <> 0
+          or unearned <> 0 or outstanding <> 0
+    )
+    select (select count(*) from f) as total,
+           (select json_agg(p order by p.ord) from (
+              select row_number() over (order by ${sql.raw(order.join(', '))}) as ord,
+                     json_build_array(${sql.raw(k.length === 0 ? '' : k.map((c) => `f.${c}`).join(', '))}) as keys,
+                     f.contracts, f.written, f.cancelled, f.earned, f.paid, f.inc,
+                     r.dealer_id, r.dealer_number, r.dealer_name, dg.display_name as dealer_group_name,
+                     r.product_id, r.product_code, r.product_name, r.program_id, r.program_code, r.program_name,
+                     r.plan_id, r.plan_code, r.plan_name, r.term_months, r.term_miles, r.vintage
+                from f
+                join reporting_contract r on r.tenant_id = ${tenantId} and r.contract_id = f.first_id
+                left join account_holder dg on ${
+                  dealerGroupKey === undefined
+                    ? sql`false`
+                    : sql`dg.tenant_id = ${tenantId} and dg.id = ${sql.raw(`f.k${dealerGroupKey}`)}`
+                }
+               order by ord
+               limit ${page.limit} offset ${page.offset}
+           ) p) as items`.execute(x)
+  return { total: Number(rows[0]?.total ?? 0), rows: rows[0]?.items ?? [] }
 }
 
 /** The dimensions of a month-end cell, in its columns' order. */

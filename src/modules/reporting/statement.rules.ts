@@ -282,16 +282,6 @@ export type DaySums = { cumulative: Cumulative; contracts: number; open: number;
 /** A group's sums before anything moved (and on the day before inception). */
 export const NO_SUMS: DaySums = { cumulative: ZERO, contracts: 0, open: 0, firstId: 0 }
 
-/**
- * The contracts of a group in a period, from its sums on the day before it and on its last day: those
- * first posted in it (the contracts moved by its end less those moved before it) and those holding
- * unearned premium or an outstanding claim when it began. A contract that had run off before the
- * period (earned in full, claims paid) and only moves again in it, by a late claim, is not counted.
- */
-export function contractsInPeriod(start: DaySums, end: DaySums): number {
-  return end.contracts - start.contracts + start.open
-}
-
 export function addFigures(into: Figures, f: Figures): Figures {
   for (const k of FIGURES) into[k] += f[k]
   return into

@@ -19,9 +19,7 @@ import * as treaties from './treaty.repository.ts'
 import {
   columnPeriods,
   COLUMNS,
-  contractsInPeriod,
   FIGURES,
-  isZero,
   lossRatio,
   NO_SUMS,
   periodFigures,
@@ -31,7 +29,7 @@ import {
   type Figure,
   type Figures,
 } from './statement.rules.ts'
-import { bookQuery, bookSums, createMonthSums, type GroupSums } from './book-sums.service.ts'
+import { bookQuery, bookSums, createMonthSums, dayQuery } from './book-sums.service.ts'
 import { FULL_SHARE_BPS, monthPeriod } from './treaty.rules.ts'
 import { multiplyCentsByRatio } from '../../platform/money.ts'
 import { staffOnly } from './treaty.service.ts'
@@ -387,113 +385,64 @@ export function createStatementService(deps: StatementDeps) {
       const start = addDays(from, -1)
       const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, [start, to])
       return db.reportRead(ctx.tenantId, async (x) => {
-        const { keys, joins, dealerGroupKey } = repo.dimensionGrouping(ctx.tenantId, groupBy)
-        const sums = await bookSums(
+        const days = [start, to] as const
+        const liveDays = days.filter((d) => !monthEnds.has(d))
+        const page = await repo.lossRatioPage(
           x,
           ctx.tenantId,
-          { gross: true },
-          [start, to],
-          monthEnds,
-          keys,
-          [keys.map((_, i) => i)],
-          joins,
+          days,
+          days.filter((d) => monthEnds.has(d)),
+          liveDays.length === 0 ? null : await dayQuery(x, ctx.tenantId, { gross: true }, liveDays),
+          groupBy,
+          window,
         )
-        // Each group's sums on the day before the period and on its last day.
-        const byGroup = new Map<string, { keys: GroupSums['keys']; at: [DaySums, DaySums] }>()
-        for (const g of sums) {
-          const id = JSON.stringify(g.keys)
-          let e = byGroup.get(id)
-          if (!e) byGroup.set(id, (e = { keys: g.keys, at: [NO_SUMS, NO_SUMS] }))
-          e.at[g.day] = g.sums
-        }
-        const found = [...byGroup.values()]
-          .map((e) => ({
-            keys: e.keys,
-            contracts: contractsInPeriod(e.at[0], e.at[1]),
-            figures: periodFigures(e.at[0].cumulative, e.at[1].cumulative),
-            firstId: e.at[1].firstId,
-          }))
-          .filter((e) => e.contracts > 0 || !isZero(e.figures))
-        // The labels: each group's first contract by id (moved by the period's end), and the dealer
-        // groups' names as they stand now.
-        const labels = new Map(
-          (await repo.contractLabels(x, ctx.tenantId, [...new Set(found.map((e) => e.firstId))])).map((r) => [
-            Number(r.contract_id),
-            r,
-          ]),
-        )
-        const groupIds =
-          dealerGroupKey === undefined ? [] : found.map((e) => e.keys[dealerGroupKey]).filter((v) => v !== null)
-        const groupNames = new Map(
-          (await repo.dealerGroupNames(x, ctx.tenantId, [...new Set(groupIds.map(Number))])).map((r) => [
-            Number(r.id),
-            r.display_name,
-          ]),
-        )
-        const groups: Array<{ group: Record<string, unknown>; sort: string; figures: Figures; contracts: number }> = []
-        for (const e of found) {
-          const r = labels.get(e.firstId)
+        const items = page.rows.map((r) => {
           const group: Record<string, unknown> = {}
-          const sortKeys: string[] = []
           for (const d of groupBy) {
             switch (d) {
-              case 'dealer': {
-                const dealer = {
-                  id: Number(r?.dealer_id),
-                  dealerNumber: r?.dealer_number ?? '',
-                  name: r?.dealer_name ?? '',
+              case 'dealer':
+                group.dealer = {
+                  id: Number(r.dealer_id),
+                  dealerNumber: r.dealer_number ?? '',
+                  name: r.dealer_name ?? '',
                 }
-                group.dealer = dealer
-                sortKeys.push(dealer.dealerNumber.padStart(20, ' '), String(dealer.id))
                 break
-              }
               case 'dealerGroup': {
-                const id = dealerGroupKey === undefined ? null : e.keys[dealerGroupKey]
-                const g =
-                  id === null || id === undefined ? null : { id: Number(id), name: groupNames.get(Number(id)) ?? '' }
-                group.dealerGroup = g
-                sortKeys.push(g?.name ?? '', String(g?.id ?? 0))
+                const id = r.keys[repo.dimensionGrouping(ctx.tenantId, groupBy).dealerGroupKey!]
+                group.dealerGroup =
+                  id === null || id === undefined ? null : { id: Number(id), name: r.dealer_group_name ?? '' }
                 break
               }
               case 'product':
               case 'program':
-              case 'plan': {
-                const v = {
-                  id: Number(r?.[`${d}_id`]),
-                  code: r?.[`${d}_code`] ?? '',
-                  name: r?.[`${d}_name`] ?? '',
-                }
-                group[d] = v
-                sortKeys.push(v.code, String(v.id))
+              case 'plan':
+                group[d] = { id: Number(r[`${d}_id`]), code: r[`${d}_code`] ?? '', name: r[`${d}_name`] ?? '' }
                 break
-              }
-              case 'term': {
-                const term = { months: Number(r?.term_months), miles: Number(r?.term_miles) }
-                group.term = term
-                sortKeys.push(String(term.months).padStart(6, '0'), String(term.miles).padStart(9, '0'))
+              case 'term':
+                group.term = { months: Number(r.term_months), miles: Number(r.term_miles) }
                 break
-              }
               case 'vintage':
-                group.vintage = r?.vintage ?? null
-                sortKeys.push(String(r?.vintage))
+                group.vintage = r.vintage
                 break
             }
           }
-          groups.push({ group, sort: sortKeys.join('\u0000'), figures: e.figures, contracts: e.contracts })
-        }
-        const all = groups.toSorted((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0))
-        const items = all.slice(window.offset, window.offset + window.limit).map((g) => ({
-          group: g.group,
-          contracts: g.contracts,
-          writtenPremium: money(g.figures.writtenPremium),
-          cancellations: money(g.figures.cancellations),
-          netWrittenPremium: money(g.figures.netWrittenPremium),
-          earnedPremium: money(g.figures.earnedPremium),
-          claimsPaid: money(g.figures.claimsPaid),
-          claimsIncurred: money(g.figures.claimsIncurred),
-          lossRatio: lossRatio(g.figures.claimsIncurred, g.figures.earnedPremium),
-        }))
-        return { from, to, groupBy, generatedAt: clock.now().toISOString(), ...toPage(items, all.length, window) }
+          const written = Number(r.written)
+          const cancelled = Number(r.cancelled)
+          const earned = Number(r.earned)
+          const incurred = Number(r.inc)
+          return {
+            group,
+            contracts: Number(r.contracts),
+            writtenPremium: money(written),
+            cancellations: money(cancelled),
+            netWrittenPremium: money(written - cancelled),
+            earnedPremium: money(earned),
+            claimsPaid: money(Number(r.paid)),
+            claimsIncurred: money(incurred),
+            lossRatio: lossRatio(incurred, earned),
+          }
+        })
+        return { from, to, groupBy, generatedAt: clock.now().toISOString(), ...toPage(items, page.total, window) }
       })
     },
 
