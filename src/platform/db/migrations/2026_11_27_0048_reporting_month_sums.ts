@@ -40,6 +40,32 @@ const DROP_FOR_CONTRACTS = `
            group by c.tenant_id) n
    where s.tenant_id = n.tenant_id and s.month_end >= n.on_date`
 
+/**
+ * The statement-level triggers of a table calling `fn` with the rows an insert, update or delete
+ * changed as `changed_rows` (a transition table serves one event per trigger).
+ */
+const dropTriggers = (name: string, table: string, fn: string) =>
+  (
+    [
+      ['inserted', 'insert', 'new'],
+      ['updated', 'update', 'new'],
+      ['deleted', 'delete', 'old'],
+    ] as const
+  )
+    .map(
+      ([done, event, rows]) => `create trigger reporting_month_${name}_${done} after ${event} on ${table}
+      referencing ${rows} table as changed_rows for each statement execute function ${fn}();`,
+    )
+    .join('\n')
+
+/** Row-level security of a tenant table, forced. */
+const tenantIsolation = (table: string) => `
+    alter table ${table} enable row level security;
+    alter table ${table} force row level security;
+    create policy tenant_isolation on ${table}
+      using (tenant_id = app_current_tenant())
+      with check (tenant_id = app_current_tenant());`
+
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     drop index reporting_contract_company_idx;
@@ -102,40 +128,14 @@ export async function up(db: Kysely<any>): Promise<void> {
         ${sql.raw(DROP_FOR_MOVEMENTS)};
         return null;
       end $$;
-    create trigger reporting_month_movement_inserted after insert on reporting_movement
-      referencing new table as changed_rows for each statement execute function reporting_month_drop_moved();
-    create trigger reporting_month_movement_updated after update on reporting_movement
-      referencing new table as changed_rows for each statement execute function reporting_month_drop_moved();
-    create trigger reporting_month_movement_deleted after delete on reporting_movement
-      referencing old table as changed_rows for each statement execute function reporting_month_drop_moved();
-
     create function reporting_month_drop_contracts() returns trigger language plpgsql as $$
       begin
         ${sql.raw(DROP_FOR_CONTRACTS)};
         return null;
       end $$;
-    create trigger reporting_month_contract_inserted after insert on reporting_contract
-      referencing new table as changed_rows for each statement execute function reporting_month_drop_contracts();
-    create trigger reporting_month_contract_updated after update on reporting_contract
-      referencing new table as changed_rows for each statement execute function reporting_month_drop_contracts();
-    create trigger reporting_month_contract_deleted after delete on reporting_contract
-      referencing old table as changed_rows for each statement execute function reporting_month_drop_contracts();
-
-    alter table reporting_month enable row level security;
-    alter table reporting_month force row level security;
-    create policy tenant_isolation on reporting_month
-      using (tenant_id = app_current_tenant())
-      with check (tenant_id = app_current_tenant());
-    alter table reporting_month_digest enable row level security;
-    alter table reporting_month_digest force row level security;
-    create policy tenant_isolation on reporting_month_digest
-      using (tenant_id = app_current_tenant())
-      with check (tenant_id = app_current_tenant());
-    alter table reporting_month_cell enable row level security;
-    alter table reporting_month_cell force row level security;
-    create policy tenant_isolation on reporting_month_cell
-      using (tenant_id = app_current_tenant())
-      with check (tenant_id = app_current_tenant());
+    ${sql.raw(dropTriggers('movement', 'reporting_movement', 'reporting_month_drop_moved'))}
+    ${sql.raw(dropTriggers('contract', 'reporting_contract', 'reporting_month_drop_contracts'))}
+    ${sql.raw(['reporting_month', 'reporting_month_cell', 'reporting_month_digest'].map(tenantIsolation).join('\n'))}
   `.execute(db)
 }
 
