@@ -12,7 +12,12 @@ import { seedDemoTenant } from '../src/demo.ts'
 import { systemContext } from '../src/platform/http/context.ts'
 import type { Executor } from '../src/platform/db/database.ts'
 import { createTestApp, TEST_CONFIG, TEST_SECRETS, type TestApp } from './harness.ts'
-import { monthDigest, statementDigest } from '../src/modules/reporting/statement.repository.ts'
+import {
+  lossRatioPage,
+  monthDaySums,
+  monthDigest,
+  statementDigest,
+} from '../src/modules/reporting/statement.repository.ts'
 
 let t: TestApp
 let tenant: number
@@ -177,6 +182,26 @@ describe('month-end sums', () => {
     const months = await monthRows()
     assert.equal(months.find((m) => m.monthEnd === '2026-09-30')?.status, 'BUILDING')
     assert.equal(months.find((m) => m.monthEnd === '2026-10-31')?.status, 'READY')
+    // A reader told a month end is READY that its snapshot does not see READY (a replica behind
+    // the primary, sums dropped since) reads no sums for it and says so, rather than zeros.
+    await t.db.read(tenant, async (x) => {
+      const read = await monthDaySums(x, tenant, { gross: true }, ['2026-09-30', '2026-10-31'], ['c.vintage'], [[0]])
+      assert.deepEqual(read.ready, ['2026-10-31'])
+      assert.ok(read.rows.length > 0 && read.rows.every((r) => Number(r.t) === 1))
+      const page = await lossRatioPage(
+        x,
+        tenant,
+        ['2026-09-30', '2026-10-31'],
+        ['2026-09-30', '2026-10-31'],
+        null,
+        ['vintage'],
+        {
+          limit: 10,
+          offset: 0,
+        },
+      )
+      assert.deepEqual(page, { stale: ['2026-09-30'] })
+    })
   })
 })
 

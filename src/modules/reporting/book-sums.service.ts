@@ -121,9 +121,20 @@ export async function bookSums(
   sets: ReadonlyArray<readonly number[]>,
   joins?: Parameters<typeof repo.daySums>[5],
 ): Promise<GroupSums[]> {
-  const fromMonths = days.map((_, i) => i).filter((i) => monthEnds.has(days[i]!))
-  const live = days.map((_, i) => i).filter((i) => !monthEnds.has(days[i]!))
   const out: GroupSums[] = []
+  // The month ends first, in one snapshot with their readiness: one not READY there is reckoned live.
+  const months = days.map((_, i) => i).filter((i) => monthEnds.has(days[i]!))
+  const read = await repo.monthDaySums(
+    x,
+    tenantId,
+    scope,
+    months.map((i) => days[i]!),
+    keys,
+    sets,
+    joins,
+  )
+  for (const r of read.rows) out.push(groupSumsOf(r, keys.length, months))
+  const live = days.map((_, i) => i).filter((i) => !read.ready.includes(days[i]!))
   if (live.length > 0) {
     const q = await dayQuery(
       x,
@@ -133,9 +144,6 @@ export async function bookSums(
     )
     for (const r of await repo.daySums(x, tenantId, q, keys, sets, joins)) out.push(groupSumsOf(r, keys.length, live))
   }
-  const month = fromMonths.map((i) => days[i]!)
-  for (const r of await repo.monthDaySums(x, tenantId, scope, month, keys, sets, joins))
-    out.push(groupSumsOf(r, keys.length, fromMonths))
   return out
 }
 

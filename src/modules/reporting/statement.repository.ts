@@ -347,7 +347,16 @@ function monthDaySumsSql(
      group by ${groupingSets(keys, sets, 'c.month_end')}`
 }
 
-/** The day sums of month ends read from their month-end sums: see monthDaySumsSql. */
+/** The month ends among `monthEnds` whose sums are READY, as of the statement's snapshot. */
+const readySql = (tenantId: number, monthEnds: readonly string[]) => sql`
+  select coalesce(array_agg(to_char(m.month_end, 'YYYY-MM-DD')), '{}') from reporting_month m
+   where m.tenant_id = ${tenantId} and m.status = 'READY' and m.month_end = any(${monthEnds}::date[])`
+
+/**
+ * The day sums of month ends read from their month-end sums (see monthDaySumsSql), with the month
+ * ends READY in the same snapshot: one the caller believed READY but is not (a replica behind the
+ * primary, sums dropped since) has no rows here, and the caller reckons it live instead.
+ */
 export async function monthDaySums(
   x: Executor,
   tenantId: number,
@@ -356,11 +365,15 @@ export async function monthDaySums(
   keys: readonly string[],
   sets: ReadonlyArray<readonly number[]>,
   joins: RawBuilder<unknown> = sql``,
-): Promise<DaySumsRow[]> {
-  if (monthEnds.length === 0) return []
-  const { rows } =
-    await sql<DaySumsRow>`${monthDaySumsSql(tenantId, scope, monthEnds, monthEnds, keys, sets, joins)}`.execute(x)
-  return rows
+): Promise<{ ready: string[]; rows: DaySumsRow[] }> {
+  if (monthEnds.length === 0) return { ready: [], rows: [] }
+  const { rows } = await sql<{ ready: string[]; rows: DaySumsRow[] | null }>`
+    select (${readySql(tenantId, monthEnds)}) as ready,
+           (select json_agg(s) from (${monthDaySumsSql(tenantId, scope, monthEnds, monthEnds, keys, sets, joins)}) s) as rows`.execute(
+    x,
+  )
+  const ready = rows[0]?.ready ?? []
+  return { ready, rows: (rows[0]?.rows ?? []).filter((r) => ready.includes(monthEnds[Number(r.t)]!)) }
 }
 
 /** The dimensions of the loss ratios. */
@@ -451,7 +464,7 @@ export async function lossRatioPage(
   live: BookQuery | null,
   dims: readonly LossRatioDimension[],
   page: { limit: number; offset: number },
-): Promise<{ total: number; rows: LossRatioPageRow[] }> {
+): Promise<{ total: number; rows: LossRatioPageRow[] } | { stale: string[] }> {
   await reportSettings(x)
   const { keys, joins, dealerGroupKey } = dimensionGrouping(tenantId, dims)
   const sets = [keys.map((_, i) => i)]
@@ -473,7 +486,7 @@ export async function lossRatioPage(
   const at = (t: number, e: string) => `coalesce(sum(${e}) filter (where s.t = ${t}), 0)`
   const diff = (e: string) => `${at(1, e)} - ${at(0, e)}`
   const order = dims.flatMap((d) => DIMENSION_ORDER[d]).map((e) => `${e} collate "C"`)
-  const { rows } = await sql<{ total: string | number; items: LossRatioPageRow[] | null }>`
+  const { rows } = await sql<{ ready: string[]; total: string | number; items: LossRatioPageRow[] | null }>`
     with s as (${sql.join(parts, sql` union all `)}),
     g as (
       select ${sql.raw(k.length === 0 ? '' : `${k.join(', ')},`)}
@@ -490,7 +503,7 @@ export async function lossRatioPage(
        where contracts > 0 or written <> 0 or cancelled <> 0 or earned <> 0 or paid <> 0 or inc <> 0
           or unearned <> 0 or outstanding <> 0
     )
-    select (select count(*) from f) as total,
+    select (${readySql(tenantId, monthEnds)}) as ready, (select count(*) from f) as total,
            (select json_agg(p order by p.ord) from (
               select row_number() over (order by ${sql.raw(order.join(', '))}) as ord,
                      json_build_array(${sql.raw(k.length === 0 ? '' : k.map((c) => `f.${c}`).join(', '))}) as keys,
@@ -508,6 +521,10 @@ export async function lossRatioPage(
                order by ord
                limit ${page.limit} offset ${page.offset}
            ) p) as items`.execute(x)
+  // A month end not READY in this snapshot (a replica behind, sums dropped since) read as no sums:
+  // the caller asks again with it reckoned live.
+  const ready = rows[0]?.ready ?? []
+  if (monthEnds.some((d) => !ready.includes(d))) return { stale: monthEnds.filter((d) => !ready.includes(d)) }
   return { total: Number(rows[0]?.total ?? 0), rows: rows[0]?.items ?? [] }
 }
 

@@ -386,16 +386,25 @@ export function createStatementService(deps: StatementDeps) {
       const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, [start, to])
       return db.reportRead(ctx.tenantId, async (x) => {
         const days = [start, to] as const
-        const liveDays = days.filter((d) => !monthEnds.has(d))
-        const page = await repo.lossRatioPage(
-          x,
-          ctx.tenantId,
-          days,
-          days.filter((d) => monthEnds.has(d)),
-          liveDays.length === 0 ? null : await dayQuery(x, ctx.tenantId, { gross: true }, liveDays),
-          groupBy,
-          window,
-        )
+        const pageOf = async (fromSums: ReadonlySet<string>) => {
+          const liveDays = days.filter((d) => !fromSums.has(d))
+          return repo.lossRatioPage(
+            x,
+            ctx.tenantId,
+            days,
+            days.filter((d) => fromSums.has(d)),
+            liveDays.length === 0 ? null : await dayQuery(x, ctx.tenantId, { gross: true }, liveDays),
+            groupBy,
+            window,
+          )
+        }
+        let page = await pageOf(monthEnds)
+        // Month-end sums this snapshot does not see READY (a replica behind, dropped since): live.
+        if ('stale' in page) {
+          const stale = page.stale
+          page = await pageOf(new Set([...monthEnds].filter((d) => !stale.includes(d))))
+        }
+        if ('stale' in page) throw new Error('loss ratios: month-end sums reported missing when none were read')
         const items = page.rows.map((r) => {
           const group: Record<string, unknown> = {}
           for (const d of groupBy) {
