@@ -513,10 +513,8 @@ export async function lossRatioPage(
                      r.plan_id, r.plan_code, r.plan_name, r.term_months, r.term_miles, r.vintage
                 from f
                 join reporting_contract r on r.tenant_id = ${tenantId} and r.contract_id = f.first_id
-                left join account_holder dg on ${
-                  dealerGroupKey === undefined
-                    ? sql`false`
-                    : sql`dg.tenant_id = ${tenantId} and dg.id = ${sql.raw(`f.k${dealerGroupKey}`)}`
+                left join account_holder dg on dg.tenant_id = ${tenantId} and ${
+                  dealerGroupKey === undefined ? sql`false` : sql`dg.id = ${sql.raw(`f.k${dealerGroupKey}`)}`
                 }
                order by ord
                limit ${page.limit} offset ${page.offset}
