@@ -398,13 +398,16 @@ export function createStatementService(deps: StatementDeps) {
             window,
           )
         }
-        let page = await pageOf(monthEnds)
-        // Month-end sums this snapshot does not see READY (a replica behind, dropped since): live.
-        if ('stale' in page) {
+        // Month-end sums this snapshot does not see READY (a replica behind, dropped since) are
+        // reckoned live instead: each pass reads fewer of them, so this ends.
+        let fromSums = new Set(monthEnds)
+        let page = await pageOf(fromSums)
+        while ('stale' in page) {
           const stale = page.stale
-          page = await pageOf(new Set([...monthEnds].filter((d) => !stale.includes(d))))
+          fromSums = new Set([...fromSums].filter((d) => !stale.includes(d)))
+          page = await pageOf(fromSums)
         }
-        if ('stale' in page) throw new Error('loss ratios: month-end sums reported missing when none were read')
+        const { dealerGroupKey } = repo.dimensionGrouping(ctx.tenantId, groupBy)
         const items = page.rows.map((r) => {
           const group: Record<string, unknown> = {}
           for (const d of groupBy) {
@@ -417,7 +420,7 @@ export function createStatementService(deps: StatementDeps) {
                 }
                 break
               case 'dealerGroup': {
-                const id = r.keys[repo.dimensionGrouping(ctx.tenantId, groupBy).dealerGroupKey!]
+                const id = dealerGroupKey === undefined ? null : r.keys[dealerGroupKey]
                 group.dealerGroup =
                   id === null || id === undefined ? null : { id: Number(id), name: r.dealer_group_name ?? '' }
                 break
