@@ -103,13 +103,6 @@ export async function shapesOf(x: Executor, tenantId: number, scope: BookScope):
   return rows
 }
 
-/** The number of contracts in a book. */
-export async function bookSize(x: Executor, tenantId: number, scope: BookScope): Promise<number> {
-  const { rows } = await sql<{ n: string | number }>`
-    select count(*) as n from reporting_contract c where c.tenant_id = ${tenantId} and ${scopeWhere(scope)}`.execute(x)
-  return Number(rows[0]?.n ?? 0)
-}
-
 /**
  * round(x / d), half up (toward +∞ on a tie), of integer expressions, d > 0: ⌊(2x + d) / 2d⌋ with
  * the integer division's truncation corrected to a floor (multiplyCentsByRatio). bigint arithmetic:
@@ -238,7 +231,7 @@ function bookCtes(tenantId: number, q: BookQuery, carry: readonly string[] = [],
  * optimization, and compiling these expressions took seconds, more than running them: measured on
  * PostgreSQL 15 at 30,000 contracts, 4.3 s of 5.0), and room to sort and hash the book in memory.
  */
-export async function reportSettings(x: Executor): Promise<void> {
+async function reportSettings(x: Executor): Promise<void> {
   await sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`.execute(x)
 }
 
@@ -639,65 +632,31 @@ export async function releaseMonths(x: Executor, tenantId: number, days: readonl
     .execute()
 }
 
-/** The labels of groups: their first contracts' rows, by id. */
-export async function contractLabels(x: Executor, tenantId: number, ids: readonly number[]) {
-  if (ids.length === 0) return []
-  return x
-    .selectFrom('reporting_contract')
-    .select([
-      'contract_id',
-      'dealer_id',
-      'dealer_number',
-      'dealer_name',
-      'product_id',
-      'product_code',
-      'product_name',
-      'program_id',
-      'program_code',
-      'program_name',
-      'plan_id',
-      'plan_code',
-      'plan_name',
-      'term_months',
-      'term_miles',
-      'vintage',
-    ])
-    .where('tenant_id', '=', tenantId)
-    .where('contract_id', 'in', [...ids])
-    .execute()
-}
-
-/** The names of dealer groups, by id. */
-export async function dealerGroupNames(x: Executor, tenantId: number, ids: readonly number[]) {
-  if (ids.length === 0) return []
-  return x
-    .selectFrom('account_holder')
-    .select(['id', 'display_name'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', 'in', [...ids])
-    .execute()
-}
-
 /**
- * The products and vintages of a book (each product labelled as its first contract by id says), so
- * that a statement lists them all, those without a movement yet included.
+ * The size of a book and its products and vintages (each product labelled as its first contract by
+ * id says), so that a statement lists them all, those without a movement yet included. One pass.
  */
 export async function bookGroups(x: Executor, tenantId: number, scope: BookScope) {
   const { rows } = await sql<{
+    g: number
+    n: string | number
     product_id: string | number | null
     product_code: string | null
     product_name: string | null
     vintage: string | null
   }>`
-    select g.product_id, r.product_code, r.product_name, g.vintage
-      from (select c.product_id, c.vintage, grouping(c.product_id) as gp, min(c.contract_id) as first_id
+    select g.g, g.n, g.product_id, r.product_code, r.product_name, g.vintage
+      from (select grouping(c.product_id, c.vintage) as g, count(*) as n, c.product_id, c.vintage,
+                   min(c.contract_id) as first_id
               from reporting_contract c
              where c.tenant_id = ${tenantId} and ${scopeWhere(scope)}
-             group by grouping sets ((c.product_id), (c.vintage))) g
-      left join reporting_contract r on g.gp = 0 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(
-    x,
-  )
-  return rows
+             group by grouping sets ((c.product_id), (c.vintage), ())) g
+      left join reporting_contract r on g.g = 1 and r.tenant_id = ${tenantId} and r.contract_id = g.first_id`.execute(x)
+  return {
+    contracts: Number(rows.find((r) => Number(r.g) === 3)?.n ?? 0),
+    products: rows.filter((r) => Number(r.g) === 1),
+    vintages: rows.filter((r) => Number(r.g) === 2).map((r) => r.vintage ?? ''),
+  }
 }
 
 /** pc's column of each figure. */

@@ -173,17 +173,17 @@ export function createStatementService(deps: StatementDeps) {
     }
     const byProduct = new Map<number, { product: { id: number; code: string; name: string }; cells: Cells }>()
     const byVintage = new Map<string, Cells>()
-    for (const g of await repo.bookGroups(x, ctx.tenantId, scope)) {
-      if (g.vintage === null) {
-        const id = Number(g.product_id)
-        byProduct.set(id, {
-          product: { id, code: g.product_code ?? '', name: g.product_name ?? '' },
-          cells: cellsOf(1, g.product_id === null ? null : id),
-        })
-      } else byVintage.set(g.vintage, cellsOf(2, g.vintage))
+    const book = await repo.bookGroups(x, ctx.tenantId, scope)
+    for (const g of book.products) {
+      const id = Number(g.product_id)
+      byProduct.set(id, {
+        product: { id, code: g.product_code ?? '', name: g.product_name ?? '' },
+        cells: cellsOf(1, g.product_id === null ? null : id),
+      })
     }
+    for (const v of book.vintages) byVintage.set(v, cellsOf(2, v))
     return {
-      contracts: await repo.bookSize(x, ctx.tenantId, scope),
+      contracts: book.contracts,
       periods,
       totals: cellsOf(3, null),
       byProduct,
@@ -223,12 +223,12 @@ export function createStatementService(deps: StatementDeps) {
   async function statementDocument(
     x: Executor,
     ctx: AuthenticatedContext,
-    companyId: number,
+    reinsuranceCompany: Awaited<ReturnType<typeof company>>,
     header: Awaited<ReturnType<typeof monthOf>>,
     monthEnds: ReadonlySet<string>,
     withDigest = false,
   ) {
-    const reinsuranceCompany = await company(x, ctx, companyId)
+    const companyId = reinsuranceCompany.id
     const s = await statementOf(x, ctx, companyId, header, monthEnds)
     const prior = await runs.latestDocumentBefore(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, header.month)
     let priorPeriodAdjustments: PriorPeriodAdjustments | null = null
@@ -288,19 +288,22 @@ export function createStatementService(deps: StatementDeps) {
       const days = statementDays(header).days
       if (!(await freezer.closed(ctx.tenantId, header.to))) {
         // The caller's access first: the month-end sums are built for those who may read them.
-        await db.reportRead(ctx.tenantId, (x) => company(x, ctx, companyId))
+        const reinsuranceCompany = await db.reportRead(ctx.tenantId, (x) => company(x, ctx, companyId))
         const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, days)
-        return (await db.reportRead(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, monthEnds)))
-          .document
+        return (
+          await db.reportRead(ctx.tenantId, (x) => statementDocument(x, ctx, reinsuranceCompany, header, monthEnds))
+        ).document
       }
       // Closed: read on the primary (a replica may lag behind what is frozen), the caller's access first.
-      const stored = await db.read(ctx.tenantId, async (x) => {
-        await company(x, ctx, companyId)
-        return runs.documentOf(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, month)
-      })
+      const { reinsuranceCompany, stored } = await db.read(ctx.tenantId, async (x) => ({
+        reinsuranceCompany: await company(x, ctx, companyId),
+        stored: await runs.documentOf(x, ctx.tenantId, 'REINSURANCE_STATEMENT', companyId, month),
+      }))
       if (stored) return stored.document as StatementDocument
       const monthEnds = await monthSums.readyMonthEnds(ctx.tenantId, days)
-      const produced = await db.read(ctx.tenantId, (x) => statementDocument(x, ctx, companyId, header, monthEnds, true))
+      const produced = await db.read(ctx.tenantId, (x) =>
+        statementDocument(x, ctx, reinsuranceCompany, header, monthEnds, true),
+      )
       return (await freezer.freeze(ctx, 'REINSURANCE_STATEMENT', companyId, month, produced, reportRunId)).document
     },
 
